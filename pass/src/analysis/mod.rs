@@ -1,0 +1,156 @@
+//! What the transformation needs to know about each kernel: its data structures,
+//! their accesses, its loops and its coherence points.
+
+pub mod accesses;
+pub mod loops;
+pub mod sync;
+
+use inkwell::module::Module;
+use inkwell::values::FunctionValue;
+use serde::{Deserialize, Serialize};
+
+use crate::ir::{self, Block, Function};
+use accesses::{collect_accesses, Access, Base};
+use loops::{find_loops, LoopForest};
+use sync::{collect_sync_points, SyncPoint};
+
+/// How a kernel uses a data structure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Only loads.
+    ReadOnly,
+    /// At least one store, atomic or memset/memcpy destination.
+    ReadWrite,
+    /// Never accessed by the kernel itself.
+    Unused,
+}
+
+/// A pointer argument of a kernel (the paper's "data structure").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataStructure {
+    /// Dense id among the kernel's pointer arguments, in argument order.
+    pub id: u32,
+    /// Position among all the kernel's arguments.
+    pub arg_index: u32,
+    /// The argument's name, or `arg<N>` when the IR has no names.
+    pub name: String,
+    /// `noalias` in IR (`__restrict__` in CUDA).
+    pub restrict: bool,
+    pub mode: Mode,
+}
+
+/// Everything the analyses found in one kernel.
+pub struct KernelAnalysis<'m> {
+    pub function: Function<'m>,
+    pub name: String,
+    pub blocks: Vec<Block<'m>>,
+    pub data_structures: Vec<DataStructure>,
+    pub accesses: Vec<Access<'m>>,
+    pub loops: LoopForest,
+    pub sync_points: Vec<SyncPoint<'m>>,
+}
+
+impl<'m> KernelAnalysis<'m> {
+    /// The data structure an access goes through, if any.
+    pub fn data_structure_of(&self, access: &Access<'m>) -> Option<&DataStructure> {
+        match access.base {
+            Base::Argument(index) => self.data_structures.iter().find(|d| d.arg_index == index),
+            _ => None,
+        }
+    }
+
+    /// A readable label for block `index`.
+    pub fn block_label(&self, index: usize) -> String {
+        let name = self.blocks[index].name();
+        if name.is_empty() {
+            format!("bb{index}")
+        } else {
+            name
+        }
+    }
+}
+
+/// Whether the module is compiled for the 64-bit NVPTX target.
+pub fn is_device_module(module: &Module<'_>) -> bool {
+    ir::target_triple(module).starts_with("nvptx64")
+}
+
+/// Kernels of the module: `ptx_kernel` functions, or those `!nvvm.annotations`
+/// marks as kernels, in module order.
+pub fn find_kernels<'ctx>(module: &Module<'ctx>) -> Vec<FunctionValue<'ctx>> {
+    let annotated = ir::annotated_kernels(module);
+    module
+        .get_functions()
+        .filter(|f| {
+            let view = Function::of(module, *f);
+            !view.is_declaration()
+                && (view.call_conv() == ir::PTX_KERNEL_CALL_CONV
+                    || annotated.contains(&view.name()))
+        })
+        .collect()
+}
+
+/// Analyses one kernel of `module`.
+pub fn analyse_kernel<'m>(module: &'m Module<'_>, kernel: FunctionValue<'_>) -> KernelAnalysis<'m> {
+    let function = Function::of(module, kernel);
+    let blocks = function.blocks();
+    let edges: Vec<(usize, usize)> = blocks
+        .iter()
+        .enumerate()
+        .flat_map(|(i, b)| {
+            let blocks = &blocks;
+            b.successors()
+                .into_iter()
+                .filter_map(move |s| blocks.iter().position(|x| *x == s).map(|j| (i, j)))
+        })
+        .collect();
+    let loops = find_loops(blocks.len(), &edges);
+    let accesses = collect_accesses(function, &blocks);
+    let sync_points = collect_sync_points(&blocks);
+
+    let data_structures = function
+        .params()
+        .into_iter()
+        .enumerate()
+        .filter(|(_, p)| p.pointer_address_space().is_some())
+        .enumerate()
+        .map(|(id, (arg_index, param))| {
+            let arg_index = arg_index as u32;
+            let mine = || {
+                accesses
+                    .iter()
+                    .filter(move |a| a.base == Base::Argument(arg_index))
+            };
+            let mode = if mine().any(|a| a.kind.writes()) {
+                Mode::ReadWrite
+            } else if mine().next().is_some() {
+                Mode::ReadOnly
+            } else {
+                Mode::Unused
+            };
+            let name = param.name();
+            DataStructure {
+                id: id as u32,
+                arg_index,
+                name: if name.is_empty() {
+                    format!("arg{arg_index}")
+                } else {
+                    name
+                },
+                restrict: function.param_has_attribute(arg_index, "noalias"),
+                mode,
+            }
+        })
+        .collect();
+
+    KernelAnalysis {
+        function,
+        name: function.name(),
+        blocks,
+        data_structures,
+        accesses,
+        loops,
+        sync_points,
+    }
+}

@@ -1,0 +1,11 @@
+//! Errors of the pass library.
+
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum Error {
+    #[error("module targets `{triple}`, not nvptx64: S-L1 transforms device code only")]
+    NotDeviceModule { triple: String },
+    #[error("invalid S-L1 option: {0}")]
+    InvalidOption(String),
+}

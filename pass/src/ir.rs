@@ -1,0 +1,332 @@
+//! A thin, read-only view of LLVM IR for the analyses.
+//!
+//! inkwell covers modules, functions and code generation, but not everything the
+//! analyses read (successor lists, value kinds, phi operands, call targets, store
+//! sizes). This module is the one audited place that calls llvm-sys directly for
+//! reading IR. Every handle borrows the module (`'m`), so no handle outlives it.
+
+use std::ffi::{c_char, CStr};
+use std::marker::PhantomData;
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::target::{LLVMGetModuleDataLayout, LLVMStoreSizeOfType};
+use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind, LLVMValueKind};
+use inkwell::module::Module;
+use inkwell::values::{AsValueRef, FunctionValue};
+
+/// The calling convention number LLVM gives `ptx_kernel` functions.
+pub const PTX_KERNEL_CALL_CONV: u32 = 71;
+
+/// An instruction or other value of the module being read.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Value<'m> {
+    raw: LLVMValueRef,
+    _module: PhantomData<&'m ()>,
+}
+
+/// A basic block of the module being read.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Block<'m> {
+    raw: LLVMBasicBlockRef,
+    _module: PhantomData<&'m ()>,
+}
+
+/// A function of the module being read.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Function<'m> {
+    raw: LLVMValueRef,
+    module: LLVMModuleRef,
+    _module: PhantomData<&'m ()>,
+}
+
+/// What a value is, as far as the analyses care.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum ValueKind {
+    Argument { index: u32 },
+    Instruction(LLVMOpcode),
+    GlobalVariable { address_space: u32 },
+    ConstantExpr(LLVMOpcode),
+    Function,
+    ConstantNull,
+    Other,
+}
+
+fn c_str_to_string(ptr: *const c_char, len: usize) -> String {
+    if ptr.is_null() {
+        return String::new();
+    }
+    // SAFETY: LLVM returns a pointer to `len` bytes owned by the value.
+    let bytes = unsafe { std::slice::from_raw_parts(ptr as *const u8, len) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+impl<'m> Value<'m> {
+    fn new(raw: LLVMValueRef) -> Option<Self> {
+        (!raw.is_null()).then_some(Value {
+            raw,
+            _module: PhantomData,
+        })
+    }
+
+    pub fn name(self) -> String {
+        let mut len = 0usize;
+        // SAFETY: `raw` is a live value of the borrowed module.
+        let ptr = unsafe { LLVMGetValueName2(self.raw, &mut len) };
+        c_str_to_string(ptr, len)
+    }
+
+    pub fn kind(self) -> ValueKind {
+        // SAFETY: `raw` is a live value; the queries only read it.
+        unsafe {
+            match LLVMGetValueKind(self.raw) {
+                LLVMValueKind::LLVMArgumentValueKind => {
+                    let func = LLVMGetParamParent(self.raw);
+                    let count = LLVMCountParams(func);
+                    let index = (0..count)
+                        .find(|&i| LLVMGetParam(func, i) == self.raw)
+                        .expect("an argument is a parameter of its function");
+                    ValueKind::Argument { index }
+                }
+                LLVMValueKind::LLVMInstructionValueKind => {
+                    ValueKind::Instruction(LLVMGetInstructionOpcode(self.raw))
+                }
+                LLVMValueKind::LLVMGlobalVariableValueKind => ValueKind::GlobalVariable {
+                    address_space: LLVMGetPointerAddressSpace(LLVMTypeOf(self.raw)),
+                },
+                LLVMValueKind::LLVMConstantExprValueKind => {
+                    ValueKind::ConstantExpr(LLVMGetConstOpcode(self.raw))
+                }
+                LLVMValueKind::LLVMFunctionValueKind => ValueKind::Function,
+                LLVMValueKind::LLVMConstantPointerNullValueKind => ValueKind::ConstantNull,
+                _ => ValueKind::Other,
+            }
+        }
+    }
+
+    /// The opcode when this is an instruction.
+    pub fn opcode(self) -> Option<LLVMOpcode> {
+        match self.kind() {
+            ValueKind::Instruction(op) => Some(op),
+            _ => None,
+        }
+    }
+
+    pub fn num_operands(self) -> u32 {
+        // SAFETY: `raw` is a user (instruction or constant expression) or has 0 operands.
+        let n = unsafe { LLVMGetNumOperands(self.raw) };
+        n.max(0) as u32
+    }
+
+    pub fn operand(self, index: u32) -> Option<Value<'m>> {
+        if index >= self.num_operands() {
+            return None;
+        }
+        // SAFETY: index is in range.
+        Value::new(unsafe { LLVMGetOperand(self.raw, index) })
+    }
+
+    /// Incoming values of a phi node.
+    pub fn incoming(self) -> Vec<Value<'m>> {
+        debug_assert_eq!(self.opcode(), Some(LLVMOpcode::LLVMPHI));
+        // SAFETY: `raw` is a phi node.
+        unsafe {
+            (0..LLVMCountIncoming(self.raw))
+                .filter_map(|i| Value::new(LLVMGetIncomingValue(self.raw, i)))
+                .collect()
+        }
+    }
+
+    /// The callee of a call instruction, when it is a known function.
+    pub fn called_function_name(self) -> Option<String> {
+        if self.opcode() != Some(LLVMOpcode::LLVMCall) {
+            return None;
+        }
+        // SAFETY: `raw` is a call instruction.
+        let callee = Value::new(unsafe { LLVMGetCalledValue(self.raw) })?;
+        (callee.kind() == ValueKind::Function).then(|| callee.name())
+    }
+
+    /// Whether a load or store is volatile.
+    pub fn is_volatile(self) -> bool {
+        match self.opcode() {
+            // SAFETY: only asked of memory instructions.
+            Some(LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore) => unsafe {
+                LLVMGetVolatile(self.raw) != 0
+            },
+            _ => false,
+        }
+    }
+
+    /// Address space of a pointer-typed value.
+    pub fn pointer_address_space(self) -> Option<u32> {
+        // SAFETY: only reads the value's type.
+        unsafe {
+            let ty = LLVMTypeOf(self.raw);
+            (LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMPointerTypeKind)
+                .then(|| LLVMGetPointerAddressSpace(ty))
+        }
+    }
+
+    /// The block an instruction belongs to.
+    pub fn parent_block(self) -> Option<Block<'m>> {
+        // SAFETY: `raw` is an instruction.
+        Block::new(unsafe { LLVMGetInstructionParent(self.raw) })
+    }
+
+    pub fn as_raw(self) -> LLVMValueRef {
+        self.raw
+    }
+}
+
+impl<'m> Block<'m> {
+    fn new(raw: LLVMBasicBlockRef) -> Option<Self> {
+        (!raw.is_null()).then_some(Block {
+            raw,
+            _module: PhantomData,
+        })
+    }
+
+    pub fn name(self) -> String {
+        // SAFETY: a block's name is a NUL-terminated string owned by the block.
+        unsafe {
+            let ptr = LLVMGetBasicBlockName(self.raw);
+            if ptr.is_null() {
+                String::new()
+            } else {
+                CStr::from_ptr(ptr).to_string_lossy().into_owned()
+            }
+        }
+    }
+
+    pub fn instructions(self) -> Vec<Value<'m>> {
+        let mut out = Vec::new();
+        // SAFETY: walks the block's instruction list without changing it.
+        unsafe {
+            let mut inst = LLVMGetFirstInstruction(self.raw);
+            while !inst.is_null() {
+                out.push(Value::new(inst).expect("non-null"));
+                inst = LLVMGetNextInstruction(inst);
+            }
+        }
+        out
+    }
+
+    pub fn successors(self) -> Vec<Block<'m>> {
+        // SAFETY: a well-formed block ends in a terminator; a block without one
+        // (possible only in unverified IR) has no successors.
+        unsafe {
+            let term = LLVMGetBasicBlockTerminator(self.raw);
+            if term.is_null() {
+                return Vec::new();
+            }
+            (0..LLVMGetNumSuccessors(term))
+                .filter_map(|i| Block::new(LLVMGetSuccessor(term, i)))
+                .collect()
+        }
+    }
+}
+
+impl<'m> Function<'m> {
+    /// Views an inkwell function of `module`.
+    pub fn of(module: &'m Module<'_>, function: FunctionValue<'_>) -> Self {
+        Function {
+            raw: function.as_value_ref(),
+            module: module.as_mut_ptr(),
+            _module: PhantomData,
+        }
+    }
+
+    pub fn name(self) -> String {
+        Value::new(self.raw).expect("non-null").name()
+    }
+
+    pub fn is_declaration(self) -> bool {
+        // SAFETY: `raw` is a function.
+        unsafe { LLVMIsDeclaration(self.raw) != 0 }
+    }
+
+    pub fn call_conv(self) -> u32 {
+        // SAFETY: `raw` is a function.
+        unsafe { LLVMGetFunctionCallConv(self.raw) }
+    }
+
+    pub fn params(self) -> Vec<Value<'m>> {
+        // SAFETY: `raw` is a function; indices are in range.
+        unsafe {
+            (0..LLVMCountParams(self.raw))
+                .filter_map(|i| Value::new(LLVMGetParam(self.raw, i)))
+                .collect()
+        }
+    }
+
+    /// Whether parameter `index` carries the enum attribute `name` (e.g. `noalias`).
+    pub fn param_has_attribute(self, index: u32, name: &str) -> bool {
+        // SAFETY: attribute index 1 + i names parameter i.
+        unsafe {
+            let kind = LLVMGetEnumAttributeKindForName(name.as_ptr() as *const c_char, name.len());
+            !LLVMGetEnumAttributeAtIndex(self.raw, index + 1, kind).is_null()
+        }
+    }
+
+    pub fn blocks(self) -> Vec<Block<'m>> {
+        let mut out = Vec::new();
+        // SAFETY: walks the function's block list without changing it.
+        unsafe {
+            let mut bb = LLVMGetFirstBasicBlock(self.raw);
+            while !bb.is_null() {
+                out.push(Block::new(bb).expect("non-null"));
+                bb = LLVMGetNextBasicBlock(bb);
+            }
+        }
+        out
+    }
+
+    /// Bytes written or read by a value of this type (the data layout's store size).
+    pub fn store_size(self, value_type_of: Value<'m>) -> u64 {
+        // SAFETY: the module owns its data layout; the type belongs to its context.
+        unsafe {
+            let layout = LLVMGetModuleDataLayout(self.module);
+            LLVMStoreSizeOfType(layout, LLVMTypeOf(value_type_of.raw))
+        }
+    }
+
+}
+
+/// Names of the functions that `!nvvm.annotations` marks as kernels (the older
+/// way of marking kernels, still written by some frontends).
+pub fn annotated_kernels(module: &Module<'_>) -> Vec<String> {
+    let key = c"nvvm.annotations";
+    let m = module.as_mut_ptr();
+    let mut names = Vec::new();
+    // SAFETY: reads named metadata of the borrowed module; buffers are sized by
+    // the counts LLVM reports.
+    unsafe {
+        let count = LLVMGetNamedMetadataNumOperands(m, key.as_ptr());
+        let mut nodes = vec![std::ptr::null_mut(); count as usize];
+        LLVMGetNamedMetadataOperands(m, key.as_ptr(), nodes.as_mut_ptr());
+        for node in nodes {
+            let n = LLVMGetMDNodeNumOperands(node);
+            let mut ops = vec![std::ptr::null_mut(); n as usize];
+            LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
+            let is_kernel = ops.iter().skip(1).step_by(2).any(|&op| {
+                let mut len = 0u32;
+                let s = if op.is_null() { std::ptr::null() } else { LLVMGetMDString(op, &mut len) };
+                !s.is_null() && c_str_to_string(s, len as usize) == "kernel"
+            });
+            if let (true, Some(&f)) = (is_kernel, ops.first()) {
+                if let Some(v) = Value::new(f) {
+                    if v.kind() == ValueKind::Function {
+                        names.push(v.name());
+                    }
+                }
+            }
+        }
+    }
+    names
+}
+
+/// The target triple of a module.
+pub fn target_triple(module: &Module<'_>) -> String {
+    module.get_triple().as_str().to_string_lossy().into_owned()
+}

@@ -1,0 +1,50 @@
+//! S-L1: a software L1 cache for CUDA kernels, inserted by an LLVM pass.
+//!
+//! `run_on_module` is the one entry point: the clang plugin (`plugin`), the
+//! driver's IR path and the tests all call it.
+
+pub mod analysis;
+pub mod error;
+pub mod ir;
+pub mod options;
+mod plugin;
+pub mod report;
+
+use inkwell::module::Module;
+
+pub use error::Error;
+pub use options::Options;
+pub use report::Report;
+
+/// Analyses every kernel of a device module and reports what it found.
+pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, Error> {
+    options.validate()?;
+    if !analysis::is_device_module(module) {
+        return Err(Error::NotDeviceModule {
+            triple: ir::target_triple(module),
+        });
+    }
+    let kernels = analysis::find_kernels(module)
+        .into_iter()
+        .map(|f| report::KernelReport::from_analysis(&analysis::analyse_kernel(module, f)))
+        .collect();
+    Ok(Report {
+        source: module_source_name(module),
+        target: ir::target_triple(module),
+        options: options.clone(),
+        transformed: false,
+        kernels,
+    })
+}
+
+/// The file name (without directories) LLVM records as the module's source.
+fn module_source_name(module: &Module<'_>) -> String {
+    let full = module
+        .get_source_file_name()
+        .to_string_lossy()
+        .into_owned();
+    std::path::Path::new(&full)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or(full)
+}

@@ -1,0 +1,46 @@
+//! Options of the transformation, shared by the plugin (`-mllvm -sl1-*`), the
+//! driver and the tests.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Error;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Options {
+    /// Accesses each thread simulates before deciding what to cache (paper: 300).
+    pub threshold: u32,
+    /// Cache line size in bytes (paper: 16).
+    pub line_size: u32,
+    /// When false the pass analyses and reports but leaves kernels untouched.
+    pub transform: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            threshold: 300,
+            line_size: 16,
+            transform: true,
+        }
+    }
+}
+
+/// Line sizes the runtime supports: one vector load fills 8 or 16 bytes.
+pub const LINE_SIZES: [u32; 5] = [8, 16, 24, 32, 64];
+
+impl Options {
+    pub fn validate(&self) -> Result<(), Error> {
+        if !LINE_SIZES.contains(&self.line_size) {
+            return Err(Error::InvalidOption(format!(
+                "line size {} B is not supported; use one of {:?}",
+                self.line_size, LINE_SIZES
+            )));
+        }
+        if self.threshold == 0 {
+            return Err(Error::InvalidOption(
+                "threshold must be at least 1 access".to_string(),
+            ));
+        }
+        Ok(())
+    }
+}

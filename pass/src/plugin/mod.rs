@@ -1,0 +1,163 @@
+//! The Rust side of the clang plugin `libsl1_pass.so`.
+//!
+//! clang finds `llvmGetPassPluginInfo`; `register.cpp` adds the pass to the
+//! pipeline and calls `sl1_run_on_module` for each module. This is the FFI
+//! boundary: no panic crosses it, every failure becomes an LLVM diagnostic.
+
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::mem::ManuallyDrop;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use inkwell::llvm_sys::prelude::LLVMModuleRef;
+use inkwell::module::Module;
+
+use crate::options::Options;
+use crate::report::Report;
+
+/// `llvm::PassPluginLibraryInfo` for plugin API version 2 (LLVM 22).
+#[repr(C)]
+pub struct PassPluginLibraryInfo {
+    api_version: u32,
+    plugin_name: *const c_char,
+    plugin_version: *const c_char,
+    register_pass_builder_callbacks: unsafe extern "C" fn(*mut c_void),
+    pre_codegen_callback: *const c_void,
+}
+
+/// `Sl1RawOptions` in `register.cpp`.
+#[repr(C)]
+pub struct RawOptions {
+    threshold: u32,
+    line_size: u32,
+    disable: bool,
+    panic_for_testing: bool,
+    report_path: *const c_char,
+}
+
+/// Severity codes understood by `sl1_emit_diagnostic`.
+#[derive(Clone, Copy)]
+#[repr(C)]
+enum Severity {
+    Error = 0,
+    Remark = 2,
+    Analysis = 4,
+}
+
+extern "C" {
+    fn sl1_register_pass_builder_callbacks(pass_builder: *mut c_void);
+    fn sl1_emit_diagnostic(
+        module: LLVMModuleRef,
+        severity: c_int,
+        kernel: *const c_char,
+        message: *const c_char,
+    );
+}
+
+const PLUGIN_API_VERSION: u32 = 2;
+
+/// The symbol clang's `-fpass-plugin` and opt's `-load-pass-plugin` look up.
+#[no_mangle]
+pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
+    PassPluginLibraryInfo {
+        api_version: PLUGIN_API_VERSION,
+        plugin_name: c"sl1".as_ptr(),
+        plugin_version: concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr() as *const c_char,
+        register_pass_builder_callbacks: sl1_register_pass_builder_callbacks,
+        pre_codegen_callback: std::ptr::null(),
+    }
+}
+
+fn emit(module: LLVMModuleRef, severity: Severity, kernel: Option<&str>, message: &str) {
+    let message = CString::new(message.replace('\0', " ")).expect("no NUL left");
+    let kernel = kernel.map(|k| CString::new(k).unwrap_or_default());
+    // SAFETY: the module is the live module the pass was called with; strings
+    // outlive the call.
+    unsafe {
+        sl1_emit_diagnostic(
+            module,
+            severity as c_int,
+            kernel.as_ref().map_or(std::ptr::null(), |k| k.as_ptr()),
+            message.as_ptr(),
+        )
+    }
+}
+
+/// Remarks for `-Rpass=sl1` / `-Rpass-analysis=sl1`: one per finding.
+fn emit_remarks(module: LLVMModuleRef, report: &Report) {
+    for k in &report.kernels {
+        for line in k.summary_lines() {
+            emit(module, Severity::Analysis, Some(&k.name), &line);
+        }
+        if report.transformed {
+            emit(module, Severity::Remark, Some(&k.name), "S-L1 cache inserted");
+        }
+    }
+}
+
+fn write_report(path: &str, report: &Report) -> Result<(), String> {
+    let json = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
+    std::fs::write(path, json + "\n").map_err(|e| format!("cannot write report `{path}`: {e}"))
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
+
+/// Runs the pass on one module. Returns 1 when the module changed, 0 when not,
+/// -1 after reporting an error.
+///
+/// # Safety
+/// `module` must be a live module and `options` a valid pointer, as passed by
+/// `register.cpp`.
+#[no_mangle]
+pub unsafe extern "C" fn sl1_run_on_module(module: LLVMModuleRef, options: *const RawOptions) -> c_int {
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: caller guarantees both pointers; the module stays owned by
+        // LLVM, hence ManuallyDrop.
+        let raw = unsafe { &*options };
+        let view = ManuallyDrop::new(unsafe { Module::new(module) });
+        if !crate::analysis::is_device_module(&view) {
+            return Ok(false);
+        }
+        if raw.panic_for_testing {
+            panic!("panic requested by -sl1-panic-for-testing");
+        }
+        let options = Options {
+            threshold: raw.threshold,
+            line_size: raw.line_size,
+            transform: !raw.disable,
+        };
+        let report = crate::run_on_module(&view, &options).map_err(|e| e.to_string())?;
+        if !raw.report_path.is_null() {
+            // SAFETY: a NUL-terminated string owned by the caller.
+            let path = unsafe { CStr::from_ptr(raw.report_path) }.to_string_lossy();
+            write_report(&path, &report)?;
+        }
+        emit_remarks(module, &report);
+        Ok::<bool, String>(report.transformed)
+    }));
+    match result {
+        Ok(Ok(changed)) => c_int::from(changed),
+        Ok(Err(message)) => {
+            emit(module, Severity::Error, None, &message);
+            -1
+        }
+        Err(payload) => {
+            emit(
+                module,
+                Severity::Error,
+                None,
+                &format!(
+                    "internal error, the module was left unchanged: {}; please report it \
+                     (-mllvm -sl1-disable skips the transform)",
+                    panic_message(payload.as_ref())
+                ),
+            );
+            -1
+        }
+    }
+}

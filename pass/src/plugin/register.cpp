@@ -1,0 +1,109 @@
+// The C++ half of the clang plugin. LLVM's PassBuilder and cl::opt are C++ only, so
+// this file registers the `sl1` module pass (optimizer-early extension point and
+// `opt -passes=sl1`), owns the `-sl1-*` options, and turns what Rust reports into
+// LLVM diagnostics. Everything else lives in Rust (`plugin/mod.rs`).
+
+#include "llvm-c/Types.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <string>
+
+using namespace llvm;
+
+namespace {
+
+cl::opt<bool> Sl1Disable("sl1-disable",
+                         cl::desc("S-L1: analyse and report, but leave kernels untouched"),
+                         cl::init(false));
+cl::opt<unsigned> Sl1Threshold("sl1-threshold",
+                               cl::desc("S-L1: accesses simulated per thread before deciding"),
+                               cl::init(300));
+cl::opt<unsigned> Sl1LineSize("sl1-line-size", cl::desc("S-L1: cache line size in bytes"),
+                              cl::init(16));
+cl::opt<bool> Sl1PanicForTesting("sl1-panic-for-testing",
+                                  cl::desc("S-L1: fail inside the pass (tests the error path)"),
+                                  cl::init(false), cl::Hidden);
+cl::opt<std::string> Sl1Report("sl1-report",
+                               cl::desc("S-L1: write the JSON report of each device module here"),
+                               cl::value_desc("file"), cl::init(""));
+
+} // namespace
+
+// Mirrors `plugin::RawOptions` in Rust.
+extern "C" struct Sl1RawOptions {
+  unsigned threshold;
+  unsigned line_size;
+  bool disable;
+  bool panic_for_testing;
+  const char *report_path;
+};
+
+extern "C" int sl1_run_on_module(LLVMModuleRef M, const Sl1RawOptions *Opts);
+
+// Severity codes used by Rust (`plugin::Severity`).
+enum Sl1Severity { Sl1Error = 0, Sl1Warning = 1, Sl1Remark = 2, Sl1Missed = 3, Sl1Analysis = 4 };
+
+extern "C" void sl1_emit_diagnostic(LLVMModuleRef MRef, int Severity, const char *Kernel,
+                                    const char *Message) {
+  Module *M = reinterpret_cast<Module *>(MRef);
+  Function *F = Kernel ? M->getFunction(Kernel) : nullptr;
+  switch (Severity) {
+  case Sl1Remark:
+  case Sl1Missed:
+  case Sl1Analysis:
+    if (F && !F->isDeclaration()) {
+      OptimizationRemarkEmitter ORE(F);
+      if (Severity == Sl1Remark)
+        ORE.emit(OptimizationRemark("sl1", "SL1", F) << Message);
+      else if (Severity == Sl1Missed)
+        ORE.emit(OptimizationRemarkMissed("sl1", "SL1", F) << Message);
+      else
+        ORE.emit(OptimizationRemarkAnalysis("sl1", "SL1", F) << Message);
+      return;
+    }
+    return;
+  case Sl1Warning:
+    M->getContext().diagnose(DiagnosticInfoGeneric(Twine("sl1: ") + Message, DS_Warning));
+    return;
+  default:
+    M->getContext().diagnose(DiagnosticInfoGeneric(Twine("sl1: ") + Message, DS_Error));
+    return;
+  }
+}
+
+namespace {
+
+struct Sl1Pass : PassInfoMixin<Sl1Pass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    std::string Report = Sl1Report;
+    Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, Sl1Disable, Sl1PanicForTesting,
+                       Report.empty() ? nullptr : Report.c_str()};
+    int Changed = sl1_run_on_module(wrap(&M), &Opts);
+    return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+  // Run at -O0 too, where functions carry optnone.
+  static bool isRequired() { return true; }
+};
+
+} // namespace
+
+extern "C" void sl1_register_pass_builder_callbacks(PassBuilder *PB) {
+  PB->registerOptimizerEarlyEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
+        MPM.addPass(Sl1Pass());
+      });
+  PB->registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "sl1") {
+          MPM.addPass(Sl1Pass());
+          return true;
+        }
+        return false;
+      });
+}

@@ -1,0 +1,323 @@
+//! The report: what the pass found and did, per kernel. Serialized as JSON for
+//! `--report`, rendered as text for people, and turned into LLVM remarks.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::accesses::{AccessKind, Base};
+use crate::analysis::sync::SyncKind;
+use crate::analysis::{KernelAnalysis, Mode};
+use crate::options::Options;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// The module's source file name as LLVM records it.
+    pub source: String,
+    pub target: String,
+    pub options: Options,
+    /// Whether any kernel was changed.
+    pub transformed: bool,
+    pub kernels: Vec<KernelReport>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KernelReport {
+    /// The symbol name.
+    pub name: String,
+    /// The demangled C++ name, when the symbol is mangled.
+    pub demangled: Option<String>,
+    pub data_structures: Vec<DataStructureReport>,
+    pub loops: Vec<LoopReport>,
+    pub accesses: AccessCounts,
+    /// Accesses whose address could not be traced to one root, with the reason.
+    pub unattributed: Vec<UnattributedAccess>,
+    pub sync: SyncCounts,
+    /// Facts that limit what the pass can do with this kernel.
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DataStructureReport {
+    pub id: u32,
+    pub argument: String,
+    pub arg_index: u32,
+    pub restrict: bool,
+    pub mode: Mode,
+    pub loads: usize,
+    pub stores: usize,
+    pub atomics: usize,
+    /// memcpy/memmove/memset ranges.
+    pub ranges: usize,
+    /// Distinct access widths in bytes.
+    pub widths: Vec<u64>,
+    pub volatile: usize,
+    /// Accesses that sit inside some loop.
+    pub in_loops: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoopReport {
+    pub header: String,
+    pub depth: u32,
+    pub parent: Option<String>,
+    pub blocks: usize,
+    pub latches: usize,
+    pub exits: usize,
+    /// Data-structure accesses in the loop, nested loops included.
+    pub accesses: usize,
+    /// Fences, barriers and calls in the loop.
+    pub sync_points: usize,
+    /// A top-level loop with data-structure accesses: a candidate for slicing.
+    pub main_loop: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccessCounts {
+    pub total: usize,
+    pub data_structure: usize,
+    pub shared: usize,
+    pub local: usize,
+    pub global: usize,
+    pub unattributed: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnattributedAccess {
+    pub kind: AccessKind,
+    pub block: String,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SyncCounts {
+    pub fences: usize,
+    pub barriers: usize,
+    pub atomics: usize,
+    pub calls: usize,
+}
+
+fn demangle(name: &str) -> Option<String> {
+    let symbol = cpp_demangle::Symbol::new(name).ok()?;
+    symbol.demangle().ok()
+}
+
+impl KernelReport {
+    /// Summarises the analysis of one kernel.
+    pub fn from_analysis(k: &KernelAnalysis<'_>) -> Self {
+        let in_any_loop =
+            |block: usize| k.loops.loops.iter().any(|l| l.blocks.contains(&block));
+        let data_structures = k
+            .data_structures
+            .iter()
+            .map(|ds| {
+                let mine: Vec<_> = k
+                    .accesses
+                    .iter()
+                    .filter(|a| a.base == Base::Argument(ds.arg_index))
+                    .collect();
+                let count = |pred: &dyn Fn(AccessKind) -> bool| {
+                    mine.iter().filter(|a| pred(a.kind)).count()
+                };
+                let widths: BTreeSet<u64> =
+                    mine.iter().map(|a| a.size).filter(|&s| s > 0).collect();
+                DataStructureReport {
+                    id: ds.id,
+                    argument: ds.name.clone(),
+                    arg_index: ds.arg_index,
+                    restrict: ds.restrict,
+                    mode: ds.mode,
+                    loads: count(&|kind| kind == AccessKind::Load),
+                    stores: count(&|kind| kind == AccessKind::Store),
+                    atomics: count(&|kind| kind.is_atomic()),
+                    ranges: count(&|kind| {
+                        matches!(kind, AccessKind::RangeRead | AccessKind::RangeWrite)
+                    }),
+                    widths: widths.into_iter().collect(),
+                    volatile: mine.iter().filter(|a| a.volatile).count(),
+                    in_loops: mine.iter().filter(|a| in_any_loop(a.block)).count(),
+                }
+            })
+            .collect();
+
+        let loops = k
+            .loops
+            .loops
+            .iter()
+            .map(|l| {
+                let accesses = k
+                    .accesses
+                    .iter()
+                    .filter(|a| matches!(a.base, Base::Argument(_)) && l.blocks.contains(&a.block))
+                    .count();
+                LoopReport {
+                    header: k.block_label(l.header),
+                    depth: l.depth,
+                    parent: l.parent.map(|p| k.block_label(k.loops.loops[p].header)),
+                    blocks: l.blocks.len(),
+                    latches: l.latches.len(),
+                    exits: l.exits.len(),
+                    accesses,
+                    sync_points: k
+                        .sync_points
+                        .iter()
+                        .filter(|s| l.blocks.contains(&s.block))
+                        .count(),
+                    main_loop: l.depth == 1 && accesses > 0,
+                }
+            })
+            .collect();
+
+        let mut counts = AccessCounts {
+            total: k.accesses.len(),
+            ..AccessCounts::default()
+        };
+        let mut unattributed = Vec::new();
+        for a in &k.accesses {
+            match &a.base {
+                Base::Argument(_) => counts.data_structure += 1,
+                Base::Shared => counts.shared += 1,
+                Base::Local => counts.local += 1,
+                Base::Global => counts.global += 1,
+                Base::Unknown(reason) => {
+                    counts.unattributed += 1;
+                    unattributed.push(UnattributedAccess {
+                        kind: a.kind,
+                        block: k.block_label(a.block),
+                        reason: (*reason).to_string(),
+                    });
+                }
+                Base::Mixed => {
+                    counts.unattributed += 1;
+                    unattributed.push(UnattributedAccess {
+                        kind: a.kind,
+                        block: k.block_label(a.block),
+                        reason: "address may come from more than one root".to_string(),
+                    });
+                }
+            }
+        }
+
+        let sync_count = |kind| k.sync_points.iter().filter(|s| s.kind == kind).count();
+        let sync = SyncCounts {
+            fences: sync_count(SyncKind::Fence),
+            barriers: sync_count(SyncKind::Barrier),
+            atomics: k.accesses.iter().filter(|a| a.kind.is_atomic()).count(),
+            calls: sync_count(SyncKind::Call),
+        };
+
+        let mut notes = Vec::new();
+        if !k.loops.irreducible_edges.is_empty() {
+            notes.push(format!(
+                "irreducible control flow ({} edge(s) enter a cycle from outside its header)",
+                k.loops.irreducible_edges.len()
+            ));
+        }
+        if !k.loops.unreachable.is_empty() {
+            notes.push(format!("{} unreachable block(s)", k.loops.unreachable.len()));
+        }
+
+        KernelReport {
+            demangled: demangle(&k.name),
+            name: k.name.clone(),
+            data_structures,
+            loops,
+            accesses: counts,
+            unattributed,
+            sync,
+            notes,
+        }
+    }
+}
+
+fn mode_text(mode: Mode) -> &'static str {
+    match mode {
+        Mode::ReadOnly => "read-only",
+        Mode::ReadWrite => "read-write",
+        Mode::Unused => "unused",
+    }
+}
+
+impl Report {
+    /// The report as a person reads it.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "S-L1 report for {} ({}; threshold {}, {} B lines{})",
+            self.source,
+            self.target,
+            self.options.threshold,
+            self.options.line_size,
+            if self.options.transform { "" } else { ", transform off" }
+        );
+        if self.kernels.is_empty() {
+            let _ = writeln!(out, "  no kernels");
+        }
+        for k in &self.kernels {
+            let _ = writeln!(out, "kernel {}", k.display_name());
+            for line in k.summary_lines() {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+        out
+    }
+}
+
+impl KernelReport {
+    /// The demangled name when there is one.
+    pub fn display_name(&self) -> &str {
+        self.demangled.as_deref().unwrap_or(&self.name)
+    }
+
+    /// One line per finding, for the text report and for LLVM remarks.
+    pub fn summary_lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        for ds in &self.data_structures {
+            lines.push(format!(
+                "data structure {} `{}` (arg {}): {}{}, {} load(s), {} store(s), {} atomic(s), widths {:?} B",
+                ds.id,
+                ds.argument,
+                ds.arg_index,
+                if ds.restrict { "restrict, " } else { "may alias, " },
+                mode_text(ds.mode),
+                ds.loads,
+                ds.stores,
+                ds.atomics,
+                ds.widths,
+            ));
+        }
+        for l in &self.loops {
+            lines.push(format!(
+                "loop at {} (depth {}{}): {} block(s), {} data-structure access(es){}",
+                l.header,
+                l.depth,
+                l.parent
+                    .as_ref()
+                    .map(|p| format!(", inside {p}"))
+                    .unwrap_or_default(),
+                l.blocks,
+                l.accesses,
+                if l.main_loop { ", main loop" } else { "" },
+            ));
+        }
+        let a = &self.accesses;
+        lines.push(format!(
+            "accesses: {} total, {} to data structures, {} shared, {} local, {} global, {} unattributed",
+            a.total, a.data_structure, a.shared, a.local, a.global, a.unattributed
+        ));
+        for u in &self.unattributed {
+            lines.push(format!("unattributed {:?} in {}: {}", u.kind, u.block, u.reason));
+        }
+        let s = &self.sync;
+        if s.fences + s.barriers + s.atomics + s.calls > 0 {
+            lines.push(format!(
+                "coherence points: {} fence(s), {} barrier(s), {} atomic(s), {} call(s)",
+                s.fences, s.barriers, s.atomics, s.calls
+            ));
+        }
+        lines.extend(self.notes.iter().map(|n| format!("note: {n}")));
+        lines
+    }
+}
