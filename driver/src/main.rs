@@ -1,1 +1,103 @@
-fn main() {}
+//! `sl1-driver`: builds CUDA programs and device IR with the S-L1 software L1
+//! cache, and checks the toolchain.
+
+mod arch;
+mod build_cu;
+mod build_ir;
+mod cli;
+mod doctor;
+mod error;
+mod runner;
+mod toolchain;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Parser;
+
+use cli::{BuildArgs, Cli, Command, Emit};
+use error::DriverError;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum InputKind {
+    Cuda,
+    Ir,
+}
+
+fn input_kind(path: &Path) -> Result<InputKind, DriverError> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("cu") => Ok(InputKind::Cuda),
+        Some("ll" | "bc") => Ok(InputKind::Ir),
+        _ => Err(DriverError::UnsupportedInput {
+            path: path.to_path_buf(),
+        }),
+    }
+}
+
+fn default_output(input: &Path, emit: Emit) -> PathBuf {
+    let stem = input.file_stem().unwrap_or_default();
+    let name = Path::new(stem).with_extension(emit.extension());
+    PathBuf::from(name.file_name().unwrap_or(stem))
+}
+
+fn build(args: &BuildArgs) -> Result<()> {
+    arch::validate(&args.arch)?;
+    if !args.input.is_file() {
+        return Err(DriverError::InputNotFound {
+            path: args.input.clone(),
+        }
+        .into());
+    }
+    let kind = input_kind(&args.input)?;
+    let emit = args.emit.unwrap_or(match kind {
+        InputKind::Cuda => Emit::Exe,
+        InputKind::Ir => Emit::Ptx,
+    });
+    if kind == InputKind::Ir && emit == Emit::Exe {
+        return Err(DriverError::ExeFromIr {
+            path: args.input.clone(),
+        }
+        .into());
+    }
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| default_output(&args.input, emit));
+    let report = match kind {
+        InputKind::Cuda => build_cu::build(args, &toolchain::resolve(&args.tools)?, emit, &output)?,
+        InputKind::Ir => build_ir::build(args, emit, &output)?,
+    };
+    if let Some(path) = &args.report {
+        let json = serde_json::to_string_pretty(&report)? + "\n";
+        std::fs::write(path, json).with_context(|| format!("cannot write report {}", path.display()))?;
+    }
+    if args.print_report {
+        eprint!("{}", report.to_text());
+    }
+    if args.verbose {
+        eprintln!("wrote {}", output.display());
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Build(args) => build(args),
+        Command::Doctor(args) => {
+            return if doctor::run(args) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("sl1-driver: error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -188,7 +188,7 @@ impl KernelReport {
                         reason: (*reason).to_string(),
                     });
                 }
-                Base::Mixed => {
+                Base::Mixed(_) => {
                     counts.unattributed += 1;
                     unattributed.push(UnattributedAccess {
                         kind: a.kind,

@@ -48,8 +48,20 @@ pub enum Base {
     Global,
     /// Not traceable to one root: the reason says why.
     Unknown(&'static str),
-    /// Based on several roots (e.g. a select between two arguments).
-    Mixed,
+    /// Based on several roots (e.g. a select between two arguments); lists the
+    /// arguments among them.
+    Mixed(Vec<u32>),
+}
+
+impl Base {
+    /// Whether an access with this base may touch argument `index`.
+    pub fn may_touch_argument(&self, index: u32) -> bool {
+        match self {
+            Base::Argument(i) => *i == index,
+            Base::Mixed(args) => args.contains(&index),
+            _ => false,
+        }
+    }
 }
 
 /// One memory access of the kernel.
@@ -126,7 +138,17 @@ pub fn trace_base(pointer: Value<'_>) -> Base {
     match roots.len() {
         0 => Base::Unknown("no root found"),
         1 => roots.pop().expect("one root"),
-        _ => Base::Mixed,
+        _ => {
+            let mut args: Vec<u32> = roots
+                .iter()
+                .filter_map(|r| match r {
+                    Base::Argument(i) => Some(*i),
+                    _ => None,
+                })
+                .collect();
+            args.sort_unstable();
+            Base::Mixed(args)
+        }
     }
 }
 

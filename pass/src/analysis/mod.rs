@@ -120,8 +120,10 @@ pub fn analyse_kernel<'m>(module: &'m Module<'_>, kernel: FunctionValue<'_>) -> 
             let mine = || {
                 accesses
                     .iter()
-                    .filter(move |a| a.base == Base::Argument(arg_index))
+                    .filter(move |a| a.base.may_touch_argument(arg_index))
             };
+            // Accesses that may go through this argument count, so that a
+            // select between two arguments makes both read-write.
             let mode = if mine().any(|a| a.kind.writes()) {
                 Mode::ReadWrite
             } else if mine().next().is_some() {

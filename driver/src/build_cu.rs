@@ -1,0 +1,141 @@
+//! Building a CUDA source: the device compile runs clang with the S-L1 plugin,
+//! then ptxas, fatbinary, the host compile that embeds the fat binary, and the
+//! link with the CUDA runtime. Each phase is a separate command (shown by -v).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result};
+use sl1_pass::Report;
+
+use crate::cli::{BuildArgs, Emit};
+use crate::runner::Runner;
+use crate::toolchain::Toolchain;
+
+/// Builds `args.input` (a .cu file) into `output`; returns the device report.
+pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> Result<Report> {
+    let runner = Runner {
+        verbose: args.verbose,
+    };
+    let temp = tempfile::Builder::new().prefix("sl1-build-").tempdir()?;
+    let stem = args
+        .input
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "app".into());
+    let report_path = temp.path().join("report.json");
+
+    // Device compilation, with the plugin: PTX, or IR for --emit ll|bc.
+    let device_out = match emit {
+        Emit::Ll | Emit::Bc => output.to_path_buf(),
+        _ => temp.path().join(format!("{stem}.ptx")),
+    };
+    let mut device = clang_cuda(args, tools);
+    device
+        .arg("--cuda-device-only")
+        .arg("-fno-discard-value-names")
+        .arg(format!("-fpass-plugin={}", tools.plugin.display()))
+        .args(["-mllvm", &format!("-sl1-report={}", report_path.display())])
+        .args(["-mllvm", &format!("-sl1-threshold={}", args.threshold)])
+        .args(["-mllvm", &format!("-sl1-line-size={}", args.line_size)]);
+    if args.no_sl1 {
+        device.args(["-mllvm", "-sl1-disable"]);
+    }
+    match emit {
+        Emit::Ll => device.args(["-S", "-emit-llvm"]),
+        Emit::Bc => device.args(["-c", "-emit-llvm"]),
+        _ => device.arg("-S"),
+    };
+    device.arg("-o").arg(&device_out).arg(&args.input);
+    runner.run(&mut device, &args.input)?;
+    let report = read_report(&report_path)?;
+    if matches!(emit, Emit::Ll | Emit::Bc) {
+        return Ok(report);
+    }
+    if emit == Emit::Ptx {
+        std::fs::copy(&device_out, output)
+            .with_context(|| format!("cannot write {}", output.display()))?;
+        return Ok(report);
+    }
+
+    let cubin = if emit == Emit::Cubin {
+        output.to_path_buf()
+    } else {
+        temp.path().join(format!("{stem}.cubin"))
+    };
+    runner.run(
+        Command::new(tools.ptxas())
+            .arg("-m64")
+            .arg(format!("-O{}", args.opt_level))
+            .arg(format!("--gpu-name={}", args.arch))
+            .arg("--output-file")
+            .arg(&cubin)
+            .arg(&device_out),
+        &args.input,
+    )?;
+    if emit == Emit::Cubin {
+        return Ok(report);
+    }
+
+    // The fat binary carries the cubin and the PTX (for newer GPUs to JIT).
+    let fatbin = temp.path().join(format!("{stem}.fatbin"));
+    let sm = args.arch.trim_start_matches("sm_");
+    runner.run(
+        Command::new(tools.fatbinary())
+            .arg("-64")
+            .arg("--create")
+            .arg(&fatbin)
+            .arg(format!("--image3=kind=elf,sm={sm},file={}", cubin.display()))
+            .arg(format!("--image3=kind=ptx,sm={sm},file={}", device_out.display())),
+        &args.input,
+    )?;
+
+    let object = temp.path().join(format!("{stem}.o"));
+    let mut host = clang_cuda(args, tools);
+    host.arg("--cuda-host-only")
+        .args(["-Xclang", "-fcuda-include-gpubinary", "-Xclang"])
+        .arg(&fatbin)
+        .arg("-c")
+        .arg("-o")
+        .arg(&object)
+        .arg(&args.input);
+    runner.run(&mut host, &args.input)?;
+
+    // Static cudart: the executable runs with any driver new enough, without
+    // a CUDA runtime library installed beside it.
+    let mut link = Command::new(&tools.clang);
+    link.arg(&object)
+        .arg("-o")
+        .arg(output)
+        .arg(format!("-L{}", tools.cuda_lib_dir().display()))
+        .args(["-lcudart_static", "-ldl", "-lrt", "-lpthread"]);
+    runner.run(&mut link, &args.input)?;
+    Ok(report)
+}
+
+/// `clang++ -x cuda` with the options every phase shares.
+fn clang_cuda(args: &BuildArgs, tools: &Toolchain) -> Command {
+    let mut cmd = Command::new(&tools.clang);
+    cmd.args(["-x", "cuda"])
+        .arg(format!("--cuda-path={}", tools.cuda.display()))
+        .arg(format!("--cuda-gpu-arch={}", args.arch))
+        .arg(format!("-O{}", args.opt_level))
+        .arg("-std=c++17");
+    for dir in &args.include {
+        cmd.arg("-I").arg(dir);
+    }
+    for def in &args.define {
+        cmd.arg(format!("-D{def}"));
+    }
+    cmd
+}
+
+fn read_report(path: &PathBuf) -> Result<Report> {
+    let text = std::fs::read_to_string(path).with_context(|| {
+        format!(
+            "the S-L1 plugin wrote no report ({}): was the plugin loaded by clang?",
+            path.display()
+        )
+    })?;
+    serde_json::from_str(&text).context("the S-L1 report is not valid JSON")
+}

@@ -1,0 +1,112 @@
+//! The command line.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "sl1-driver",
+    version,
+    about = "Build CUDA programs and NVVM IR with the S-L1 software L1 cache"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Compile a .cu file (executable, PTX, cubin or IR) or a .ll/.bc module (PTX,
+    /// cubin or IR) with S-L1.
+    Build(BuildArgs),
+    /// Show which tools were found and how to install the missing ones.
+    Doctor(ToolArgs),
+}
+
+/// What `build` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Emit {
+    /// A host executable with the device code embedded (.cu input only).
+    Exe,
+    /// PTX assembly.
+    Ptx,
+    /// A cubin (ptxas output) for the chosen architecture.
+    Cubin,
+    /// Textual LLVM IR of the device code.
+    Ll,
+    /// LLVM bitcode of the device code.
+    Bc,
+}
+
+impl Emit {
+    pub fn extension(self) -> &'static str {
+        match self {
+            Emit::Exe => "",
+            Emit::Ptx => "ptx",
+            Emit::Cubin => "cubin",
+            Emit::Ll => "ll",
+            Emit::Bc => "bc",
+        }
+    }
+}
+
+/// Where the tools are; each falls back to the environment and then to search.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ToolArgs {
+    /// CUDA installation to use (default: $CUDA_PATH, then the one ci/setup
+    /// assembles, then /usr/local/cuda).
+    #[arg(long, value_name = "DIR")]
+    pub cuda_path: Option<PathBuf>,
+    /// clang++ 22 to use (default: $SL1_CLANG, then clang++-22 on PATH).
+    #[arg(long, value_name = "PATH")]
+    pub clang: Option<PathBuf>,
+    /// The S-L1 clang plugin (default: $SL1_PLUGIN, then libsl1_pass.so beside
+    /// this program).
+    #[arg(long, value_name = "PATH")]
+    pub plugin: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    /// Input: CUDA source (.cu) or device IR (.ll, .bc).
+    pub input: PathBuf,
+    /// Output file (default: the input's name with the emitted kind's extension).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// What to produce (default: exe for .cu, ptx for IR).
+    #[arg(long, value_enum)]
+    pub emit: Option<Emit>,
+    /// GPU architecture, sm_XX.
+    #[arg(long, default_value = "sm_90", value_name = "sm_XX")]
+    pub arch: String,
+    /// Optimisation level 0-3.
+    #[arg(short = 'O', default_value = "3", value_parser = clap::value_parser!(u8).range(0..=3))]
+    pub opt_level: u8,
+    /// Include directory, passed to clang.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Macro definition NAME or NAME=VALUE, passed to clang.
+    #[arg(short = 'D', value_name = "MACRO")]
+    pub define: Vec<String>,
+    /// Same pipeline without the S-L1 transform (for comparison).
+    #[arg(long)]
+    pub no_sl1: bool,
+    /// Write the S-L1 report as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// Print the S-L1 report as text on standard error.
+    #[arg(long)]
+    pub print_report: bool,
+    /// Accesses simulated per thread before deciding what to cache.
+    #[arg(long, default_value_t = 300)]
+    pub threshold: u32,
+    /// Cache line size in bytes.
+    #[arg(long, default_value_t = 16)]
+    pub line_size: u32,
+    /// Print every command before running it.
+    #[arg(short, long)]
+    pub verbose: bool,
+    #[command(flatten)]
+    pub tools: ToolArgs,
+}

@@ -1,0 +1,31 @@
+//! Failures the driver explains to its user.
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum DriverError {
+    #[error("unknown GPU architecture `{arch}`; use --arch with one of: {known}")]
+    UnknownArch { arch: String, known: String },
+    #[error("{path}: input not found")]
+    InputNotFound { path: PathBuf },
+    #[error("{path}: unsupported input; give a CUDA source (.cu) or device IR (.ll, .bc)")]
+    UnsupportedInput { path: PathBuf },
+    #[error("{path}: an executable needs host code; build it from the .cu file, or use --emit ptx|cubin|ll|bc")]
+    ExeFromIr { path: PathBuf },
+    #[error("{what} not found{searched}; fix: {fix}")]
+    ToolMissing {
+        what: &'static str,
+        searched: String,
+        fix: String,
+    },
+    #[error("{path}: {message}")]
+    InvalidIr { path: PathBuf, message: String },
+    #[error("{path}: {tool} failed ({status}); its diagnostics are above")]
+    PhaseFailed {
+        path: PathBuf,
+        tool: String,
+        status: String,
+    },
+}

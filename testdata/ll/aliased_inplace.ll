@@ -1,0 +1,23 @@
+; No restrict: `in` and `out` may be the same buffer (an in-place caller).
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define ptx_kernel void @aliased_inplace(ptr %in, ptr %out, i64 %n) {
+entry:
+  %has = icmp ne i64 %n, 0
+  br i1 %has, label %loop, label %exit
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %src = getelementptr inbounds i32, ptr %in, i64 %i
+  %v = load i32, ptr %src, align 4
+  %x = xor i32 %v, 32
+  %dst = getelementptr inbounds i32, ptr %out, i64 %i
+  store i32 %x, ptr %dst, align 4
+  %next = add nuw i64 %i, 1
+  %done = icmp eq i64 %next, %n
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret void
+}

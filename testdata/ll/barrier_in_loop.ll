@@ -1,0 +1,40 @@
+; Tiles staged through __shared__ memory with __syncthreads() in the loop.
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@tile = internal addrspace(3) global [256 x float] undef, align 4
+
+define ptx_kernel void @staged(ptr noalias readonly %in, ptr noalias %out, i32 %tiles) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %t64 = zext i32 %tid to i64
+  %sh = getelementptr inbounds [256 x float], ptr addrspace(3) @tile, i64 0, i64 %t64
+  %has = icmp sgt i32 %tiles, 0
+  br i1 %has, label %loop, label %exit
+
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %loop ]
+  %acc = phi float [ 0.0, %entry ], [ %acc.next, %loop ]
+  %base = mul i32 %k, 256
+  %idx = add i32 %base, %tid
+  %idx64 = zext i32 %idx to i64
+  %src = getelementptr inbounds float, ptr %in, i64 %idx64
+  %v = load float, ptr %src, align 4
+  store float %v, ptr addrspace(3) %sh, align 4
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %w = load float, ptr addrspace(3) %sh, align 4
+  %acc.next = fadd float %acc, %w
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %k.next = add nsw i32 %k, 1
+  %done = icmp eq i32 %k.next, %tiles
+  br i1 %done, label %exit, label %loop
+
+exit:
+  %r = phi float [ 0.0, %entry ], [ %acc.next, %loop ]
+  %dst = getelementptr inbounds float, ptr %out, i64 %t64
+  store float %r, ptr %dst, align 4
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
