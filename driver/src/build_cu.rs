@@ -85,8 +85,14 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
             .arg("-64")
             .arg("--create")
             .arg(&fatbin)
-            .arg(format!("--image3=kind=elf,sm={sm},file={}", cubin.display()))
-            .arg(format!("--image3=kind=ptx,sm={sm},file={}", device_out.display())),
+            .arg(format!(
+                "--image3=kind=elf,sm={sm},file={}",
+                cubin.display()
+            ))
+            .arg(format!(
+                "--image3=kind=ptx,sm={sm},file={}",
+                device_out.display()
+            )),
         &args.input,
     )?;
 

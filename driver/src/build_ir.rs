@@ -41,9 +41,12 @@ fn parse<'ctx>(context: &'ctx Context, path: &Path) -> Result<Module<'ctx>, Driv
             .create_module_from_ir(buffer)
             .map_err(|e| invalid(format!("not valid LLVM IR: {}", e.to_string().trim())))?
     };
-    module
-        .verify()
-        .map_err(|e| invalid(format!("the module fails the LLVM verifier: {}", e.to_string().trim())))?;
+    module.verify().map_err(|e| {
+        invalid(format!(
+            "the module fails the LLVM verifier: {}",
+            e.to_string().trim()
+        ))
+    })?;
     let triple = module.get_triple();
     let triple = triple.as_str().to_string_lossy();
     if !triple.starts_with("nvptx64") {
@@ -66,7 +69,14 @@ fn target_machine(arch: &str, level: u8) -> Result<TargetMachine> {
         _ => OptimizationLevel::Aggressive,
     };
     target
-        .create_target_machine(&triple, arch, "", opt, RelocMode::Default, CodeModel::Default)
+        .create_target_machine(
+            &triple,
+            arch,
+            "",
+            opt,
+            RelocMode::Default,
+            CodeModel::Default,
+        )
         .context("LLVM has no NVPTX target machine for this architecture")
 }
 
@@ -80,7 +90,12 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
     let run = |passes: &str| -> Result<()> {
         module
             .run_passes(passes, &machine, PassBuilderOptions::create())
-            .map_err(|e| anyhow::anyhow!("{}: LLVM passes `{passes}` failed: {e}", args.input.display()))
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: LLVM passes `{passes}` failed: {e}",
+                    args.input.display()
+                )
+            })
     };
     if args.opt_level > 0 {
         run(PRE_CLEANUP)?;
@@ -99,7 +114,11 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
             .print_to_file(output)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", output.display()))?,
         Emit::Bc => {
-            anyhow::ensure!(module.write_bitcode_to_path(output), "cannot write {}", output.display())
+            anyhow::ensure!(
+                module.write_bitcode_to_path(output),
+                "cannot write {}",
+                output.display()
+            )
         }
         Emit::Ptx => machine
             .write_to_file(&module, FileType::Assembly, output)

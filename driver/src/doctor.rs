@@ -35,7 +35,9 @@ pub fn run(args: &ToolArgs) -> bool {
     let cuda = toolchain::find_cuda(args);
     let clang = toolchain::find_clang(args);
     let clang_version = describe(&clang, Some("--version"));
-    let clang_is_22 = clang_version.as_deref().is_some_and(|v| v.contains("version 22."));
+    let clang_is_22 = clang_version
+        .as_deref()
+        .is_some_and(|v| v.contains("version 22."));
     let checks = [
         Check {
             name: "clang++ 22",
@@ -76,7 +78,8 @@ pub fn run(args: &ToolArgs) -> bool {
         },
         Check {
             name: "GPU driver",
-            found: toolchain::find_gpu_driver().map(|p: std::path::PathBuf| p.display().to_string()),
+            found: toolchain::find_gpu_driver()
+                .map(|p: std::path::PathBuf| p.display().to_string()),
             fix: "none needed to build; to run the programs, use a machine with an NVIDIA \
                   driver (libcuda.so.1)"
                 .to_string(),

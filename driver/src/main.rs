@@ -70,7 +70,8 @@ fn build(args: &BuildArgs) -> Result<()> {
     };
     if let Some(path) = &args.report {
         let json = serde_json::to_string_pretty(&report)? + "\n";
-        std::fs::write(path, json).with_context(|| format!("cannot write report {}", path.display()))?;
+        std::fs::write(path, json)
+            .with_context(|| format!("cannot write report {}", path.display()))?;
     }
     if args.print_report {
         eprint!("{}", report.to_text());

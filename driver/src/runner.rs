@@ -20,7 +20,8 @@ impl Runner {
                 .collect();
             eprintln!(
                 "+ {}",
-                shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "))
+                shlex::try_join(words.iter().map(String::as_str))
+                    .unwrap_or_else(|_| words.join(" "))
             );
         }
         let status = cmd.status().map_err(|e| DriverError::PhaseFailed {

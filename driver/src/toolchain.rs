@@ -55,7 +55,9 @@ impl Found {
 }
 
 fn env_path(name: &str) -> Option<PathBuf> {
-    env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from)
+    env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
 }
 
 pub fn find_clang(args: &ToolArgs) -> Found {
@@ -72,7 +74,10 @@ pub fn find_plugin(args: &ToolArgs) -> Found {
     let mut candidates: Vec<PathBuf> = args.plugin.iter().cloned().collect();
     candidates.extend(env_path("SL1_PLUGIN"));
     if args.plugin.is_none() {
-        if let Some(dir) = env::current_exe().ok().and_then(|e| e.parent().map(Path::to_path_buf)) {
+        if let Some(dir) = env::current_exe()
+            .ok()
+            .and_then(|e| e.parent().map(Path::to_path_buf))
+        {
             candidates.push(dir.join("libsl1_pass.so"));
             // `cargo test` runs the driver from target/<profile>/deps.
             candidates.push(dir.join("../libsl1_pass.so"));
@@ -150,8 +155,8 @@ pub fn resolve_cuda(args: &ToolArgs) -> Result<PathBuf, DriverError> {
 /// First line of `tool --version`, if it runs.
 pub fn version_line(tool: &Path, flag: &str) -> Option<String> {
     let out = Command::new(tool).arg(flag).output().ok()?;
-    let text = String::from_utf8_lossy(&out.stdout).into_owned()
-        + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     text.lines()
         .map(str::trim)
         .find(|l| !l.is_empty())

@@ -290,7 +290,6 @@ impl<'m> Function<'m> {
             LLVMStoreSizeOfType(layout, LLVMTypeOf(value_type_of.raw))
         }
     }
-
 }
 
 /// Names of the functions that `!nvvm.annotations` marks as kernels (the older
@@ -311,7 +310,11 @@ pub fn annotated_kernels(module: &Module<'_>) -> Vec<String> {
             LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
             let is_kernel = ops.iter().skip(1).step_by(2).any(|&op| {
                 let mut len = 0u32;
-                let s = if op.is_null() { std::ptr::null() } else { LLVMGetMDString(op, &mut len) };
+                let s = if op.is_null() {
+                    std::ptr::null()
+                } else {
+                    LLVMGetMDString(op, &mut len)
+                };
                 !s.is_null() && c_str_to_string(s, len as usize) == "kernel"
             });
             if let (true, Some(&f)) = (is_kernel, ops.first()) {

@@ -39,10 +39,7 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
 
 /// The file name (without directories) LLVM records as the module's source.
 fn module_source_name(module: &Module<'_>) -> String {
-    let full = module
-        .get_source_file_name()
-        .to_string_lossy()
-        .into_owned();
+    let full = module.get_source_file_name().to_string_lossy().into_owned();
     std::path::Path::new(&full)
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

@@ -106,8 +106,7 @@ fn demangle(name: &str) -> Option<String> {
 impl KernelReport {
     /// Summarises the analysis of one kernel.
     pub fn from_analysis(k: &KernelAnalysis<'_>) -> Self {
-        let in_any_loop =
-            |block: usize| k.loops.loops.iter().any(|l| l.blocks.contains(&block));
+        let in_any_loop = |block: usize| k.loops.loops.iter().any(|l| l.blocks.contains(&block));
         let data_structures = k
             .data_structures
             .iter()
@@ -215,7 +214,10 @@ impl KernelReport {
             ));
         }
         if !k.loops.unreachable.is_empty() {
-            notes.push(format!("{} unreachable block(s)", k.loops.unreachable.len()));
+            notes.push(format!(
+                "{} unreachable block(s)",
+                k.loops.unreachable.len()
+            ));
         }
 
         KernelReport {
@@ -250,7 +252,11 @@ impl Report {
             self.target,
             self.options.threshold,
             self.options.line_size,
-            if self.options.transform { "" } else { ", transform off" }
+            if self.options.transform {
+                ""
+            } else {
+                ", transform off"
+            }
         );
         if self.kernels.is_empty() {
             let _ = writeln!(out, "  no kernels");
@@ -308,7 +314,10 @@ impl KernelReport {
             a.total, a.data_structure, a.shared, a.local, a.global, a.unattributed
         ));
         for u in &self.unattributed {
-            lines.push(format!("unattributed {:?} in {}: {}", u.kind, u.block, u.reason));
+            lines.push(format!(
+                "unattributed {:?} in {}: {}",
+                u.kind, u.block, u.reason
+            ));
         }
         let s = &self.sync;
         if s.fences + s.barriers + s.atomics + s.calls > 0 {

@@ -105,7 +105,9 @@ pub fn trace_base(pointer: Value<'_>) -> Base {
                 | LLVMOpcode::LLVMBitCast
                 | LLVMOpcode::LLVMAddrSpaceCast => work.extend(v.operand(0)),
                 LLVMOpcode::LLVMPHI => work.extend(v.incoming()),
-                LLVMOpcode::LLVMSelect => work.extend([v.operand(1), v.operand(2)].into_iter().flatten()),
+                LLVMOpcode::LLVMSelect => {
+                    work.extend([v.operand(1), v.operand(2)].into_iter().flatten())
+                }
                 LLVMOpcode::LLVMAlloca => {
                     roots.insert(Base::Local);
                 }
@@ -186,7 +188,10 @@ fn access_size(function: Function<'_>, inst: Value<'_>, kind: AccessKind) -> u64
 
 /// Every memory access of `function`, in block order. `blocks` are the
 /// function's blocks in the order whose indices the result refers to.
-pub fn collect_accesses<'m>(function: Function<'m>, blocks: &[crate::ir::Block<'m>]) -> Vec<Access<'m>> {
+pub fn collect_accesses<'m>(
+    function: Function<'m>,
+    blocks: &[crate::ir::Block<'m>],
+) -> Vec<Access<'m>> {
     let mut out = Vec::new();
     for (block_index, block) in blocks.iter().enumerate() {
         for inst in block.instructions() {

@@ -93,7 +93,10 @@ mod tests {
             Some(SyncKind::Barrier)
         );
         assert_eq!(classify_call("llvm.nvvm.membar.gl"), Some(SyncKind::Fence));
-        assert_eq!(classify_call("llvm.nvvm.fence.sc.cluster"), Some(SyncKind::Fence));
+        assert_eq!(
+            classify_call("llvm.nvvm.fence.sc.cluster"),
+            Some(SyncKind::Fence)
+        );
         assert_eq!(classify_call("llvm.nvvm.read.ptx.sreg.tid.x"), None);
         assert_eq!(classify_call("llvm.umin.i64"), None);
         assert_eq!(classify_call("llvm.nvvm.fabs.f"), None);

@@ -89,7 +89,12 @@ fn emit_remarks(module: LLVMModuleRef, report: &Report) {
             emit(module, Severity::Analysis, Some(&k.name), &line);
         }
         if report.transformed {
-            emit(module, Severity::Remark, Some(&k.name), "S-L1 cache inserted");
+            emit(
+                module,
+                Severity::Remark,
+                Some(&k.name),
+                "S-L1 cache inserted",
+            );
         }
     }
 }
@@ -114,7 +119,10 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 /// `module` must be a live module and `options` a valid pointer, as passed by
 /// `register.cpp`.
 #[no_mangle]
-pub unsafe extern "C" fn sl1_run_on_module(module: LLVMModuleRef, options: *const RawOptions) -> c_int {
+pub unsafe extern "C" fn sl1_run_on_module(
+    module: LLVMModuleRef,
+    options: *const RawOptions,
+) -> c_int {
     let result = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: caller guarantees both pointers; the module stays owned by
         // LLVM, hence ManuallyDrop.

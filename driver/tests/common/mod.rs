@@ -1,0 +1,99 @@
+//! Paths and tools shared by the driver's integration tests. Every tool here is
+//! required: CI installs all of them (ci/setup), so a missing one fails loudly.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+pub fn testdata(rel: &str) -> PathBuf {
+    repo().join("testdata").join(rel)
+}
+
+pub fn driver() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sl1-driver"));
+    cmd.current_dir(repo());
+    cmd
+}
+
+pub fn cuda_path() -> PathBuf {
+    let path = std::env::var_os("CUDA_PATH")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join(".toolchain/cuda"));
+    assert!(
+        path.join("bin/ptxas").is_file(),
+        "no CUDA installation at {}: run ci/setup",
+        path.display()
+    );
+    path
+}
+
+/// The plugin cdylib built beside the driver (ci/test builds the workspace first).
+pub fn plugin() -> PathBuf {
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_sl1-driver"));
+    let plugin = exe.parent().unwrap().join("libsl1_pass.so");
+    assert!(
+        plugin.is_file(),
+        "{} missing: run `cargo build --workspace` first",
+        plugin.display()
+    );
+    plugin
+}
+
+pub fn clang() -> PathBuf {
+    which::which("clang++-22").expect("clang++-22 not on PATH: run ci/setup")
+}
+
+/// Asserts that ptxas accepts `ptx` for sm_90.
+pub fn assert_ptxas_accepts(ptx: &Path) {
+    let out = Command::new(cuda_path().join("bin/ptxas"))
+        .args(["-arch=sm_90", "-o", "/dev/null"])
+        .arg(ptx)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "ptxas rejected {}: {}",
+        ptx.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Output of a finished command, as text.
+pub struct Outcome {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub fn run(cmd: &mut Command) -> Outcome {
+    let out = cmd.output().expect("command starts");
+    Outcome {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+pub fn run_ok(cmd: &mut Command) -> Outcome {
+    let outcome = run(cmd);
+    assert_eq!(
+        outcome.code,
+        Some(0),
+        "command failed: {cmd:?}\nstdout:\n{}\nstderr:\n{}",
+        outcome.stdout,
+        outcome.stderr
+    );
+    outcome
+}
+
+pub fn read_report(path: &Path) -> sl1_pass::Report {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}

@@ -1,0 +1,252 @@
+//! CUDA sources through clang with the plugin: reports, PTX, cubin and full
+//! executables, via the driver and via a plain clang command line.
+
+mod common;
+
+use std::process::Command;
+
+use common::*;
+use sl1_pass::analysis::Mode;
+
+#[test]
+fn upper_report_lists_restrict_arguments_and_one_loop() {
+    let dir = tempfile::tempdir().unwrap();
+    let ptx = dir.path().join("upper.ptx");
+    let report = dir.path().join("upper.json");
+    run_ok(
+        driver()
+            .args(["build", "testdata/cu/upper.cu", "--emit", "ptx", "-o"])
+            .arg(&ptx)
+            .arg("--report")
+            .arg(&report),
+    );
+    assert_ptxas_accepts(&ptx);
+    let report = read_report(&report);
+    assert!(report.target.starts_with("nvptx64"));
+    assert_eq!(report.kernels.len(), 1);
+    let k = &report.kernels[0];
+    assert_eq!(
+        k.demangled.as_deref(),
+        Some("upper(char const*, char*, unsigned long, unsigned long)")
+    );
+    let ds: Vec<_> = k
+        .data_structures
+        .iter()
+        .map(|d| (d.argument.as_str(), d.restrict, d.mode))
+        .collect();
+    assert_eq!(
+        ds,
+        [("in", true, Mode::ReadOnly), ("out", true, Mode::ReadWrite)]
+    );
+    assert_eq!(k.loops.len(), 1);
+    assert!(k.loops[0].main_loop);
+}
+
+#[test]
+fn report_of_every_cu_case() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["upper", "wc"] {
+        let report = dir.path().join(format!("{name}.json"));
+        run_ok(
+            driver()
+                .args([
+                    "build",
+                    &format!("testdata/cu/{name}.cu"),
+                    "--emit",
+                    "ptx",
+                    "-o",
+                ])
+                .arg(dir.path().join(format!("{name}.ptx")))
+                .arg("--report")
+                .arg(&report),
+        );
+        insta::with_settings!({
+            snapshot_path => repo().join("snapshots"),
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_json_snapshot!(format!("report__{name}_cu"), read_report(&report));
+        });
+    }
+}
+
+#[test]
+fn cu_emits_cubin_ll_and_bc() {
+    let dir = tempfile::tempdir().unwrap();
+    for (emit, magic) in [
+        ("cubin", b"\x7fELF".as_slice()),
+        ("ll", b"target triple = \"nvptx64".as_slice()),
+        ("bc", b"BC\xc0\xde".as_slice()),
+    ] {
+        let out = dir.path().join(format!("wc.{emit}"));
+        run_ok(
+            driver()
+                .args([
+                    "build",
+                    "testdata/cu/wc.cu",
+                    "--emit",
+                    emit,
+                    "-O2",
+                    "-DUNUSED=1",
+                    "-I",
+                ])
+                .arg(repo().join("testdata/cu"))
+                .arg("-o")
+                .arg(&out),
+        );
+        let bytes = std::fs::read(&out).unwrap();
+        assert!(
+            bytes.windows(magic.len()).any(|w| w == magic),
+            "--emit {emit}"
+        );
+    }
+}
+
+#[test]
+fn verbose_build_shows_every_phase_and_makes_an_executable() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("upper");
+    let out = run_ok(
+        driver()
+            .args(["build", "testdata/cu/upper.cu", "-v", "-o"])
+            .arg(&exe),
+    );
+    for phase in [
+        "--cuda-device-only",
+        "-fpass-plugin=",
+        "ptxas",
+        "fatbinary",
+        "--cuda-host-only",
+        "-lcudart_static",
+    ] {
+        assert!(
+            out.stderr.contains(phase),
+            "phase `{phase}` not shown:\n{}",
+            out.stderr
+        );
+    }
+    let bytes = std::fs::read(&exe).unwrap();
+    assert_eq!(&bytes[..4], b"\x7fELF");
+    // The fat binary with the sm_90 cubin is embedded in the host executable.
+    assert!(bytes.windows(6).any(|w| w == b"sm_90\0") || bytes.windows(5).any(|w| w == b"upper"));
+}
+
+#[test]
+fn no_sl1_build_reports_transform_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.json");
+    run_ok(
+        driver()
+            .args([
+                "build",
+                "testdata/cu/upper.cu",
+                "--no-sl1",
+                "--emit",
+                "ptx",
+                "-o",
+            ])
+            .arg(dir.path().join("u.ptx"))
+            .arg("--report")
+            .arg(&report),
+    );
+    let report = read_report(&report);
+    assert!(!report.options.transform);
+    assert!(!report.transformed);
+}
+
+fn plain_clang_upper(out: &std::path::Path, extra: &[&str]) -> Command {
+    let mut cmd = Command::new(clang());
+    cmd.current_dir(repo())
+        .args([
+            "-x",
+            "cuda",
+            "testdata/cu/upper.cu",
+            "--cuda-gpu-arch=sm_90",
+            "-O3",
+        ])
+        .arg(format!("--cuda-path={}", cuda_path().display()))
+        .arg(format!("-fpass-plugin={}", plugin().display()))
+        .args(extra)
+        .arg("-o")
+        .arg(out);
+    cmd
+}
+
+#[test]
+fn plain_clang_with_the_plugin_builds_an_executable() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("upper");
+    let report = dir.path().join("upper.json");
+    let lib = cuda_path().join("lib64");
+    let out = run_ok(&mut plain_clang_upper(
+        &exe,
+        &[
+            &format!("-L{}", lib.display()),
+            "-lcudart_static",
+            "-ldl",
+            "-lrt",
+            "-lpthread",
+            "-mllvm",
+            &format!("-sl1-report={}", report.display()),
+            "-Rpass-analysis=sl1",
+        ],
+    ));
+    assert_eq!(&std::fs::read(&exe).unwrap()[..4], b"\x7fELF");
+    // The host compilation loads the plugin too; only the device module reports.
+    let report = read_report(&report);
+    assert!(report.target.starts_with("nvptx64"), "{}", report.target);
+    assert!(
+        out.stderr.contains("remark: ") && out.stderr.contains("main loop"),
+        "no S-L1 remarks:\n{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_panic_in_the_pass_is_a_clang_error_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&mut plain_clang_upper(
+        &dir.path().join("upper.ptx"),
+        &[
+            "--cuda-device-only",
+            "-S",
+            "-mllvm",
+            "-sl1-panic-for-testing",
+        ],
+    ));
+    assert_eq!(
+        out.code,
+        Some(1),
+        "clang must fail cleanly:\n{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("error: sl1: internal error"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        !out.stderr.contains("PLEASE submit a bug report"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn opt_runs_the_pass_by_name() {
+    let out = run_ok(
+        Command::new("opt-22")
+            .arg(format!("-load-pass-plugin={}", plugin().display()))
+            .args([
+                "-passes=sl1",
+                "-disable-output",
+                "-pass-remarks-analysis=sl1",
+            ])
+            .arg(testdata("ll/nested_loops.ll")),
+    );
+    assert!(
+        out.stderr.contains("loop at cols (depth 1)"),
+        "{}",
+        out.stderr
+    );
+}

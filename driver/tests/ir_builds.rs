@@ -1,0 +1,97 @@
+//! The in-process IR path: every .ll case to PTX (accepted by ptxas), and each
+//! --emit kind.
+
+mod common;
+
+use common::*;
+
+#[test]
+fn every_ll_case_builds_to_ptx_that_ptxas_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cases: Vec<_> = std::fs::read_dir(testdata("ll"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 8);
+    for case in cases {
+        let ptx = dir
+            .path()
+            .join(case.file_stem().unwrap())
+            .with_extension("ptx");
+        run_ok(driver().args(["build"]).arg(&case).arg("-o").arg(&ptx));
+        let text = std::fs::read_to_string(&ptx).unwrap();
+        assert!(text.contains(".target sm_90"), "{}", case.display());
+        assert!(
+            text.contains(".entry"),
+            "{}: no kernel entry",
+            case.display()
+        );
+        assert_ptxas_accepts(&ptx);
+    }
+}
+
+#[test]
+fn ir_emits_ll_bc_and_cubin() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = testdata("ll/restrict_loop.ll");
+    for (emit, check) in [
+        ("ll", b"target triple = \"nvptx64".as_slice()),
+        ("bc", b"BC\xc0\xde".as_slice()),
+        ("cubin", b"\x7fELF".as_slice()),
+    ] {
+        let out = dir.path().join(format!("k.{emit}"));
+        run_ok(
+            driver()
+                .args(["build", "--emit", emit])
+                .arg(&input)
+                .arg("-o")
+                .arg(&out)
+                .arg(format!("--cuda-path={}", cuda_path().display())),
+        );
+        let bytes = std::fs::read(&out).unwrap();
+        assert!(
+            bytes.windows(check.len()).any(|w| w == check),
+            "--emit {emit} wrote something else"
+        );
+    }
+}
+
+#[test]
+fn ir_report_is_written_and_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.json");
+    let out = run_ok(
+        driver()
+            .args(["build", "--print-report", "-O2"])
+            .arg(testdata("ll/nested_loops.ll"))
+            .arg("-o")
+            .arg(dir.path().join("k.ptx"))
+            .arg("--report")
+            .arg(&report),
+    );
+    assert!(
+        out.stderr.contains("loop at dot (depth 2, inside cols)"),
+        "{}",
+        out.stderr
+    );
+    let report = read_report(&report);
+    assert_eq!(report.kernels[0].name, "matmul");
+    assert_eq!(report.kernels[0].loops.len(), 2);
+}
+
+#[test]
+fn bitcode_input_builds() {
+    let dir = tempfile::tempdir().unwrap();
+    let bc = dir.path().join("k.bc");
+    run_ok(
+        driver()
+            .args(["build", "--emit", "bc"])
+            .arg(testdata("ll/restrict_loop.ll"))
+            .arg("-o")
+            .arg(&bc),
+    );
+    let ptx = dir.path().join("k.ptx");
+    run_ok(driver().arg("build").arg(&bc).arg("-o").arg(&ptx));
+    assert_ptxas_accepts(&ptx);
+}

@@ -1,0 +1,96 @@
+//! The analysis report of every hand-written IR case, as insta snapshots in
+//! `snapshots/`, plus the errors of `run_on_module`.
+
+use std::path::{Path, PathBuf};
+
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use sl1_pass::{run_on_module, Error, Options};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+fn with_module<T>(path: &Path, f: impl FnOnce(&inkwell::module::Module<'_>) -> T) -> T {
+    let context = Context::create();
+    let buffer = MemoryBuffer::create_from_file(path).unwrap();
+    let module = context
+        .create_module_from_ir(buffer)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    module
+        .verify()
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    f(&module)
+}
+
+fn ll_cases() -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(repo().join("testdata/ll"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ll"))
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 8, "testdata/ll lost its cases");
+    cases
+}
+
+#[test]
+fn report_of_every_ll_case() {
+    for case in ll_cases() {
+        let name = case.file_stem().unwrap().to_string_lossy().into_owned();
+        let report = with_module(&case, |m| run_on_module(m, &Options::default()).unwrap());
+        insta::with_settings!({
+            snapshot_path => repo().join("snapshots"),
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+            input_file => &case,
+        }, {
+            insta::assert_json_snapshot!(format!("report__{name}"), report);
+        });
+    }
+}
+
+#[test]
+fn restrict_loop_report_has_the_expected_facts() {
+    let report = with_module(&repo().join("testdata/ll/restrict_loop.ll"), |m| {
+        run_on_module(m, &Options::default()).unwrap()
+    });
+    let kernel = &report.kernels[0];
+    let ds: Vec<_> = kernel
+        .data_structures
+        .iter()
+        .map(|d| (d.argument.as_str(), d.restrict, d.mode))
+        .collect();
+    use sl1_pass::analysis::Mode::*;
+    assert_eq!(ds, [("in", true, ReadOnly), ("out", true, ReadWrite)]);
+    assert_eq!(kernel.loops.len(), 1);
+    assert!(kernel.loops[0].main_loop);
+    assert!(!report.transformed);
+}
+
+#[test]
+fn host_modules_are_refused() {
+    let err = with_module(&repo().join("testdata/bad/host_module.ll"), |m| {
+        run_on_module(m, &Options::default()).unwrap_err()
+    });
+    assert!(matches!(err, Error::NotDeviceModule { ref triple } if triple.starts_with("x86_64")));
+}
+
+#[test]
+fn invalid_options_are_refused() {
+    let case = repo().join("testdata/ll/restrict_loop.ll");
+    let bad_line = Options {
+        line_size: 12,
+        ..Options::default()
+    };
+    let err = with_module(&case, |m| run_on_module(m, &bad_line).unwrap_err());
+    assert!(err.to_string().contains("line size 12"), "{err}");
+    let bad_threshold = Options {
+        threshold: 0,
+        ..Options::default()
+    };
+    assert!(with_module(&case, |m| run_on_module(m, &bad_threshold)).is_err());
+}
