@@ -37,7 +37,8 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
         .arg(format!("-fpass-plugin={}", tools.plugin.display()))
         .args(["-mllvm", &format!("-sl1-report={}", report_path.display())])
         .args(["-mllvm", &format!("-sl1-threshold={}", args.threshold)])
-        .args(["-mllvm", &format!("-sl1-line-size={}", args.line_size)]);
+        .args(["-mllvm", &format!("-sl1-line-size={}", args.line_size)])
+        .args(["-mllvm", &format!("-sl1-max-threads={}", args.max_threads)]);
     if args.no_sl1 {
         device.args(["-mllvm", "-sl1-disable"]);
     }

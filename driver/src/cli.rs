@@ -104,6 +104,10 @@ pub struct BuildArgs {
     /// Cache line size in bytes.
     #[arg(long, default_value_t = 16)]
     pub line_size: u32,
+    /// Block size the S-L1 line buffer is provisioned for when a kernel has no
+    /// __launch_bounds__.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub max_threads: u32,
     /// Print every command before running it.
     #[arg(short, long)]
     pub verbose: bool,

@@ -212,6 +212,10 @@ impl<'m> Block<'m> {
         out
     }
 
+    pub fn as_raw_block(self) -> LLVMBasicBlockRef {
+        self.raw
+    }
+
     pub fn successors(self) -> Vec<Block<'m>> {
         // SAFETY: a well-formed block ends in a terminator; a block without one
         // (possible only in unverified IR) has no successors.
@@ -239,6 +243,10 @@ impl<'m> Function<'m> {
 
     pub fn name(self) -> String {
         Value::new(self.raw).expect("non-null").name()
+    }
+
+    pub fn as_raw(self) -> LLVMValueRef {
+        self.raw
     }
 
     pub fn is_declaration(self) -> bool {

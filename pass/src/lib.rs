@@ -4,11 +4,14 @@
 //! driver's IR path and the tests all call it.
 
 pub mod analysis;
+mod edit;
 pub mod error;
 pub mod ir;
 pub mod options;
 mod plugin;
 pub mod report;
+mod runtime;
+pub mod transform;
 
 use inkwell::module::Module;
 
@@ -24,15 +27,22 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
             triple: ir::target_triple(module),
         });
     }
-    let kernels = analysis::find_kernels(module)
-        .into_iter()
-        .map(|f| report::KernelReport::from_analysis(&analysis::analyse_kernel(module, f)))
-        .collect();
+    let mut kernels = Vec::new();
+    for f in analysis::find_kernels(module) {
+        let mut kernel = report::KernelReport::from_analysis(&analysis::analyse_kernel(module, f));
+        kernel.transform = transform::transform_kernel(module, f, options);
+        kernels.push(kernel);
+    }
+    if let Err(message) = module.verify() {
+        return Err(Error::Broken {
+            message: message.to_string(),
+        });
+    }
     Ok(Report {
         source: module_source_name(module),
         target: ir::target_triple(module),
         options: options.clone(),
-        transformed: false,
+        transformed: kernels.iter().any(|k| k.transform.applied),
         kernels,
     })
 }

@@ -13,6 +13,9 @@ pub struct Options {
     pub line_size: u32,
     /// When false the pass analyses and reports but leaves kernels untouched.
     pub transform: bool,
+    /// Block size the shared-memory buffer is provisioned for when the kernel
+    /// has no `__launch_bounds__`.
+    pub max_threads: u32,
 }
 
 impl Default for Options {
@@ -21,6 +24,7 @@ impl Default for Options {
             threshold: 300,
             line_size: 16,
             transform: true,
+            max_threads: 1024,
         }
     }
 }
@@ -34,6 +38,12 @@ impl Options {
             return Err(Error::InvalidOption(format!(
                 "line size {} B is not supported; use one of {:?}",
                 self.line_size, LINE_SIZES
+            )));
+        }
+        if self.max_threads == 0 || self.max_threads > 1024 {
+            return Err(Error::InvalidOption(format!(
+                "max threads {} is not a CUDA block size (1-1024)",
+                self.max_threads
             )));
         }
         if self.threshold == 0 {

@@ -10,6 +10,7 @@ use crate::analysis::accesses::{AccessKind, Base};
 use crate::analysis::sync::SyncKind;
 use crate::analysis::{KernelAnalysis, Mode};
 use crate::options::Options;
+use crate::transform::TransformReport;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
@@ -36,6 +37,8 @@ pub struct KernelReport {
     pub sync: SyncCounts,
     /// Facts that limit what the pass can do with this kernel.
     pub notes: Vec<String>,
+    /// What the transformation did.
+    pub transform: TransformReport,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -229,6 +232,7 @@ impl KernelReport {
             unattributed,
             sync,
             notes,
+            transform: TransformReport::default(),
         }
     }
 }
@@ -327,6 +331,26 @@ impl KernelReport {
             ));
         }
         lines.extend(self.notes.iter().map(|n| format!("note: {n}")));
+        let t = &self.transform;
+        if t.applied {
+            lines.push(format!(
+                "S-L1: {} loop(s) sliced ({}), {} access(es) through the cache, {} B of shared memory for up to {} threads",
+                t.loops_sliced.len(),
+                t.loops_sliced.join(", "),
+                t.accesses_cached,
+                t.shared_bytes,
+                t.max_threads
+            ));
+        }
+        for d in &t.accesses_direct {
+            lines.push(format!(
+                "direct {:?} of `{}`: {}",
+                d.kind, d.argument, d.reason
+            ));
+        }
+        for r in &t.reasons {
+            lines.push(format!("not transformed: {r}"));
+        }
         lines
     }
 }

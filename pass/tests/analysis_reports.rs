@@ -68,7 +68,9 @@ fn restrict_loop_report_has_the_expected_facts() {
     assert_eq!(ds, [("in", true, ReadOnly), ("out", true, ReadWrite)]);
     assert_eq!(kernel.loops.len(), 1);
     assert!(kernel.loops[0].main_loop);
-    assert!(!report.transformed);
+    assert!(report.transformed);
+    assert_eq!(kernel.transform.loops_sliced, ["loop"]);
+    assert_eq!(kernel.transform.accesses_cached, 2);
 }
 
 #[test]

@@ -29,6 +29,7 @@ pub struct PassPluginLibraryInfo {
 pub struct RawOptions {
     threshold: u32,
     line_size: u32,
+    max_threads: u32,
     disable: bool,
     panic_for_testing: bool,
     report_path: *const c_char,
@@ -138,6 +139,7 @@ pub unsafe extern "C" fn sl1_run_on_module(
             threshold: raw.threshold,
             line_size: raw.line_size,
             transform: !raw.disable,
+            max_threads: raw.max_threads,
         };
         let report = crate::run_on_module(&view, &options).map_err(|e| e.to_string())?;
         if !raw.report_path.is_null() {

@@ -26,6 +26,10 @@ cl::opt<unsigned> Sl1Threshold("sl1-threshold",
                                cl::init(300));
 cl::opt<unsigned> Sl1LineSize("sl1-line-size", cl::desc("S-L1: cache line size in bytes"),
                               cl::init(16));
+cl::opt<unsigned> Sl1MaxThreads(
+    "sl1-max-threads",
+    cl::desc("S-L1: block size the line buffer is provisioned for without __launch_bounds__"),
+    cl::init(1024));
 cl::opt<bool> Sl1PanicForTesting("sl1-panic-for-testing",
                                   cl::desc("S-L1: fail inside the pass (tests the error path)"),
                                   cl::init(false), cl::Hidden);
@@ -39,6 +43,7 @@ cl::opt<std::string> Sl1Report("sl1-report",
 extern "C" struct Sl1RawOptions {
   unsigned threshold;
   unsigned line_size;
+  unsigned max_threads;
   bool disable;
   bool panic_for_testing;
   const char *report_path;
@@ -82,7 +87,7 @@ namespace {
 struct Sl1Pass : PassInfoMixin<Sl1Pass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     std::string Report = Sl1Report;
-    Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, Sl1Disable, Sl1PanicForTesting,
+    Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, Sl1MaxThreads, Sl1Disable, Sl1PanicForTesting,
                        Report.empty() ? nullptr : Report.c_str()};
     int Changed = sl1_run_on_module(wrap(&M), &Opts);
     return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();

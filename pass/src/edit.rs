@@ -1,0 +1,364 @@
+//! Changes to the control-flow graph that the C API offers only piecemeal:
+//! demoting values to stack slots, preheaders and single latches, and cloning
+//! a loop's blocks. This and `ir.rs` are the audited places that call llvm-sys.
+//!
+//! Values that cross a loop's boundary are demoted to allocas (as LLVM's
+//! reg2mem does) so that the loop can be cloned and re-entered without phi
+//! plumbing; SROA promotes them back to registers after the transform.
+
+use std::collections::{BTreeSet, HashMap};
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::LLVMOpcode;
+
+/// Every block of `function`, in layout order.
+pub fn blocks(function: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
+    let mut out = Vec::new();
+    // SAFETY: walks the block list of a live function.
+    unsafe {
+        let mut bb = LLVMGetFirstBasicBlock(function);
+        while !bb.is_null() {
+            out.push(bb);
+            bb = LLVMGetNextBasicBlock(bb);
+        }
+    }
+    out
+}
+
+/// Instructions of `block`, in order.
+pub fn instructions(block: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
+    let mut out = Vec::new();
+    // SAFETY: walks the instruction list of a live block.
+    unsafe {
+        let mut inst = LLVMGetFirstInstruction(block);
+        while !inst.is_null() {
+            out.push(inst);
+            inst = LLVMGetNextInstruction(inst);
+        }
+    }
+    out
+}
+
+pub fn terminator(block: LLVMBasicBlockRef) -> LLVMValueRef {
+    // SAFETY: reads a live block.
+    unsafe { LLVMGetBasicBlockTerminator(block) }
+}
+
+pub fn successors(block: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
+    let term = terminator(block);
+    if term.is_null() {
+        return Vec::new();
+    }
+    // SAFETY: `term` is a terminator; indices are in range.
+    unsafe {
+        (0..LLVMGetNumSuccessors(term))
+            .map(|i| LLVMGetSuccessor(term, i))
+            .collect()
+    }
+}
+
+/// Points every edge from `from` to `old` at `new` instead.
+pub fn retarget_edges(from: LLVMBasicBlockRef, old: LLVMBasicBlockRef, new: LLVMBasicBlockRef) {
+    let term = terminator(from);
+    // SAFETY: `term` is the terminator of a live block; indices are in range.
+    unsafe {
+        for i in 0..LLVMGetNumSuccessors(term) {
+            if LLVMGetSuccessor(term, i) == old {
+                LLVMSetSuccessor(term, i, new);
+            }
+        }
+    }
+}
+
+pub fn predecessors(function: LLVMValueRef, block: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
+    blocks(function)
+        .into_iter()
+        .filter(|b| successors(*b).contains(&block))
+        .collect()
+}
+
+pub fn is_phi(inst: LLVMValueRef) -> bool {
+    // SAFETY: reads an instruction.
+    unsafe { LLVMGetInstructionOpcode(inst) == LLVMOpcode::LLVMPHI }
+}
+
+/// The first instruction of `block` that is not a phi.
+pub fn first_non_phi(block: LLVMBasicBlockRef) -> LLVMValueRef {
+    instructions(block)
+        .into_iter()
+        .find(|i| !is_phi(*i))
+        .expect("a block ends in a terminator")
+}
+
+/// A builder positioned before `inst`. The caller disposes of it.
+pub struct Builder(LLVMBuilderRef);
+
+impl Builder {
+    pub fn before(inst: LLVMValueRef) -> Builder {
+        // SAFETY: creates a builder in the instruction's context.
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(inst));
+            let b = LLVMCreateBuilderInContext(ctx);
+            LLVMPositionBuilderBefore(b, inst);
+            Builder(b)
+        }
+    }
+
+    pub fn at_end(block: LLVMBasicBlockRef) -> Builder {
+        // SAFETY: creates a builder in the block's context.
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(LLVMBasicBlockAsValue(block)));
+            let b = LLVMCreateBuilderInContext(ctx);
+            LLVMPositionBuilderAtEnd(b, block);
+            Builder(b)
+        }
+    }
+
+    pub fn raw(&self) -> LLVMBuilderRef {
+        self.0
+    }
+
+    pub fn load(&self, ty: LLVMTypeRef, ptr: LLVMValueRef) -> LLVMValueRef {
+        // SAFETY: builds an instruction at the builder's position.
+        unsafe { LLVMBuildLoad2(self.0, ty, ptr, c"".as_ptr()) }
+    }
+
+    pub fn store(&self, value: LLVMValueRef, ptr: LLVMValueRef) -> LLVMValueRef {
+        // SAFETY: as above.
+        unsafe { LLVMBuildStore(self.0, value, ptr) }
+    }
+
+    pub fn br(&self, dest: LLVMBasicBlockRef) -> LLVMValueRef {
+        // SAFETY: as above.
+        unsafe { LLVMBuildBr(self.0, dest) }
+    }
+}
+
+impl Drop for Builder {
+    fn drop(&mut self) {
+        // SAFETY: the builder was created by us and is disposed of once.
+        unsafe { LLVMDisposeBuilder(self.0) }
+    }
+}
+
+/// Creates an alloca of `ty` at the start of the function's entry block.
+pub fn entry_alloca(function: LLVMValueRef, ty: LLVMTypeRef, name: &str) -> LLVMValueRef {
+    // SAFETY: the entry block exists in a function with a body.
+    unsafe {
+        let entry = LLVMGetEntryBasicBlock(function);
+        let b = Builder::before(first_non_phi(entry));
+        let name = std::ffi::CString::new(name).unwrap_or_default();
+        LLVMBuildAlloca(b.raw(), ty, name.as_ptr())
+    }
+}
+
+/// Replaces phi `phi` with a stack slot: each predecessor stores its incoming
+/// value before branching, and the phi's uses read the slot.
+pub fn demote_phi(function: LLVMValueRef, phi: LLVMValueRef) {
+    // SAFETY: `phi` is a live phi node of `function`.
+    unsafe {
+        let ty = LLVMTypeOf(phi);
+        let slot = entry_alloca(function, ty, "sl1.phi");
+        for i in 0..LLVMCountIncoming(phi) {
+            let value = LLVMGetIncomingValue(phi, i);
+            let pred = LLVMGetIncomingBlock(phi, i);
+            Builder::before(terminator(pred)).store(value, slot);
+        }
+        let reload = Builder::before(first_non_phi(LLVMGetInstructionParent(phi))).load(ty, slot);
+        LLVMReplaceAllUsesWith(phi, reload);
+        LLVMInstructionEraseFromParent(phi);
+    }
+}
+
+/// Users of `value` (instructions), each once.
+fn users(value: LLVMValueRef) -> Vec<LLVMValueRef> {
+    let mut out = Vec::new();
+    // SAFETY: walks the use list of a live value.
+    unsafe {
+        let mut u = LLVMGetFirstUse(value);
+        while !u.is_null() {
+            let user = LLVMGetUser(u);
+            if !out.contains(&user) {
+                out.push(user);
+            }
+            u = LLVMGetNextUse(u);
+        }
+    }
+    out
+}
+
+/// Sends the uses of `inst` outside `inside` through a stack slot, so that
+/// the blocks of `inside` can be cloned without rewriting outside code.
+pub fn demote_uses_outside(
+    function: LLVMValueRef,
+    inst: LLVMValueRef,
+    inside: &BTreeSet<LLVMBasicBlockRef>,
+) {
+    // SAFETY: `inst` and its users are live instructions of `function`.
+    unsafe {
+        let outside: Vec<LLVMValueRef> = users(inst)
+            .into_iter()
+            .filter(|u| !inside.contains(&LLVMGetInstructionParent(*u)))
+            .collect();
+        if outside.is_empty() {
+            return;
+        }
+        let ty = LLVMTypeOf(inst);
+        let slot = entry_alloca(function, ty, "sl1.out");
+        let after = if is_phi(inst) {
+            first_non_phi(LLVMGetInstructionParent(inst))
+        } else {
+            LLVMGetNextInstruction(inst)
+        };
+        Builder::before(after).store(inst, slot);
+        for user in outside {
+            for op in 0..LLVMGetNumOperands(user) as u32 {
+                if LLVMGetOperand(user, op) != inst {
+                    continue;
+                }
+                let at = if is_phi(user) {
+                    terminator(LLVMGetIncomingBlock(user, op))
+                } else {
+                    user
+                };
+                let reload = Builder::before(at).load(ty, slot);
+                LLVMSetOperand(user, op, reload);
+            }
+        }
+    }
+}
+
+/// A new empty block placed before `before`, ending in `br target`.
+pub fn new_block_before(
+    before: LLVMBasicBlockRef,
+    target: LLVMBasicBlockRef,
+    name: &str,
+) -> LLVMBasicBlockRef {
+    // SAFETY: inserts a block into a live function.
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(LLVMBasicBlockAsValue(before)));
+        let name = std::ffi::CString::new(name).unwrap_or_default();
+        let block = LLVMInsertBasicBlockInContext(ctx, before, name.as_ptr());
+        Builder::at_end(block).br(target);
+        block
+    }
+}
+
+/// Copies of `blocks` (with their instructions) inserted before `before`.
+/// Operands that refer to values or blocks of the set refer to the copies;
+/// phis in `outside_successors` get the copies as new incoming blocks.
+pub struct Clone {
+    pub blocks: HashMap<LLVMBasicBlockRef, LLVMBasicBlockRef>,
+    pub values: HashMap<LLVMValueRef, LLVMValueRef>,
+}
+
+pub fn clone_blocks(
+    function: LLVMValueRef,
+    originals: &[LLVMBasicBlockRef],
+    before: LLVMBasicBlockRef,
+    suffix: &str,
+) -> Clone {
+    let set: BTreeSet<_> = originals.iter().copied().collect();
+    let mut map = Clone {
+        blocks: HashMap::new(),
+        values: HashMap::new(),
+    };
+    // SAFETY: every handle is a live block or instruction of `function`; new
+    // instructions are inserted into new blocks before their operands are fixed.
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(LLVMBasicBlockAsValue(before)));
+        for &bb in originals {
+            let name = format!(
+                "{}{suffix}",
+                std::ffi::CStr::from_ptr(LLVMGetBasicBlockName(bb)).to_string_lossy()
+            );
+            let name = std::ffi::CString::new(name).unwrap_or_default();
+            let copy = LLVMInsertBasicBlockInContext(ctx, before, name.as_ptr());
+            map.blocks.insert(bb, copy);
+        }
+        let mut phis = Vec::new();
+        for &bb in originals {
+            let b = Builder::at_end(map.blocks[&bb]);
+            for inst in instructions(bb) {
+                let copy = if is_phi(inst) {
+                    phis.push(inst);
+                    LLVMBuildPhi(b.raw(), LLVMTypeOf(inst), c"".as_ptr())
+                } else {
+                    let copy = LLVMInstructionClone(inst);
+                    LLVMInsertIntoBuilder(b.raw(), copy);
+                    copy
+                };
+                map.values.insert(inst, copy);
+            }
+        }
+        let remap = |v: LLVMValueRef| *map.values.get(&v).unwrap_or(&v);
+        for (&orig, &copy) in &map.values {
+            if is_phi(orig) {
+                continue;
+            }
+            for op in 0..LLVMGetNumOperands(copy) as u32 {
+                let v = LLVMGetOperand(copy, op);
+                if let Some(&m) = map.values.get(&v) {
+                    LLVMSetOperand(copy, op, m);
+                }
+            }
+            if LLVMIsATerminatorInst(copy).is_null() {
+                continue;
+            }
+            for i in 0..LLVMGetNumSuccessors(copy) {
+                if let Some(&m) = map.blocks.get(&LLVMGetSuccessor(copy, i)) {
+                    LLVMSetSuccessor(copy, i, m);
+                }
+            }
+        }
+        for phi in phis {
+            let copy = map.values[&phi];
+            for i in 0..LLVMCountIncoming(phi) {
+                let mut value = remap(LLVMGetIncomingValue(phi, i));
+                let mut block = LLVMGetIncomingBlock(phi, i);
+                block = *map.blocks.get(&block).unwrap_or(&block);
+                LLVMAddIncoming(copy, &mut value, &mut block, 1);
+            }
+        }
+        // Blocks outside the set that the copies branch to get the copies as
+        // predecessors.
+        let exits: BTreeSet<LLVMBasicBlockRef> = originals
+            .iter()
+            .flat_map(|b| successors(*b))
+            .filter(|s| !set.contains(s))
+            .collect();
+        for exit in exits {
+            for phi in instructions(exit).into_iter().filter(|i| is_phi(*i)) {
+                let n = LLVMCountIncoming(phi);
+                for i in 0..n {
+                    let block = LLVMGetIncomingBlock(phi, i);
+                    if let Some(&copy_block) = map.blocks.get(&block) {
+                        let mut value = remap(LLVMGetIncomingValue(phi, i));
+                        let mut block = copy_block;
+                        LLVMAddIncoming(phi, &mut value, &mut block, 1);
+                    }
+                }
+            }
+        }
+        let _ = function;
+    }
+    map
+}
+
+/// Erases `inst`, whose uses must have been replaced.
+pub fn erase(inst: LLVMValueRef) {
+    // SAFETY: `inst` is a live instruction without uses.
+    unsafe { LLVMInstructionEraseFromParent(inst) }
+}
+
+/// Replaces every use of `old` with `new`.
+pub fn replace_uses(old: LLVMValueRef, new: LLVMValueRef) {
+    // SAFETY: both are live values of the same type.
+    unsafe { LLVMReplaceAllUsesWith(old, new) }
+}
+
+pub fn parent_block(inst: LLVMValueRef) -> LLVMBasicBlockRef {
+    // SAFETY: reads a live instruction.
+    unsafe { LLVMGetInstructionParent(inst) }
+}

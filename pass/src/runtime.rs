@@ -1,0 +1,561 @@
+//! The device-side cache runtime, written once as small internal
+//! `alwaysinline` functions in the module being transformed. Each site calls
+//! them with its data structure's state (stack slots that SROA turns back into
+//! registers once the calls are inlined), so the code at a site is specialised
+//! to its type, alignment and structure.
+//!
+//! Per data structure and thread the state is: `tag` (address of the line held,
+//! -1 when none), `dirty` (a byte mask of the line), `cached` (decided after
+//! monitoring) and `line` (the thread's line in shared memory).
+
+use std::collections::HashMap;
+
+use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::builder::Builder;
+use inkwell::context::ContextRef;
+use inkwell::module::{Linkage, Module};
+use inkwell::types::{BasicType, BasicTypeEnum, IntType, PointerType};
+use inkwell::values::{BasicValue, FunctionValue, IntValue, PointerValue};
+
+use inkwell::{AddressSpace, IntPredicate};
+
+pub const ADDRSPACE_GLOBAL: u16 = 1;
+pub const ADDRSPACE_SHARED: u16 = 3;
+
+/// What a load or store site needs from the runtime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SiteKind {
+    /// Bytes accessed (a power of two, at most the line size).
+    pub size: u32,
+    /// The access's alignment; below `size` the access may straddle a line.
+    pub align: u32,
+    /// Stores: fill the line before writing (the structure is also read in
+    /// the loop). Without, only written bytes are ever valid or written back.
+    pub fetch_on_write: bool,
+}
+
+pub struct Runtime<'ctx, 'm> {
+    module: &'m Module<'ctx>,
+    ctx: ContextRef<'ctx>,
+    line_size: u32,
+    helpers: HashMap<String, FunctionValue<'ctx>>,
+}
+
+type BuildResult<T> = Result<T, inkwell::builder::BuilderError>;
+
+impl<'ctx, 'm> Runtime<'ctx, 'm> {
+    pub fn new(module: &'m Module<'ctx>, line_size: u32) -> Self {
+        Runtime {
+            module,
+            ctx: module.get_context(),
+            line_size,
+            helpers: HashMap::new(),
+        }
+    }
+
+    fn i1(&self) -> IntType<'ctx> {
+        self.ctx.bool_type()
+    }
+    fn i32(&self) -> IntType<'ctx> {
+        self.ctx.i32_type()
+    }
+    fn i64(&self) -> IntType<'ctx> {
+        self.ctx.i64_type()
+    }
+    fn ptr(&self) -> PointerType<'ctx> {
+        self.ctx.ptr_type(AddressSpace::default())
+    }
+    pub fn shared_ptr(&self) -> PointerType<'ctx> {
+        self.ctx.ptr_type(AddressSpace::from(ADDRSPACE_SHARED))
+    }
+    fn global_ptr(&self) -> PointerType<'ctx> {
+        self.ctx.ptr_type(AddressSpace::from(ADDRSPACE_GLOBAL))
+    }
+    /// Mask with one bit per byte of a full line.
+    fn full_mask(&self) -> u64 {
+        if self.line_size == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.line_size) - 1
+        }
+    }
+
+    /// A new internal always-inline function, or the existing one.
+    fn helper(
+        &mut self,
+        name: String,
+        ty: inkwell::types::FunctionType<'ctx>,
+        body: impl FnOnce(&Self, FunctionValue<'ctx>, &Builder<'ctx>) -> BuildResult<()>,
+    ) -> FunctionValue<'ctx> {
+        if let Some(f) = self.helpers.get(&name) {
+            return *f;
+        }
+        let f = self.module.add_function(&name, ty, Some(Linkage::Internal));
+        let kind = Attribute::get_named_enum_kind_id("alwaysinline");
+        f.add_attribute(
+            AttributeLoc::Function,
+            self.ctx.create_enum_attribute(kind, 0),
+        );
+        let builder = self.ctx.create_builder();
+        let entry = self.ctx.append_basic_block(f, "entry");
+        builder.position_at_end(entry);
+        body(self, f, &builder).expect("the runtime's IR is well formed");
+        self.helpers.insert(name, f);
+        f
+    }
+
+    /// The helpers' names, to delete those left once they are inlined (the
+    /// always-inliner deletes the ones it inlined everywhere itself).
+    pub fn helper_names(&self) -> Vec<String> {
+        self.helpers.keys().cloned().collect()
+    }
+
+    /// Address of the line holding `addr`, and the offset of `addr` in it.
+    fn line_of(
+        &self,
+        b: &Builder<'ctx>,
+        addr: PointerValue<'ctx>,
+    ) -> BuildResult<(IntValue<'ctx>, IntValue<'ctx>)> {
+        let a = b.build_ptr_to_int(addr, self.i64(), "a")?;
+        let mask = self.i64().const_int(u64::from(self.line_size - 1), false);
+        let line = b.build_and(a, b.build_not(mask, "")?, "line")?;
+        let off = b.build_and(a, mask, "off")?;
+        Ok((line, off))
+    }
+
+    fn global_at(
+        &self,
+        b: &Builder<'ctx>,
+        addr: IntValue<'ctx>,
+    ) -> BuildResult<PointerValue<'ctx>> {
+        b.build_int_to_ptr(addr, self.global_ptr(), "g")
+    }
+
+    fn v4i32(&self) -> BasicTypeEnum<'ctx> {
+        self.i32().vec_type(4).as_basic_type_enum()
+    }
+
+    fn shared_at(
+        &self,
+        b: &Builder<'ctx>,
+        line: PointerValue<'ctx>,
+        off: IntValue<'ctx>,
+    ) -> BuildResult<PointerValue<'ctx>> {
+        // SAFETY of the IR: offsets stay inside the thread's line.
+        unsafe { b.build_gep(self.ctx.i8_type(), line, &[off], "s") }
+    }
+
+    /// `sl1.simulate(addr, sim_tag, sim_hits, sim_accesses, count)`: one access
+    /// of the monitoring slice against a simulated one-line cache.
+    pub fn simulate(&mut self) -> FunctionValue<'ctx> {
+        let p = self.ptr().into();
+        let ty = self.ctx.void_type().fn_type(&[p, p, p, p, p], false);
+        self.helper("sl1.simulate".into(), ty, |rt, f, b| {
+            let param = |i| f.get_nth_param(i).unwrap().into_pointer_value();
+            let (line, _) = rt.line_of(b, param(0))?;
+            let tag = b.build_load(rt.i64(), param(1), "tag")?.into_int_value();
+            let hit = b.build_int_compare(IntPredicate::EQ, tag, line, "hit")?;
+            let hits = b.build_load(rt.i32(), param(2), "hits")?.into_int_value();
+            let hit32 = b.build_int_z_extend(hit, rt.i32(), "")?;
+            b.build_store(param(2), b.build_int_add(hits, hit32, "")?)?;
+            let one = rt.i32().const_int(1, false);
+            let acc = b.build_load(rt.i32(), param(3), "acc")?.into_int_value();
+            b.build_store(param(3), b.build_int_add(acc, one, "")?)?;
+            let count = b.build_load(rt.i32(), param(4), "count")?.into_int_value();
+            b.build_store(param(4), b.build_int_add(count, one, "")?)?;
+            b.build_store(param(1), line)?;
+            b.build_return(None)?;
+            Ok(())
+        })
+    }
+
+    /// `sl1.writeback(line_addr, dirty, line)`: writes the dirty bytes of a
+    /// line back, and nothing else, so that bytes other threads wrote in the
+    /// same memory line survive. A full line goes with 16-byte stores.
+    fn writeback(&mut self) -> FunctionValue<'ctx> {
+        let ty = self.ctx.void_type().fn_type(
+            &[
+                self.i64().into(),
+                self.i64().into(),
+                self.shared_ptr().into(),
+            ],
+            false,
+        );
+        let full_mask = self.full_mask();
+        let line_size = self.line_size;
+        self.helper("sl1.writeback".into(), ty, move |rt, f, b| {
+            let line_addr = f.get_nth_param(0).unwrap().into_int_value();
+            let dirty = f.get_nth_param(1).unwrap().into_int_value();
+            let line = f.get_nth_param(2).unwrap().into_pointer_value();
+            let entry = b.get_insert_block().unwrap();
+            let full = rt.ctx.append_basic_block(f, "full");
+            let bytes = rt.ctx.append_basic_block(f, "bytes");
+            let done = rt.ctx.append_basic_block(f, "done");
+            let is_full = b.build_int_compare(
+                IntPredicate::EQ,
+                dirty,
+                rt.i64().const_int(full_mask, false),
+                "",
+            )?;
+            b.build_conditional_branch(is_full, full, bytes)?;
+
+            b.position_at_end(full);
+            for k in 0..line_size / 16 {
+                let off = rt.i64().const_int(u64::from(16 * k), false);
+                let v = b.build_load(rt.v4i32(), rt.shared_at(b, line, off)?, "")?;
+                set_align(v, 16);
+                let dst = rt.global_at(b, b.build_int_add(line_addr, off, "")?)?;
+                set_align(b.build_store(dst, v)?, 16);
+            }
+            if line_size % 16 != 0 {
+                // 8- and 24-byte lines: the rest in 8-byte words.
+                for k in (line_size / 16 * 16..line_size).step_by(8) {
+                    let off = rt.i64().const_int(u64::from(k), false);
+                    let v = b.build_load(rt.i64(), rt.shared_at(b, line, off)?, "")?;
+                    set_align(v, 8);
+                    let dst = rt.global_at(b, b.build_int_add(line_addr, off, "")?)?;
+                    set_align(b.build_store(dst, v)?, 8);
+                }
+            }
+            b.build_unconditional_branch(done)?;
+
+            // One byte per set bit, lowest first.
+            b.position_at_end(bytes);
+            let has_any =
+                b.build_int_compare(IntPredicate::NE, dirty, rt.i64().const_zero(), "")?;
+            let loop_ = rt.ctx.append_basic_block(f, "byte");
+            b.build_conditional_branch(has_any, loop_, done)?;
+            b.position_at_end(loop_);
+            let m = b.build_phi(rt.i64(), "m")?;
+            let mv = m.as_basic_value().into_int_value();
+            let cttz = inkwell::intrinsics::Intrinsic::find("llvm.cttz").unwrap();
+            let cttz = cttz.get_declaration(rt.module, &[rt.i64().into()]).unwrap();
+            let bit = b
+                .build_call(
+                    cttz,
+                    &[mv.into(), rt.i1().const_int(1, false).into()],
+                    "bit",
+                )?
+                .try_as_basic_value()
+                .basic()
+                .expect("cttz returns a value")
+                .into_int_value();
+            let byte = b.build_load(rt.ctx.i8_type(), rt.shared_at(b, line, bit)?, "")?;
+            let dst = rt.global_at(b, b.build_int_add(line_addr, bit, "")?)?;
+            b.build_store(dst, byte)?;
+            let rest = b.build_and(
+                mv,
+                b.build_int_sub(mv, rt.i64().const_int(1, false), "")?,
+                "",
+            )?;
+            m.add_incoming(&[(&dirty, bytes), (&rest, loop_)]);
+            let more = b.build_int_compare(IntPredicate::NE, rest, rt.i64().const_zero(), "")?;
+            b.build_conditional_branch(more, loop_, done)?;
+            let _ = entry;
+
+            b.position_at_end(done);
+            b.build_return(None)?;
+            Ok(())
+        })
+    }
+
+    /// `sl1.flush(tag, dirty, line)`: writes the line back and invalidates it.
+    pub fn flush(&mut self) -> FunctionValue<'ctx> {
+        let writeback = self.writeback();
+        let p = self.ptr().into();
+        let ty = self
+            .ctx
+            .void_type()
+            .fn_type(&[p, p, self.shared_ptr().into()], false);
+        self.helper("sl1.flush".into(), ty, move |rt, f, b| {
+            let tag_slot = f.get_nth_param(0).unwrap().into_pointer_value();
+            let dirty_slot = f.get_nth_param(1).unwrap().into_pointer_value();
+            let line = f.get_nth_param(2).unwrap();
+            let dirty = b
+                .build_load(rt.i64(), dirty_slot, "dirty")?
+                .into_int_value();
+            let tag = b.build_load(rt.i64(), tag_slot, "tag")?.into_int_value();
+            let wb = rt.ctx.append_basic_block(f, "wb");
+            let done = rt.ctx.append_basic_block(f, "done");
+            let any = b.build_int_compare(IntPredicate::NE, dirty, rt.i64().const_zero(), "")?;
+            b.build_conditional_branch(any, wb, done)?;
+            b.position_at_end(wb);
+            b.build_call(writeback, &[tag.into(), dirty.into(), line.into()], "")?;
+            b.build_unconditional_branch(done)?;
+            b.position_at_end(done);
+            b.build_store(dirty_slot, rt.i64().const_zero())?;
+            b.build_store(tag_slot, rt.i64().const_all_ones())?;
+            b.build_return(None)?;
+            Ok(())
+        })
+    }
+
+    /// `sl1.evict(addr, tag, dirty, line)`: flushes the line only if it holds
+    /// `addr` (before an atomic on `addr`).
+    pub fn evict(&mut self) -> FunctionValue<'ctx> {
+        let flush = self.flush();
+        let p = self.ptr().into();
+        let ty = self
+            .ctx
+            .void_type()
+            .fn_type(&[p, p, p, self.shared_ptr().into()], false);
+        self.helper("sl1.evict".into(), ty, move |rt, f, b| {
+            let addr = f.get_nth_param(0).unwrap().into_pointer_value();
+            let tag_slot = f.get_nth_param(1).unwrap();
+            let (line_addr, _) = rt.line_of(b, addr)?;
+            let tag = b
+                .build_load(rt.i64(), tag_slot.into_pointer_value(), "tag")?
+                .into_int_value();
+            let holds = b.build_int_compare(IntPredicate::EQ, tag, line_addr, "")?;
+            let go = rt.ctx.append_basic_block(f, "evict");
+            let done = rt.ctx.append_basic_block(f, "done");
+            b.build_conditional_branch(holds, go, done)?;
+            b.position_at_end(go);
+            let args: Vec<_> = (1..4).map(|i| f.get_nth_param(i).unwrap().into()).collect();
+            b.build_call(flush, &args, "")?;
+            b.build_unconditional_branch(done)?;
+            b.position_at_end(done);
+            b.build_return(None)?;
+            Ok(())
+        })
+    }
+
+    /// Makes the line hold `line_addr` (writing back what it held), filling it
+    /// from memory when `fill`. Leaves the builder in a block where the line
+    /// holds it.
+    fn ensure_line(
+        &mut self,
+        f: FunctionValue<'ctx>,
+        b: &Builder<'ctx>,
+        line_addr: IntValue<'ctx>,
+        slots: (PointerValue<'ctx>, PointerValue<'ctx>, PointerValue<'ctx>),
+        fill: bool,
+        writeback: FunctionValue<'ctx>,
+    ) -> BuildResult<()> {
+        let (tag_slot, dirty_slot, line) = slots;
+        let tag = b.build_load(self.i64(), tag_slot, "tag")?.into_int_value();
+        let hit = b.build_int_compare(IntPredicate::EQ, tag, line_addr, "hit")?;
+        let miss = self.ctx.append_basic_block(f, "miss");
+        let wb = self.ctx.append_basic_block(f, "wb");
+        let load = self.ctx.append_basic_block(f, "fill");
+        let ready = self.ctx.append_basic_block(f, "ready");
+        b.build_conditional_branch(hit, ready, miss)?;
+
+        b.position_at_end(miss);
+        let dirty = b
+            .build_load(self.i64(), dirty_slot, "dirty")?
+            .into_int_value();
+        let any = b.build_int_compare(IntPredicate::NE, dirty, self.i64().const_zero(), "")?;
+        b.build_conditional_branch(any, wb, load)?;
+        b.position_at_end(wb);
+        b.build_call(writeback, &[tag.into(), dirty.into(), line.into()], "")?;
+        b.build_unconditional_branch(load)?;
+
+        b.position_at_end(load);
+        if fill {
+            for k in 0..self.line_size / 16 {
+                let off = self.i64().const_int(u64::from(16 * k), false);
+                let src = self.global_at(b, b.build_int_add(line_addr, off, "")?)?;
+                let v = b.build_load(self.v4i32(), src, "")?;
+                set_align(v, 16);
+                set_align(b.build_store(self.shared_at(b, line, off)?, v)?, 16);
+            }
+            for k in (self.line_size / 16 * 16..self.line_size).step_by(8) {
+                let off = self.i64().const_int(u64::from(k), false);
+                let src = self.global_at(b, b.build_int_add(line_addr, off, "")?)?;
+                let v = b.build_load(self.i64(), src, "")?;
+                set_align(v, 8);
+                set_align(b.build_store(self.shared_at(b, line, off)?, v)?, 8);
+            }
+        }
+        b.build_store(tag_slot, line_addr)?;
+        b.build_store(dirty_slot, self.i64().const_zero())?;
+        b.build_unconditional_branch(ready)?;
+        b.position_at_end(ready);
+        Ok(())
+    }
+
+    /// Branches to a block that flushes the line and makes the access directly
+    /// when the access straddles two lines; continues in the cached path.
+    fn guard_straddle(
+        &mut self,
+        f: FunctionValue<'ctx>,
+        b: &Builder<'ctx>,
+        site: SiteKind,
+        off: IntValue<'ctx>,
+        flush_args: [inkwell::values::BasicMetadataValueEnum<'ctx>; 3],
+        direct: inkwell::basic_block::BasicBlock<'ctx>,
+    ) -> BuildResult<()> {
+        if site.align >= site.size {
+            return Ok(());
+        }
+        let flush = self.flush();
+        let end = b.build_int_add(off, self.i64().const_int(u64::from(site.size), false), "")?;
+        let limit = self.i64().const_int(u64::from(self.line_size), false);
+        let straddles = b.build_int_compare(IntPredicate::UGT, end, limit, "")?;
+        let evict = self.ctx.append_basic_block(f, "straddle");
+        let cached = self.ctx.append_basic_block(f, "inline");
+        b.build_conditional_branch(straddles, evict, cached)?;
+        b.position_at_end(evict);
+        b.build_call(flush, &flush_args, "")?;
+        b.build_unconditional_branch(direct)?;
+        b.position_at_end(cached);
+        Ok(())
+    }
+
+    /// `T sl1.load.<T>.a<align>(addr, cached, tag, dirty, line)`.
+    pub fn load(&mut self, ty: BasicTypeEnum<'ctx>, site: SiteKind) -> FunctionValue<'ctx> {
+        let name = format!("sl1.load.{}.a{}", type_tag(ty), site.align);
+        let p = self.ptr().into();
+        let fn_ty = ty.fn_type(
+            &[p, self.i1().into(), p, p, self.shared_ptr().into()],
+            false,
+        );
+        if let Some(f) = self.helpers.get(&name) {
+            return *f;
+        }
+        let writeback = self.writeback();
+        let f = self.helper(name, fn_ty, |_, _, _| Ok(()));
+        self.build_access_body(f, Some(ty), site, writeback, true)
+            .expect("well formed");
+        f
+    }
+
+    /// `void sl1.store.<T>.a<align>[.fetch](addr, value, cached, tag, dirty, line)`.
+    pub fn store(&mut self, ty: BasicTypeEnum<'ctx>, site: SiteKind) -> FunctionValue<'ctx> {
+        let name = format!(
+            "sl1.store.{}.a{}{}",
+            type_tag(ty),
+            site.align,
+            if site.fetch_on_write { ".fetch" } else { "" }
+        );
+        let p = self.ptr().into();
+        let fn_ty = self.ctx.void_type().fn_type(
+            &[
+                p,
+                ty.into(),
+                self.i1().into(),
+                p,
+                p,
+                self.shared_ptr().into(),
+            ],
+            false,
+        );
+        if let Some(f) = self.helpers.get(&name) {
+            return *f;
+        }
+        let writeback = self.writeback();
+        let f = self.helper(name, fn_ty, |_, _, _| Ok(()));
+        self.build_access_body(f, Some(ty), site, writeback, false)
+            .expect("well formed");
+        f
+    }
+
+    fn build_access_body(
+        &mut self,
+        f: FunctionValue<'ctx>,
+        ty: Option<BasicTypeEnum<'ctx>>,
+        site: SiteKind,
+        writeback: FunctionValue<'ctx>,
+        is_load: bool,
+    ) -> BuildResult<()> {
+        let ty = ty.expect("a typed access");
+        let entry = f.get_first_basic_block().unwrap();
+        let b = self.ctx.create_builder();
+        b.position_at_end(entry);
+        let param = |i: u32| f.get_nth_param(i).unwrap();
+        let addr = param(0).into_pointer_value();
+        let first_state = if is_load { 1 } else { 2 };
+        let cached = param(first_state).into_int_value();
+        let tag_slot = param(first_state + 1).into_pointer_value();
+        let dirty_slot = param(first_state + 2).into_pointer_value();
+        let line = param(first_state + 3).into_pointer_value();
+
+        let direct = self.ctx.append_basic_block(f, "direct");
+        let via_cache = self.ctx.append_basic_block(f, "cached");
+        b.build_conditional_branch(cached, via_cache, direct)?;
+
+        b.position_at_end(direct);
+        if is_load {
+            let v = b.build_load(ty, addr, "v")?;
+            set_align(v, site.align);
+            b.build_return(Some(&v))?;
+        } else {
+            set_align(b.build_store(addr, param(1))?, site.align);
+            b.build_return(None)?;
+        }
+
+        b.position_at_end(via_cache);
+        let (line_addr, off) = self.line_of(&b, addr)?;
+        self.guard_straddle(
+            f,
+            &b,
+            site,
+            off,
+            [tag_slot.into(), dirty_slot.into(), line.into()],
+            direct,
+        )?;
+        let fill = is_load || site.fetch_on_write;
+        self.ensure_line(
+            f,
+            &b,
+            line_addr,
+            (tag_slot, dirty_slot, line),
+            fill,
+            writeback,
+        )?;
+        let at = self.shared_at(&b, line, off)?;
+        let align = site.align.min(site.size);
+        if is_load {
+            let v = b.build_load(ty, at, "v")?;
+            set_align(v, align);
+            b.build_return(Some(&v))?;
+        } else {
+            set_align(b.build_store(at, param(1))?, align);
+            let bits = if site.size == 64 {
+                u64::MAX
+            } else {
+                (1u64 << site.size) - 1
+            };
+            let mask = b.build_left_shift(self.i64().const_int(bits, false), off, "")?;
+            let dirty = b
+                .build_load(self.i64(), dirty_slot, "dirty")?
+                .into_int_value();
+            b.build_store(dirty_slot, b.build_or(dirty, mask, "")?)?;
+            b.build_return(None)?;
+        }
+        Ok(())
+    }
+}
+
+/// Alignment of a load (a value) or a store (an instruction).
+trait Aligned {
+    fn instruction(&self) -> Option<inkwell::values::InstructionValue<'_>>;
+}
+
+impl<'ctx> Aligned for inkwell::values::BasicValueEnum<'ctx> {
+    fn instruction(&self) -> Option<inkwell::values::InstructionValue<'_>> {
+        self.as_instruction_value()
+    }
+}
+
+impl<'ctx> Aligned for inkwell::values::InstructionValue<'ctx> {
+    fn instruction(&self) -> Option<inkwell::values::InstructionValue<'_>> {
+        Some(*self)
+    }
+}
+
+fn set_align(value: impl Aligned, align: u32) {
+    if let Some(inst) = value.instruction() {
+        let _ = inst.set_alignment(align.max(1));
+    }
+}
+
+/// A name-safe spelling of a type for helper names.
+fn type_tag(ty: BasicTypeEnum<'_>) -> String {
+    ty.print_to_string()
+        .to_string()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
