@@ -54,6 +54,32 @@ fn report_of_every_ll_case() {
 }
 
 #[test]
+fn transformed_ir_of_every_ll_case() {
+    for case in ll_cases() {
+        let name = case.file_stem().unwrap().to_string_lossy().into_owned();
+        let ir = with_module(&case, |m| {
+            run_on_module(m, &Options::default()).unwrap();
+            m.verify().unwrap();
+            m.print_to_string().to_string()
+        });
+        // The module's name is the absolute path of the case: leave it out.
+        let ir: String = ir
+            .lines()
+            .filter(|l| !l.starts_with("; ModuleID") && !l.starts_with("source_filename"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        insta::with_settings!({
+            snapshot_path => repo().join("snapshots"),
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+            input_file => &case,
+        }, {
+            insta::assert_snapshot!(format!("ir__{name}"), ir);
+        });
+    }
+}
+
+#[test]
 fn restrict_loop_report_has_the_expected_facts() {
     let report = with_module(&repo().join("testdata/ll/restrict_loop.ll"), |m| {
         run_on_module(m, &Options::default()).unwrap()
