@@ -1,0 +1,294 @@
+// Kernels that exercise what the S-L1 transform must keep correct: early exits,
+// fences, barriers, atomics on a cached structure, nested loops, mixed and wide
+// element types, misaligned (packed) accesses and in-place (aliased) updates.
+// Each kernel runs once on chunks that are not multiples of 16 bytes and is
+// compared with a CPU reference. Usage: patterns  (prints one line per kernel)
+#include "sl1_check.h"
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+__device__ __host__ inline size_t chunk_begin(size_t tid, size_t chunk) { return tid * chunk; }
+
+// Copies bytes up to and including the first `key` of the chunk, records its position.
+__global__ void early_exit(const char *__restrict__ in, char *__restrict__ out,
+                           long long *__restrict__ pos, size_t n, size_t chunk, char key) {
+  size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  size_t b = chunk_begin(tid, chunk), e = b + chunk < n ? b + chunk : n;
+  long long found = -1;
+  for (size_t i = b; i < e; ++i) {
+    out[i] = in[i];
+    if (in[i] == key) {
+      found = (long long)i;
+      break;
+    }
+  }
+  pos[tid] = found;
+}
+
+// Publishes every element with a fence.
+__global__ void fenced(const short *__restrict__ in, short *__restrict__ out, size_t n,
+                       size_t chunk) {
+  size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  size_t b = chunk_begin(tid, chunk), e = b + chunk < n ? b + chunk : n;
+  for (size_t i = b; i < e; ++i) {
+    out[i] = (short)(in[i] * 3);
+    __threadfence();
+  }
+}
+
+// Every thread runs the same number of steps and meets the block at a barrier
+// each step; a neighbour's value written before the barrier is read after it.
+__global__ void barrier(const int *__restrict__ in, int *__restrict__ out, int steps) {
+  size_t base = (size_t)blockIdx.x * blockDim.x * steps;
+  unsigned t = threadIdx.x, next = (t + 1) % blockDim.x;
+  for (int s = 0; s < steps; ++s) {
+    out[base + (size_t)s * blockDim.x + t] = in[base + (size_t)s * blockDim.x + t] + 1;
+    __syncthreads();
+    out[base + (size_t)s * blockDim.x + t] += out[base + (size_t)s * blockDim.x + next];
+    __syncthreads();
+  }
+}
+
+// Writes each element, then bumps it atomically: the line must be written back
+// before the atomic.
+__global__ void atomic_after_store(const unsigned *__restrict__ in, unsigned *__restrict__ out,
+                                   size_t n, size_t chunk) {
+  size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  size_t b = chunk_begin(tid, chunk), e = b + chunk < n ? b + chunk : n;
+  for (size_t i = b; i < e; ++i) {
+    out[i] = in[i] ^ 0x55u;
+    atomicAdd(&out[i], 7u);
+  }
+}
+
+// Integer matrix product, one row per thread: a loop nest.
+__global__ void matmul(const int *__restrict__ a, const int *__restrict__ bm, int *__restrict__ c,
+                       int rows, int n) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= rows)
+    return;
+  for (int j = 0; j < n; ++j) {
+    int acc = 0;
+    for (int k = 0; k < n; ++k)
+      acc += a[row * n + k] * bm[k * n + j];
+    c[row * n + j] = acc;
+  }
+}
+
+// uint4 and short elements in one loop.
+__global__ void mixed(const uint4 *__restrict__ v, const short *__restrict__ s,
+                      uint4 *__restrict__ out, size_t n, size_t chunk) {
+  size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  size_t b = chunk_begin(tid, chunk), e = b + chunk < n ? b + chunk : n;
+  for (size_t i = b; i < e; ++i) {
+    uint4 x = v[i];
+    unsigned k = (unsigned)s[i];
+    out[i] = make_uint4(x.x + k, x.y ^ k, x.z - k, x.w);
+  }
+}
+
+// 4-byte values packed at odd offsets (1 + 5i): misaligned loads and stores.
+__global__ void packed(const unsigned char *__restrict__ in, unsigned char *__restrict__ out,
+                       size_t count, size_t chunk) {
+  size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  size_t b = chunk_begin(tid, chunk), e = b + chunk < count ? b + chunk : count;
+  for (size_t i = b; i < e; ++i) {
+    unsigned v;
+    memcpy(&v, in + 1 + 5 * i, 4);
+    v = v * 2654435761u;
+    memcpy(out + 1 + 5 * i, &v, 4);
+  }
+}
+
+// In place, without restrict: `in` and `out` are the same buffer.
+__global__ void inplace(const char *in, char *out, size_t n, size_t chunk) {
+  size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  size_t b = chunk_begin(tid, chunk), e = b + chunk < n ? b + chunk : n;
+  for (size_t i = b; i < e; ++i) {
+    char c = in[i];
+    out[i] = (c >= 'a' && c <= 'z') ? c - 32 : c;
+  }
+}
+
+template <typename T> T *to_device(const std::vector<T> &h) {
+  T *d = nullptr;
+  CUDA_CHECK(cudaMalloc(&d, h.size() * sizeof(T)));
+  CUDA_CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return d;
+}
+
+template <typename T> std::vector<T> to_host(const T *d, size_t count) {
+  std::vector<T> h(count);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaMemcpy(h.data(), d, count * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+template <typename T> T *poisoned(size_t count) {
+  T *d = nullptr;
+  CUDA_CHECK(cudaMalloc(&d, count * sizeof(T)));
+  CUDA_CHECK(cudaMemset(d, 0xa5, count * sizeof(T)));
+  return d;
+}
+
+static uint32_t rng = 2463534242u;
+static uint32_t next_random() {
+  rng ^= rng << 13;
+  rng ^= rng >> 17;
+  rng ^= rng << 5;
+  return rng;
+}
+
+static int report(const char *name, bool ok) {
+  std::printf("patterns: %-20s %s\n", name, ok ? "OK" : "MISMATCH");
+  return ok ? 0 : 1;
+}
+
+int main() {
+  const unsigned blocks = 66, threads = 96;
+  const size_t total = (size_t)blocks * threads;
+  int failures = 0;
+
+  { // early exit
+    size_t n = total * 997 + 13, chunk = (n + total - 1) / total;
+    std::vector<char> in(n);
+    for (auto &c : in) c = char('a' + next_random() % 23);
+    for (size_t t = 0; t < total; t += 3)
+      if (t * chunk + t % chunk < n) in[t * chunk + t % chunk] = 'z';
+    char *din = to_device(in), *dout = poisoned<char>(n);
+    long long *dpos = poisoned<long long>(total);
+    early_exit<<<blocks, threads>>>(din, dout, dpos, n, chunk, 'z');
+    CUDA_CHECK(cudaGetLastError());
+    auto out = to_host(dout, n);
+    auto pos = to_host(dpos, total);
+    std::vector<char> want(n, (char)0xa5);
+    bool ok = true;
+    for (size_t t = 0; t < total; ++t) {
+      size_t b = t * chunk, e = b + chunk < n ? b + chunk : n;
+      long long found = -1;
+      for (size_t i = b; i < e; ++i) {
+        want[i] = in[i];
+        if (in[i] == 'z') { found = (long long)i; break; }
+      }
+      ok &= pos[t] == found;
+    }
+    failures += report("early_exit", ok && out == want);
+  }
+  { // fence
+    size_t n = total * 501 + 7, chunk = (n + total - 1) / total;
+    std::vector<short> in(n);
+    for (auto &v : in) v = (short)next_random();
+    short *din = to_device(in), *dout = poisoned<short>(n);
+    fenced<<<blocks, threads>>>(din, dout, n, chunk);
+    CUDA_CHECK(cudaGetLastError());
+    auto out = to_host(dout, n);
+    bool ok = true;
+    for (size_t i = 0; i < n; ++i) ok &= out[i] == (short)(in[i] * 3);
+    failures += report("fence", ok);
+  }
+  { // barrier
+    int steps = 333;
+    size_t n = total * steps;
+    std::vector<int> in(n);
+    for (auto &v : in) v = (int)(next_random() % 1000);
+    int *din = to_device(in), *dout = poisoned<int>(n);
+    barrier<<<blocks, threads>>>(din, dout, steps);
+    CUDA_CHECK(cudaGetLastError());
+    auto out = to_host(dout, n);
+    bool ok = true;
+    for (size_t blk = 0; blk < blocks; ++blk)
+      for (int s = 0; s < steps; ++s)
+        for (unsigned t = 0; t < threads; ++t) {
+          size_t row = blk * threads * steps + (size_t)s * threads;
+          int want = in[row + t] + 1 + in[row + (t + 1) % threads] + 1;
+          ok &= out[row + t] == want;
+        }
+    failures += report("barrier", ok);
+  }
+  { // atomic after a cached store
+    size_t n = total * 403 + 5, chunk = (n + total - 1) / total;
+    std::vector<unsigned> in(n);
+    for (auto &v : in) v = next_random();
+    unsigned *din = to_device(in), *dout = poisoned<unsigned>(n);
+    atomic_after_store<<<blocks, threads>>>(din, dout, n, chunk);
+    CUDA_CHECK(cudaGetLastError());
+    auto out = to_host(dout, n);
+    bool ok = true;
+    for (size_t i = 0; i < n; ++i) ok &= out[i] == ((in[i] ^ 0x55u) + 7u);
+    failures += report("atomic_after_store", ok);
+  }
+  { // nested loops
+    int n = 61, rows = (int)total;
+    std::vector<int> a((size_t)rows * n), bm((size_t)n * n);
+    for (auto &v : a) v = (int)(next_random() % 17) - 8;
+    for (auto &v : bm) v = (int)(next_random() % 13) - 6;
+    int *da = to_device(a), *db = to_device(bm), *dc = poisoned<int>((size_t)rows * n);
+    matmul<<<blocks, threads>>>(da, db, dc, rows, n);
+    CUDA_CHECK(cudaGetLastError());
+    auto c = to_host(dc, (size_t)rows * n);
+    bool ok = true;
+    for (int r = 0; r < rows; ++r)
+      for (int j = 0; j < n; ++j) {
+        int acc = 0;
+        for (int k = 0; k < n; ++k) acc += a[(size_t)r * n + k] * bm[(size_t)k * n + j];
+        ok &= c[(size_t)r * n + j] == acc;
+      }
+    failures += report("nested_matmul", ok);
+  }
+  { // mixed element sizes and uint4
+    size_t n = total * 333 + 3, chunk = (n + total - 1) / total;
+    std::vector<uint4> v(n);
+    std::vector<short> s(n);
+    for (size_t i = 0; i < n; ++i) {
+      v[i] = make_uint4(next_random(), next_random(), next_random(), next_random());
+      s[i] = (short)next_random();
+    }
+    uint4 *dv = to_device(v), *dout = poisoned<uint4>(n);
+    short *ds = to_device(s);
+    mixed<<<blocks, threads>>>(dv, ds, dout, n, chunk);
+    CUDA_CHECK(cudaGetLastError());
+    auto out = to_host(dout, n);
+    bool ok = true;
+    for (size_t i = 0; i < n; ++i) {
+      unsigned k = (unsigned)s[i];
+      ok &= out[i].x == v[i].x + k && out[i].y == (v[i].y ^ k) && out[i].z == v[i].z - k &&
+            out[i].w == v[i].w;
+    }
+    failures += report("mixed_uint4", ok);
+  }
+  { // packed, misaligned
+    size_t count = total * 211 + 9, chunk = (count + total - 1) / total, bytes = 5 * count + 8;
+    std::vector<unsigned char> in(bytes);
+    for (auto &c : in) c = (unsigned char)next_random();
+    unsigned char *din = to_device(in), *dout = poisoned<unsigned char>(bytes);
+    packed<<<blocks, threads>>>(din, dout, count, chunk);
+    CUDA_CHECK(cudaGetLastError());
+    auto out = to_host(dout, bytes);
+    std::vector<unsigned char> want(bytes, 0xa5);
+    for (size_t i = 0; i < count; ++i) {
+      unsigned v;
+      std::memcpy(&v, &in[1 + 5 * i], 4);
+      v = v * 2654435761u;
+      std::memcpy(&want[1 + 5 * i], &v, 4);
+    }
+    failures += report("packed_misaligned", out == want);
+  }
+  { // in place, aliased
+    size_t n = total * 777 + 11, chunk = (n + total - 1) / total;
+    std::vector<char> text(n);
+    for (auto &c : text) c = char(' ' + next_random() % 90);
+    char *d = to_device(text);
+    inplace<<<blocks, threads>>>(d, d, n, chunk);
+    CUDA_CHECK(cudaGetLastError());
+    auto out = to_host(d, n);
+    bool ok = true;
+    for (size_t i = 0; i < n; ++i) {
+      char c = text[i];
+      ok &= out[i] == ((c >= 'a' && c <= 'z') ? c - 32 : c);
+    }
+    failures += report("inplace_aliased", ok);
+  }
+  std::printf("patterns: %d failure(s)\n", failures);
+  return failures ? 1 : 0;
+}
