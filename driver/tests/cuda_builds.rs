@@ -45,7 +45,7 @@ fn upper_report_lists_restrict_arguments_and_one_loop() {
 #[test]
 fn report_of_every_cu_case() {
     let dir = tempfile::tempdir().unwrap();
-    for name in ["upper", "wc"] {
+    for name in ["upper", "wc", "patterns"] {
         let report = dir.path().join(format!("{name}.json"));
         run_ok(
             driver()

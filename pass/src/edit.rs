@@ -278,6 +278,9 @@ pub fn clone_blocks(
             map.blocks.insert(bb, copy);
         }
         let mut phis = Vec::new();
+        // Instructions in layout order: use lists, and so the printed IR,
+        // depend on the order operands are rewritten.
+        let mut ordered = Vec::new();
         for &bb in originals {
             let b = Builder::at_end(map.blocks[&bb]);
             for inst in instructions(bb) {
@@ -290,10 +293,11 @@ pub fn clone_blocks(
                     copy
                 };
                 map.values.insert(inst, copy);
+                ordered.push((inst, copy));
             }
         }
         let remap = |v: LLVMValueRef| *map.values.get(&v).unwrap_or(&v);
-        for (&orig, &copy) in &map.values {
+        for &(orig, copy) in &ordered {
             if is_phi(orig) {
                 continue;
             }

@@ -504,12 +504,17 @@ impl LoopSlice<'_, '_> {
         for inst in all {
             edit::demote_uses_outside(function, inst, &self.blocks);
         }
-        let exits: BTreeSet<LLVMBasicBlockRef> = self
-            .blocks
-            .iter()
-            .flat_map(|b| edit::successors(*b))
-            .filter(|s| !self.blocks.contains(s))
-            .collect();
+        let mut exits: Vec<LLVMBasicBlockRef> = Vec::new();
+        for b in edit::blocks(function)
+            .into_iter()
+            .filter(|b| self.blocks.contains(b))
+        {
+            for s in edit::successors(b) {
+                if !self.blocks.contains(&s) && !exits.contains(&s) {
+                    exits.push(s);
+                }
+            }
+        }
 
         // Slice 1: the monitoring clone, entered from the preheader.
         let order: Vec<LLVMBasicBlockRef> = edit::blocks(function)
