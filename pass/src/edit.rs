@@ -254,7 +254,6 @@ pub struct Clone {
 }
 
 pub fn clone_blocks(
-    function: LLVMValueRef,
     originals: &[LLVMBasicBlockRef],
     before: LLVMBasicBlockRef,
     suffix: &str,
@@ -345,7 +344,6 @@ pub fn clone_blocks(
                 }
             }
         }
-        let _ = function;
     }
     map
 }

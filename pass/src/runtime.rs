@@ -187,7 +187,6 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             let line_addr = f.get_nth_param(0).unwrap().into_int_value();
             let dirty = f.get_nth_param(1).unwrap().into_int_value();
             let line = f.get_nth_param(2).unwrap().into_pointer_value();
-            let entry = b.get_insert_block().unwrap();
             let full = rt.ctx.append_basic_block(f, "full");
             let bytes = rt.ctx.append_basic_block(f, "bytes");
             let done = rt.ctx.append_basic_block(f, "done");
@@ -251,7 +250,6 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             m.add_incoming(&[(&dirty, bytes), (&rest, loop_)]);
             let more = b.build_int_compare(IntPredicate::NE, rest, rt.i64().const_zero(), "")?;
             b.build_conditional_branch(more, loop_, done)?;
-            let _ = entry;
 
             b.position_at_end(done);
             b.build_return(None)?;
@@ -416,7 +414,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         }
         let writeback = self.writeback();
         let f = self.helper(name, fn_ty, |_, _, _| Ok(()));
-        self.build_access_body(f, Some(ty), site, writeback, true)
+        self.build_access_body(f, ty, site, writeback, true)
             .expect("well formed");
         f
     }
@@ -446,7 +444,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         }
         let writeback = self.writeback();
         let f = self.helper(name, fn_ty, |_, _, _| Ok(()));
-        self.build_access_body(f, Some(ty), site, writeback, false)
+        self.build_access_body(f, ty, site, writeback, false)
             .expect("well formed");
         f
     }
@@ -454,12 +452,11 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     fn build_access_body(
         &mut self,
         f: FunctionValue<'ctx>,
-        ty: Option<BasicTypeEnum<'ctx>>,
+        ty: BasicTypeEnum<'ctx>,
         site: SiteKind,
         writeback: FunctionValue<'ctx>,
         is_load: bool,
     ) -> BuildResult<()> {
-        let ty = ty.expect("a typed access");
         let entry = f.get_first_basic_block().unwrap();
         let b = self.ctx.create_builder();
         b.position_at_end(entry);

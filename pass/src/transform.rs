@@ -16,7 +16,6 @@ use inkwell::AddressSpace;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::accesses::{Access, AccessKind, Base};
-use crate::analysis::sync::SyncKind;
 use crate::analysis::{analyse_kernel, KernelAnalysis, Mode};
 use crate::edit::{self, Builder};
 use crate::options::Options;
@@ -466,13 +465,13 @@ impl LoopSlice<'_, '_> {
             ids.dedup();
             ids.into_iter().filter_map(|i| self.states[i]).collect()
         };
+        // Fences, barriers and calls alike: everything cached goes back first.
         for s in self
             .k
             .sync_points
             .iter()
             .filter(|s| self.blocks.contains(&block_of(s.inst.as_raw())))
         {
-            let _ = matches!(s.kind, SyncKind::Fence | SyncKind::Barrier | SyncKind::Call);
             flush_before.push((s.inst.as_raw(), loop_states.clone()));
         }
 
@@ -521,7 +520,7 @@ impl LoopSlice<'_, '_> {
             .into_iter()
             .filter(|b| self.blocks.contains(b))
             .collect();
-        let clone = edit::clone_blocks(function, &order, preheader, ".sl1.monitor");
+        let clone = edit::clone_blocks(&order, preheader, ".sl1.monitor");
         edit::retarget_edges(preheader, self.header, clone.blocks[&self.header]);
         let pre = Builder::before(edit::terminator(preheader));
         // SAFETY: builds constants in the function's context.
@@ -590,8 +589,8 @@ impl LoopSlice<'_, '_> {
                 &mut [*addr, s.tag, s.dirty, load_line(*inst, s)],
             );
         }
-        for (a, state, mode) in &cached {
-            self.route_through_cache(rt, a, *state, *mode, &cached);
+        for (a, state, _) in &cached {
+            self.route_through_cache(rt, a, *state, &cached);
         }
         for exit in exits {
             let at = edit::first_non_phi(exit);
@@ -599,7 +598,6 @@ impl LoopSlice<'_, '_> {
                 call_flush(rt, at, *s);
             }
         }
-        let _ = self.buffer;
         (cached.len(), direct)
     }
 
@@ -609,7 +607,6 @@ impl LoopSlice<'_, '_> {
         rt: &mut Runtime<'_, '_>,
         a: &Access<'_>,
         state: State,
-        mode: Mode,
         all: &[(Access<'_>, State, Mode)],
     ) {
         let inst = a.inst.as_raw();
@@ -627,7 +624,6 @@ impl LoopSlice<'_, '_> {
             align,
             fetch_on_write: read_in_loop,
         };
-        let _ = mode;
         let b = Builder::before(inst);
         // SAFETY: reads the i1 type of the context.
         let i1t = unsafe { LLVMInt1TypeInContext(LLVMGetTypeContext(ty_raw)) };
