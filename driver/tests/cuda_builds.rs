@@ -189,6 +189,7 @@ fn plain_clang_with_the_plugin_builds_an_executable() {
             "-mllvm",
             &format!("-sl1-report={}", report.display()),
             "-Rpass-analysis=sl1",
+            "-Rpass=sl1",
         ],
     ));
     assert_eq!(&std::fs::read(&exe).unwrap()[..4], b"\x7fELF");
@@ -197,7 +198,16 @@ fn plain_clang_with_the_plugin_builds_an_executable() {
     assert!(report.target.starts_with("nvptx64"), "{}", report.target);
     assert!(
         out.stderr.contains("remark: ") && out.stderr.contains("main loop"),
-        "no S-L1 remarks:\n{}",
+        "no S-L1 analysis remarks:\n{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .lines()
+            .any(|l| l.contains("S-L1: 1 loop(s) sliced")
+                && l.contains("2 access(es) through the cache")
+                && l.ends_with("[-Rpass=sl1]")),
+        "no S-L1 pass remark:\n{}",
         out.stderr
     );
 }
@@ -228,6 +238,27 @@ fn a_panic_in_the_pass_is_a_clang_error_not_a_crash() {
     assert!(
         !out.stderr.contains("PLEASE submit a bug report"),
         "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn missed_remarks_say_why_a_loop_was_left_alone() {
+    let out = run_ok(
+        Command::new("opt-22")
+            .arg(format!("-load-pass-plugin={}", plugin().display()))
+            .args(["-passes=sl1", "-disable-output", "-pass-remarks-missed=sl1"])
+            .arg(testdata("ll/aliased_inplace.ll")),
+    );
+    assert!(
+        out.stderr
+            .contains("not transformed: loop at loop: no access can go through the cache"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        !out.stderr.contains("data structure 0"),
+        "analysis remarks leaked:\n{}",
         out.stderr
     );
 }

@@ -41,6 +41,7 @@ pub struct RawOptions {
 enum Severity {
     Error = 0,
     Remark = 2,
+    Missed = 3,
     Analysis = 4,
 }
 
@@ -83,19 +84,19 @@ fn emit(module: LLVMModuleRef, severity: Severity, kernel: Option<&str>, message
     }
 }
 
-/// Remarks for `-Rpass=sl1` / `-Rpass-analysis=sl1`: one per finding.
+/// Remarks: what was done for `-Rpass=sl1`, what was left and why for
+/// `-Rpass-missed=sl1`, every finding for `-Rpass-analysis=sl1`.
 fn emit_remarks(module: LLVMModuleRef, report: &Report) {
     for k in &report.kernels {
         for line in k.summary_lines() {
-            emit(module, Severity::Analysis, Some(&k.name), &line);
-        }
-        if report.transformed {
-            emit(
-                module,
-                Severity::Remark,
-                Some(&k.name),
-                "S-L1 cache inserted",
-            );
+            let severity = if line.starts_with("S-L1: ") {
+                Severity::Remark
+            } else if line.starts_with("not transformed: ") || line.starts_with("direct ") {
+                Severity::Missed
+            } else {
+                Severity::Analysis
+            };
+            emit(module, severity, Some(&k.name), &line);
         }
     }
 }
