@@ -598,7 +598,53 @@ impl LoopSlice<'_, '_> {
                 call_flush(rt, at, *s);
             }
         }
+        self.version_all_cached(function, decide, &order, &loop_states);
         (cached.len(), direct)
+    }
+
+    /// Adds a copy of slice 2 for threads that cache every structure of the
+    /// loop, in which the cached flags are constants: the per-access branch on
+    /// the flag disappears (a loop unswitch that LLVM does not do on GPUs,
+    /// where the flag may differ between threads).
+    fn version_all_cached(
+        &self,
+        function: LLVMValueRef,
+        decide: LLVMBasicBlockRef,
+        slice2: &[LLVMBasicBlockRef],
+        loop_states: &[State],
+    ) {
+        let slots: Vec<LLVMValueRef> = loop_states.iter().map(|s| s.cached).collect();
+        let fast = edit::clone_blocks(slice2, decide, ".sl1.cached");
+        // SAFETY: reads and rewrites instructions of the clone, and the
+        // decide block's terminator, all live in `function`.
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
+            let i1t = LLVMInt1TypeInContext(ctx);
+            let yes = LLVMConstInt(i1t, 1, 0);
+            for &copy in fast.values.values() {
+                if LLVMGetInstructionOpcode(copy) == inkwell::llvm_sys::LLVMOpcode::LLVMLoad
+                    && slots.contains(&LLVMGetOperand(copy, 0))
+                {
+                    edit::replace_uses(copy, yes);
+                }
+            }
+            for &copy in fast.values.values() {
+                if LLVMGetInstructionOpcode(copy) == inkwell::llvm_sys::LLVMOpcode::LLVMLoad
+                    && slots.contains(&LLVMGetOperand(copy, 0))
+                {
+                    edit::erase(copy);
+                }
+            }
+            let old = edit::terminator(decide);
+            let b = Builder::before(old);
+            let mut all = yes;
+            for slot in &slots {
+                let flag = b.load(i1t, *slot);
+                all = LLVMBuildAnd(b.raw(), all, flag, c"sl1.all.cached".as_ptr());
+            }
+            LLVMBuildCondBr(b.raw(), all, fast.blocks[&self.header], self.header);
+            edit::erase(old);
+        }
     }
 
     /// Replaces one access of slice 2 by a call into the runtime.
