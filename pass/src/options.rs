@@ -29,8 +29,9 @@ impl Default for Options {
     }
 }
 
-/// Line sizes the runtime supports: one vector load fills 8 or 16 bytes.
-pub const LINE_SIZES: [u32; 5] = [8, 16, 24, 32, 64];
+/// Line sizes the runtime supports: powers of two, so that a line's address
+/// is a mask away and naturally aligned accesses never straddle two lines.
+pub const LINE_SIZES: [u32; 4] = [8, 16, 32, 64];
 
 impl Options {
     pub fn validate(&self) -> Result<(), Error> {

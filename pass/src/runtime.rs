@@ -207,7 +207,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
                 set_align(b.build_store(dst, v)?, 16);
             }
             if line_size % 16 != 0 {
-                // 8- and 24-byte lines: the rest in 8-byte words.
+                // 8-byte lines: one 8-byte word.
                 for k in (line_size / 16 * 16..line_size).step_by(8) {
                     let off = rt.i64().const_int(u64::from(k), false);
                     let v = b.build_load(rt.i64(), rt.shared_at(b, line, off)?, "")?;
@@ -322,7 +322,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     /// from memory when `fill`. Leaves the builder in a block where the line
     /// holds it.
     fn ensure_line(
-        &mut self,
+        &self,
         f: FunctionValue<'ctx>,
         b: &Builder<'ctx>,
         line_addr: IntValue<'ctx>,
@@ -447,6 +447,158 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         self.build_access_body(f, ty, site, writeback, false)
             .expect("well formed");
         f
+    }
+
+    /// `sl1.aload.<T>.a<align>.g<k>.o<own>(addr, cached, tag_0.., dirty_0.., line_0..)`
+    /// and `sl1.astore...(addr, value, cached, ...)`: an access to a member of a
+    /// group of arguments that may alias (no restrict), the paper's aliased
+    /// mode. Every line of the group is looked up; at most one holds a given
+    /// memory line, because a miss fills only the accessing member's line and
+    /// only after the lookup failed. Stores update the holder (and so are seen
+    /// by loads through every member); lines are always filled before a write,
+    /// since another member may read the same line.
+    pub fn aliased(
+        &mut self,
+        ty: BasicTypeEnum<'ctx>,
+        site: SiteKind,
+        group: u32,
+        own: u32,
+        is_load: bool,
+    ) -> FunctionValue<'ctx> {
+        let name = format!(
+            "sl1.a{}.{}.a{}.g{group}.o{own}",
+            if is_load { "load" } else { "store" },
+            type_tag(ty),
+            site.align
+        );
+        if let Some(f) = self.helpers.get(&name) {
+            return *f;
+        }
+        let p = self.ptr().into();
+        let mut params = vec![p];
+        if !is_load {
+            params.push(ty.into());
+        }
+        params.push(self.i1().into());
+        params.extend(std::iter::repeat_n(p, 2 * group as usize));
+        let shared: inkwell::types::BasicMetadataTypeEnum = self.shared_ptr().into();
+        params.extend(std::iter::repeat_n(shared, group as usize));
+        let fn_ty = if is_load {
+            ty.fn_type(&params, false)
+        } else {
+            self.ctx.void_type().fn_type(&params, false)
+        };
+        let writeback = self.writeback();
+        let flush = self.flush();
+        let f = self.helper(name, fn_ty, |_, _, _| Ok(()));
+        self.build_aliased_body(f, ty, site, group, own, is_load, writeback, flush)
+            .expect("well formed");
+        f
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn build_aliased_body(
+        &mut self,
+        f: FunctionValue<'ctx>,
+        ty: BasicTypeEnum<'ctx>,
+        site: SiteKind,
+        group: u32,
+        own: u32,
+        is_load: bool,
+        writeback: FunctionValue<'ctx>,
+        flush: FunctionValue<'ctx>,
+    ) -> BuildResult<()> {
+        let b = self.ctx.create_builder();
+        b.position_at_end(f.get_first_basic_block().unwrap());
+        let param = |i: u32| f.get_nth_param(i).unwrap();
+        let addr = param(0).into_pointer_value();
+        let value = (!is_load).then(|| param(1));
+        let first = if is_load { 1 } else { 2 };
+        let cached = param(first).into_int_value();
+        let tag = |e: u32| param(first + 1 + e).into_pointer_value();
+        let dirty = |e: u32| param(first + 1 + group + e).into_pointer_value();
+        let line = |e: u32| param(first + 1 + 2 * group + e).into_pointer_value();
+        let align = site.align.min(site.size);
+        let mask_bits = if site.size == 64 {
+            u64::MAX
+        } else {
+            (1u64 << site.size) - 1
+        };
+
+        let (line_addr, off) = self.line_of(&b, addr)?;
+        let direct = self.ctx.append_basic_block(f, "direct");
+        if site.align < site.size {
+            // A straddling access goes direct after every line of the group
+            // is written back.
+            let end =
+                b.build_int_add(off, self.i64().const_int(u64::from(site.size), false), "")?;
+            let limit = self.i64().const_int(u64::from(self.line_size), false);
+            let straddles = b.build_int_compare(IntPredicate::UGT, end, limit, "")?;
+            let spill = self.ctx.append_basic_block(f, "straddle");
+            let inline = self.ctx.append_basic_block(f, "inline");
+            b.build_conditional_branch(straddles, spill, inline)?;
+            b.position_at_end(spill);
+            for e in 0..group {
+                b.build_call(flush, &[tag(e).into(), dirty(e).into(), line(e).into()], "")?;
+            }
+            b.build_unconditional_branch(direct)?;
+            b.position_at_end(inline);
+        }
+
+        // The access on line `e`, once it holds the address.
+        let access_line = |b: &Builder<'ctx>, e: u32| -> BuildResult<()> {
+            let at = self.shared_at(b, line(e), off)?;
+            if let Some(v) = value {
+                set_align(b.build_store(at, v)?, align);
+                let mask = b.build_left_shift(self.i64().const_int(mask_bits, false), off, "")?;
+                let d = b
+                    .build_load(self.i64(), dirty(e), "dirty")?
+                    .into_int_value();
+                b.build_store(dirty(e), b.build_or(d, mask, "")?)?;
+                b.build_return(None)?;
+            } else {
+                let v = b.build_load(ty, at, "v")?;
+                set_align(v, align);
+                b.build_return(Some(&v))?;
+            }
+            Ok(())
+        };
+        for e in 0..group {
+            let t = b.build_load(self.i64(), tag(e), "tag")?.into_int_value();
+            let holds = b.build_int_compare(IntPredicate::EQ, t, line_addr, "holds")?;
+            let hit = self.ctx.append_basic_block(f, "hit");
+            let next = self.ctx.append_basic_block(f, "lookup");
+            b.build_conditional_branch(holds, hit, next)?;
+            b.position_at_end(hit);
+            access_line(&b, e)?;
+            b.position_at_end(next);
+        }
+        let miss = self.ctx.append_basic_block(f, "miss");
+        b.build_conditional_branch(cached, miss, direct)?;
+        b.position_at_end(miss);
+        self.ensure_line(
+            f,
+            &b,
+            line_addr,
+            (tag(own), dirty(own), line(own)),
+            true,
+            writeback,
+        )?;
+        access_line(&b, own)?;
+
+        b.position_at_end(direct);
+        match value {
+            Some(v) => {
+                set_align(b.build_store(addr, v)?, site.align);
+                b.build_return(None)?;
+            }
+            None => {
+                let v = b.build_load(ty, addr, "v")?;
+                set_align(v, site.align);
+                b.build_return(Some(&v))?;
+            }
+        }
+        Ok(())
     }
 
     fn build_access_body(

@@ -54,6 +54,8 @@ pub struct TransformReport {
 /// Per data structure state slots (allocas in the entry block).
 #[derive(Clone, Copy)]
 struct State {
+    /// The argument is restrict: its line is private to it.
+    restrict: bool,
     tag: LLVMValueRef,
     dirty: LLVMValueRef,
     cached: LLVMValueRef,
@@ -69,10 +71,7 @@ fn uncacheable_reason(
     a: &Access<'_>,
     line_size: u32,
 ) -> Option<&'static str> {
-    let ds = k.data_structure_of(a)?;
-    if !ds.restrict {
-        return Some("argument is not restrict (aliased mode not implemented)");
-    }
+    k.data_structure_of(a)?;
     match a.kind {
         AccessKind::Load | AccessKind::Store => {}
         AccessKind::AtomicRmw | AccessKind::CmpXchg => {
@@ -272,7 +271,7 @@ pub fn transform_kernel(
         .map(|d| {
             structures
                 .contains(&d.id)
-                .then(|| new_state(function, buffer_global, d.name.as_str()))
+                .then(|| new_state(function, buffer_global, d))
         })
         .collect();
     let count = edit::entry_alloca(function, i32_type(function), "sl1.count");
@@ -329,7 +328,7 @@ fn cleanup(module: &Module<'_>, kernel: FunctionValue<'_>, rt: &Runtime<'_, '_>)
         assert!(err.is_null(), "always-inline failed");
         let err = LLVMRunPassesOnFunction(
             kernel.as_value_ref(),
-            c"sroa,early-cse,instcombine,simplifycfg".as_ptr(),
+            c"sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg".as_ptr(),
             std::ptr::null_mut(),
             opts,
         );
@@ -372,7 +371,12 @@ fn add_line_buffer(module: &Module<'_>, kernel: FunctionValue<'_>, bytes: u64) -
     global.as_value_ref()
 }
 
-fn new_state(function: LLVMValueRef, buffer: LLVMValueRef, name: &str) -> State {
+fn new_state(
+    function: LLVMValueRef,
+    buffer: LLVMValueRef,
+    ds: &crate::analysis::DataStructure,
+) -> State {
+    let name = ds.name.as_str();
     // SAFETY: builds types and constants in the function's context.
     unsafe {
         let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
@@ -386,6 +390,7 @@ fn new_state(function: LLVMValueRef, buffer: LLVMValueRef, name: &str) -> State 
             s
         };
         State {
+            restrict: ds.restrict,
             tag: slot(i64t, "tag", const_int(i64t, -1)),
             dirty: slot(i64t, "dirty", const_int(i64t, 0)),
             cached: slot(i1t, "cached", const_int(i1t, 0)),
@@ -421,41 +426,18 @@ impl LoopSlice<'_, '_> {
         let line = self.options.line_size;
 
         // Sort the loop's accesses and coherence points before changing anything.
-        let mut cached = Vec::new();
-        let mut direct = Vec::new();
-        let mut flush_before = Vec::new();
-        let mut evict_before = Vec::new();
-        for a in self
+        let in_loop: Vec<(&Access<'_>, &crate::analysis::DataStructure)> = self
             .k
             .accesses
             .iter()
             .filter(|a| self.blocks.contains(&block_of(a.inst.as_raw())))
-        {
-            let Some(ds) = self.k.data_structure_of(a) else {
-                continue;
-            };
-            match (uncacheable_reason(self.k, a, line), self.state_of(a)) {
-                (None, Some((_, state))) => cached.push((a.clone(), state, ds.mode)),
-                (reason, state) => {
-                    direct.push(DirectAccess {
-                        argument: ds.name.clone(),
-                        kind: a.kind,
-                        reason: reason.unwrap_or("structure not cached").to_string(),
-                    });
-                    if let Some((_, state)) = state {
-                        if a.kind.is_atomic() {
-                            evict_before.push((
-                                a.inst.as_raw(),
-                                pointer_operand(a.inst.as_raw(), AccessKind::Load),
-                                state,
-                            ));
-                        } else {
-                            flush_before.push((a.inst.as_raw(), vec![state]));
-                        }
-                    }
-                }
-            }
-        }
+            .filter_map(|a| self.k.data_structure_of(a).map(|ds| (a, ds)))
+            .collect();
+        let cached: Vec<(Access<'_>, State, Mode)> = in_loop
+            .iter()
+            .filter(|(a, _)| uncacheable_reason(self.k, a, line).is_none())
+            .filter_map(|(a, ds)| self.state_of(a).map(|(_, s)| ((*a).clone(), s, ds.mode)))
+            .collect();
         let loop_states: Vec<State> = {
             let mut ids: Vec<usize> = cached
                 .iter()
@@ -465,6 +447,40 @@ impl LoopSlice<'_, '_> {
             ids.dedup();
             ids.into_iter().filter_map(|i| self.states[i]).collect()
         };
+        // Arguments without restrict may alias one another: their lines form
+        // one group, looked up together (the paper's aliased mode).
+        let group: Vec<State> = loop_states
+            .iter()
+            .filter(|s| !s.restrict)
+            .copied()
+            .collect();
+        let mut direct = Vec::new();
+        let mut flush_before = Vec::new();
+        let mut evict_before = Vec::new();
+        for (a, ds) in &in_loop {
+            let reason = match (uncacheable_reason(self.k, a, line), self.state_of(a)) {
+                (None, Some(_)) => continue,
+                (reason, _) => reason.unwrap_or("structure not cached"),
+            };
+            direct.push(DirectAccess {
+                argument: ds.name.clone(),
+                kind: a.kind,
+                reason: reason.to_string(),
+            });
+            // What the direct access may see or overwrite must be in memory.
+            let holders: Vec<State> = if ds.restrict {
+                self.state_of(a).map(|(_, s)| s).into_iter().collect()
+            } else {
+                group.clone()
+            };
+            let inst = a.inst.as_raw();
+            if a.kind.is_atomic() {
+                let addr = pointer_operand(inst, AccessKind::Load);
+                evict_before.extend(holders.into_iter().map(|s| (inst, addr, s)));
+            } else if !holders.is_empty() {
+                flush_before.push((inst, holders));
+            }
+        }
         // Fences, barriers and calls alike: everything cached goes back first.
         for s in self
             .k
@@ -590,7 +606,7 @@ impl LoopSlice<'_, '_> {
             );
         }
         for (a, state, _) in &cached {
-            self.route_through_cache(rt, a, *state, &cached);
+            self.route_through_cache(rt, a, *state, &cached, &group);
         }
         for exit in exits {
             let at = edit::first_non_phi(exit);
@@ -654,6 +670,7 @@ impl LoopSlice<'_, '_> {
         a: &Access<'_>,
         state: State,
         all: &[(Access<'_>, State, Mode)],
+        group: &[State],
     ) {
         let inst = a.inst.as_raw();
         let ty_raw = access_type(inst, a.kind);
@@ -676,6 +693,29 @@ impl LoopSlice<'_, '_> {
         let cached = b.load(i1t, state.cached);
         let line = load_line(inst, &state);
         let addr = pointer_operand(inst, a.kind);
+        if !state.restrict && group.len() > 1 {
+            let own = group
+                .iter()
+                .position(|s| s.tag == state.tag)
+                .expect("a member");
+            let is_load = a.kind == AccessKind::Load;
+            let f = rt.aliased(ty, site, group.len() as u32, own as u32, is_load);
+            let mut args = vec![addr];
+            if !is_load {
+                // SAFETY: operand 0 of a store is the stored value.
+                args.push(unsafe { LLVMGetOperand(inst, 0) });
+            }
+            args.push(cached);
+            args.extend(group.iter().map(|s| s.tag));
+            args.extend(group.iter().map(|s| s.dirty));
+            args.extend(group.iter().map(|s| load_line(inst, s)));
+            let v = call(inst, f.as_value_ref(), &mut args);
+            if is_load {
+                edit::replace_uses(inst, v);
+            }
+            edit::erase(inst);
+            return;
+        }
         if a.kind == AccessKind::Load {
             let f = rt.load(ty, site);
             let v = call(

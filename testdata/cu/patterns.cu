@@ -111,6 +111,17 @@ __global__ void inplace(const char *in, char *out, size_t n, size_t chunk) {
   }
 }
 
+// `out` is `in + 3`, both without restrict: every store feeds the load three
+// iterations later (x[j + 3] = g(x[j])). Each thread owns a region with a gap
+// after it, so threads do not race.
+__global__ void aliased_shift(const unsigned char *in, unsigned char *out, size_t chunk,
+                              size_t stride) {
+  size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  size_t b = tid * stride;
+  for (size_t i = b; i < b + chunk; ++i)
+    out[i] = (unsigned char)(in[i] * 7 + 1);
+}
+
 template <typename T> T *to_device(const std::vector<T> &h) {
   T *d = nullptr;
   CUDA_CHECK(cudaMalloc(&d, h.size() * sizeof(T)));
@@ -288,6 +299,19 @@ int main() {
       ok &= out[i] == ((c >= 'a' && c <= 'z') ? c - 32 : c);
     }
     failures += report("inplace_aliased", ok);
+  }
+  { // aliased, shifted: a recurrence through two pointers
+    size_t chunk = 611, stride = chunk + 8, bytes = total * stride + 8;
+    std::vector<unsigned char> x(bytes);
+    for (auto &c : x) c = (unsigned char)next_random();
+    unsigned char *d = to_device(x);
+    aliased_shift<<<blocks, threads>>>(d, d + 3, chunk, stride);
+    CUDA_CHECK(cudaGetLastError());
+    auto out = to_host(d, bytes);
+    for (size_t t = 0; t < total; ++t)
+      for (size_t i = t * stride; i < t * stride + chunk; ++i)
+        x[i + 3] = (unsigned char)(x[i] * 7 + 1);
+    failures += report("aliased_shift", out == x);
   }
   std::printf("patterns: %d failure(s)\n", failures);
   return failures ? 1 : 0;
