@@ -135,10 +135,13 @@ fn kernel_shared_memory(module: &Module<'_>) -> (u64, bool) {
                 dynamic = true;
                 0
             }
-            _ => ty
-                .size_of()
-                .and_then(|s| s.get_zero_extended_constant())
-                .unwrap_or(0),
+            // SAFETY: the store size of a global's sized type, by the module's layout.
+            _ => unsafe {
+                inkwell::llvm_sys::target::LLVMStoreSizeOfType(
+                    inkwell::llvm_sys::target::LLVMGetModuleDataLayout(module.as_mut_ptr()),
+                    LLVMGlobalGetValueType(global.as_value_ref()),
+                )
+            },
         };
         bytes += size;
     }
