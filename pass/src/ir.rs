@@ -147,6 +147,26 @@ impl<'m> Value<'m> {
         (callee.kind() == ValueKind::Function).then(|| callee.name())
     }
 
+    /// Whether a call is `convergent` (warp or block collectives: barriers,
+    /// shuffles, votes), on the call or on its callee.
+    pub fn is_convergent_call(self) -> bool {
+        if self.opcode() != Some(LLVMOpcode::LLVMCall) {
+            return false;
+        }
+        let name = "convergent";
+        // SAFETY: `raw` is a call; attribute index u32::MAX names the function.
+        unsafe {
+            let kind = LLVMGetEnumAttributeKindForName(name.as_ptr() as *const c_char, name.len());
+            let index = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
+            if !LLVMGetCallSiteEnumAttribute(self.raw, index, kind).is_null() {
+                return true;
+            }
+            let callee = LLVMGetCalledValue(self.raw);
+            LLVMGetValueKind(callee) == LLVMValueKind::LLVMFunctionValueKind
+                && !LLVMGetEnumAttributeAtIndex(callee, index, kind).is_null()
+        }
+    }
+
     /// Whether a load or store is volatile.
     pub fn is_volatile(self) -> bool {
         match self.opcode() {

@@ -190,6 +190,7 @@ pub fn transform_kernel(
 
     // Main loops and the data structures worth a line.
     let first = analyse_kernel(module, kernel);
+    let convergent = crate::analysis::sync::convergent_call_blocks(&first.blocks);
     let line = options.line_size;
     let mut headers = Vec::new();
     let mut structures = BTreeSet::new();
@@ -226,6 +227,16 @@ pub fn transform_kernel(
                     Base::Unknown(r) => r,
                     _ => "several arguments",
                 }
+            ));
+            continue;
+        }
+        if convergent.iter().any(|b| l.blocks.contains(b)) {
+            // Threads leave the monitoring slice at different iterations; a
+            // barrier, shuffle or vote in the loop would then be reached by
+            // the threads of one warp or block at different instructions.
+            report.reasons.push(format!(
+                "loop at {label}: contains a convergent operation (__syncthreads, shuffle, \
+                 vote...); slicing would split threads that must meet at it"
             ));
             continue;
         }

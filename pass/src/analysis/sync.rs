@@ -49,6 +49,17 @@ fn classify_call(name: &str) -> Option<SyncKind> {
     }
 }
 
+/// Blocks holding a convergent call (barrier, shuffle, vote...): code that
+/// every thread of a warp or block must reach at the same instruction.
+pub fn convergent_call_blocks(blocks: &[Block<'_>]) -> Vec<usize> {
+    blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.instructions().into_iter().any(|i| i.is_convergent_call()))
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// Every fence, barrier and memory-touching call, in block order.
 pub fn collect_sync_points<'m>(blocks: &[Block<'m>]) -> Vec<SyncPoint<'m>> {
     let mut out = Vec::new();
