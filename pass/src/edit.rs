@@ -245,6 +245,42 @@ pub fn new_block_before(
     }
 }
 
+/// Puts a new block on every edge from `from` to `to` and returns it; phis in
+/// `to` take their value for `from` from the new block instead.
+pub fn split_edge(from: LLVMBasicBlockRef, to: LLVMBasicBlockRef, name: &str) -> LLVMBasicBlockRef {
+    let middle = new_block_before(to, to, name);
+    retarget_edges(from, to, middle);
+    // SAFETY: rebuilds each phi of `to` with `middle` in place of `from` (the C
+    // API cannot change an incoming block), then replaces and erases the old one.
+    unsafe {
+        for phi in instructions(to).into_iter().filter(|i| is_phi(*i)) {
+            let b = Builder::before(phi);
+            let new = LLVMBuildPhi(b.raw(), LLVMTypeOf(phi), c"".as_ptr());
+            let mut seen_from = false;
+            for i in 0..LLVMCountIncoming(phi) {
+                let mut value = LLVMGetIncomingValue(phi, i);
+                let mut block = LLVMGetIncomingBlock(phi, i);
+                if block == from {
+                    // Several edges from `from` are now one edge from `middle`.
+                    if seen_from {
+                        continue;
+                    }
+                    seen_from = true;
+                    block = middle;
+                }
+                LLVMAddIncoming(new, &mut value, &mut block, 1);
+            }
+            LLVMReplaceAllUsesWith(phi, new);
+            let mut len = 0;
+            let name = LLVMGetValueName2(phi, &mut len);
+            let name = std::ffi::CStr::from_ptr(name).to_owned();
+            LLVMInstructionEraseFromParent(phi);
+            LLVMSetValueName2(new, name.as_ptr(), len);
+        }
+    }
+    middle
+}
+
 /// Copies of `blocks` (with their instructions) inserted before `before`.
 /// Operands that refer to values or blocks of the set refer to the copies;
 /// phis in `outside_successors` get the copies as new incoming blocks.

@@ -533,17 +533,23 @@ impl LoopSlice<'_, '_> {
         for inst in all {
             edit::demote_uses_outside(function, inst, &self.blocks);
         }
-        let mut exits: Vec<LLVMBasicBlockRef> = Vec::new();
+        // Every exit edge gets a block of its own for the flush: an exit block
+        // may be entered from elsewhere too, or be the next loop's header.
+        let mut exit_edges: Vec<(LLVMBasicBlockRef, LLVMBasicBlockRef)> = Vec::new();
         for b in edit::blocks(function)
             .into_iter()
             .filter(|b| self.blocks.contains(b))
         {
             for s in edit::successors(b) {
-                if !self.blocks.contains(&s) && !exits.contains(&s) {
-                    exits.push(s);
+                if !self.blocks.contains(&s) && !exit_edges.contains(&(b, s)) {
+                    exit_edges.push((b, s));
                 }
             }
         }
+        let exits: Vec<LLVMBasicBlockRef> = exit_edges
+            .into_iter()
+            .map(|(from, to)| edit::split_edge(from, to, "sl1.exit"))
+            .collect();
 
         // Slice 1: the monitoring clone, entered from the preheader.
         let order: Vec<LLVMBasicBlockRef> = edit::blocks(function)

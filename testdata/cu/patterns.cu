@@ -122,6 +122,20 @@ __global__ void aliased_shift(const unsigned char *in, unsigned char *out, size_
     out[i] = (unsigned char)(in[i] * 7 + 1);
 }
 
+// Two main loops: the second reads what the first wrote (the first's lines must
+// be written back on its exit), through the same argument.
+__global__ void two_loops(const int *__restrict__ in, int *__restrict__ tmp,
+                          long long *__restrict__ sums, size_t chunk) {
+  size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  size_t b = tid * chunk;
+  for (size_t i = b; i < b + chunk; ++i)
+    tmp[i] = in[i] * 3 - 1;
+  long long acc = 0;
+  for (size_t i = b; i < b + chunk; ++i)
+    acc += tmp[i] ^ (int)i;
+  sums[tid] = acc;
+}
+
 template <typename T> T *to_device(const std::vector<T> &h) {
   T *d = nullptr;
   CUDA_CHECK(cudaMalloc(&d, h.size() * sizeof(T)));
@@ -312,6 +326,28 @@ int main() {
       for (size_t i = t * stride; i < t * stride + chunk; ++i)
         x[i + 3] = (unsigned char)(x[i] * 7 + 1);
     failures += report("aliased_shift", out == x);
+  }
+  { // two loops in a row
+    size_t chunk = 517, n = total * chunk;
+    std::vector<int> in(n);
+    for (auto &v : in) v = (int)(next_random() % 100000);
+    int *din = to_device(in), *dtmp = poisoned<int>(n);
+    long long *dsums = poisoned<long long>(total);
+    two_loops<<<blocks, threads>>>(din, dtmp, dsums, chunk);
+    CUDA_CHECK(cudaGetLastError());
+    auto tmp = to_host(dtmp, n);
+    auto sums = to_host(dsums, total);
+    bool ok = true;
+    for (size_t t = 0; t < total; ++t) {
+      long long acc = 0;
+      for (size_t i = t * chunk; i < (t + 1) * chunk; ++i) {
+        int v = in[i] * 3 - 1;
+        ok &= tmp[i] == v;
+        acc += v ^ (int)i;
+      }
+      ok &= sums[t] == acc;
+    }
+    failures += report("two_loops", ok);
   }
   std::printf("patterns: %d failure(s)\n", failures);
   return failures ? 1 : 0;
