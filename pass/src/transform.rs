@@ -525,16 +525,10 @@ impl LoopSlice<'_, '_> {
             edit::retarget_edges(p, self.header, target);
         }
         self.blocks.insert(latch);
-        let all: Vec<LLVMValueRef> = self
-            .blocks
-            .iter()
-            .flat_map(|b| edit::instructions(*b))
-            .collect();
-        for inst in all {
-            edit::demote_uses_outside(function, inst, &self.blocks);
-        }
         // Every exit edge gets a block of its own for the flush: an exit block
         // may be entered from elsewhere too, or be the next loop's header.
+        // Splitting comes before demotion so that values leaving the loop are
+        // reloaded in these blocks, which the clones' exits share.
         let mut exit_edges: Vec<(LLVMBasicBlockRef, LLVMBasicBlockRef)> = Vec::new();
         for b in edit::blocks(function)
             .into_iter()
@@ -550,6 +544,16 @@ impl LoopSlice<'_, '_> {
             .into_iter()
             .map(|(from, to)| edit::split_edge(from, to, "sl1.exit"))
             .collect();
+        // Layout order, not the set's (pointer) order: the output must not
+        // depend on addresses.
+        let all: Vec<LLVMValueRef> = edit::blocks(function)
+            .into_iter()
+            .filter(|b| self.blocks.contains(b))
+            .flat_map(edit::instructions)
+            .collect();
+        for inst in all {
+            edit::demote_uses_outside(function, inst, &self.blocks);
+        }
 
         // Slice 1: the monitoring clone, entered from the preheader.
         let order: Vec<LLVMBasicBlockRef> = edit::blocks(function)
