@@ -190,7 +190,7 @@ pub fn transform_kernel(
 
     // Main loops and the data structures worth a line.
     let first = analyse_kernel(module, kernel);
-    let convergent = crate::analysis::sync::convergent_call_blocks(&first.blocks);
+    let convergent = crate::analysis::sync::convergent_calls(&first.blocks);
     let line = options.line_size;
     let mut headers = Vec::new();
     let mut structures = BTreeSet::new();
@@ -230,16 +230,23 @@ pub fn transform_kernel(
             ));
             continue;
         }
-        if convergent.iter().any(|b| l.blocks.contains(b)) {
+        let in_loop_convergent: Vec<_> = convergent
+            .iter()
+            .filter(|c| l.blocks.contains(&c.block))
+            .collect();
+        if in_loop_convergent.iter().any(|c| !c.block_barrier) {
             // Threads leave the monitoring slice at different iterations; a
-            // barrier, shuffle or vote in the loop would then be reached by
-            // the threads of one warp or block at different instructions.
+            // shuffle or vote in the loop would then be reached by the threads
+            // of one warp at different instructions.
             report.reasons.push(format!(
-                "loop at {label}: contains a convergent operation (__syncthreads, shuffle, \
-                 vote...); slicing would split threads that must meet at it"
+                "loop at {label}: contains a warp collective (shuffle, vote, __syncwarp...); \
+                 slicing would split threads that must meet at it"
             ));
             continue;
         }
+        // With a block barrier in the loop every thread of the block runs it
+        // the same number of times: the slices are left and chosen block-wide.
+        let uniform = !in_loop_convergent.is_empty();
         if first
             .loops
             .irreducible_edges
@@ -252,7 +259,7 @@ pub fn transform_kernel(
             continue;
         }
         structures.extend(cacheable);
-        headers.push((first.blocks[l.header].as_raw_block(), label));
+        headers.push((first.blocks[l.header].as_raw_block(), label, uniform));
     }
     if headers.is_empty() {
         if report.reasons.is_empty() {
@@ -291,7 +298,7 @@ pub fn transform_kernel(
     let count = edit::entry_alloca(function, i32_type(function), "sl1.count");
     store_before_entry_end(function, count, const_int(i32_type(function), 0));
 
-    for (header, label) in headers {
+    for (header, label, uniform) in headers {
         let k = analyse_kernel(module, kernel);
         let Some(l) = k
             .loops
@@ -314,6 +321,7 @@ pub fn transform_kernel(
             count,
             buffer: buffer_global,
             buffer_bytes: buffer,
+            uniform,
         };
         let (cached, direct) = slice.apply(&mut rt);
         report.accesses_cached += cached;
@@ -426,6 +434,9 @@ struct LoopSlice<'a, 'm> {
     count: LLVMValueRef,
     buffer: LLVMValueRef,
     buffer_bytes: u64,
+    /// The loop has a block barrier: leave monitoring, and pick the version
+    /// of slice 2, for the whole block at once.
+    uniform: bool,
 }
 
 impl LoopSlice<'_, '_> {
@@ -609,6 +620,16 @@ impl LoopSlice<'_, '_> {
                     const_int(i32t, i64::from(self.options.threshold)),
                     c"sl1.monitored".as_ptr(),
                 );
+                let done = if self.uniform {
+                    block_reduce(
+                        b.raw(),
+                        function,
+                        "llvm.nvvm.barrier.cta.red.or.aligned.all",
+                        done,
+                    )
+                } else {
+                    done
+                };
                 LLVMBuildCondBr(b.raw(), done, decide, clone.blocks[&self.header]);
             }
         }
@@ -681,6 +702,14 @@ impl LoopSlice<'_, '_> {
             for slot in &slots {
                 let flag = b.load(i1t, *slot);
                 all = LLVMBuildAnd(b.raw(), all, flag, c"sl1.all.cached".as_ptr());
+            }
+            if self.uniform {
+                all = block_reduce(
+                    b.raw(),
+                    function,
+                    "llvm.nvvm.barrier.cta.red.and.aligned.all",
+                    all,
+                );
             }
             LLVMBuildCondBr(b.raw(), all, fast.blocks[&self.header], self.header);
             edit::erase(old);
@@ -886,6 +915,38 @@ impl LoopSlice<'_, '_> {
                 b.store(chosen, s.line);
             }
         }
+    }
+}
+
+/// `intrinsic(0, value)`: a block-wide barrier that reduces an i1 (the
+/// `__syncthreads_or` / `__syncthreads_and` of CUDA).
+fn block_reduce(
+    builder: LLVMBuilderRef,
+    function: LLVMValueRef,
+    intrinsic: &str,
+    value: LLVMValueRef,
+) -> LLVMValueRef {
+    // SAFETY: declares the NVVM intrinsic by its ID (with its attributes) and
+    // calls it with (i32 0, i1 value).
+    unsafe {
+        let module = LLVMGetGlobalParent(function);
+        let id = LLVMLookupIntrinsicID(
+            intrinsic.as_ptr() as *const std::ffi::c_char,
+            intrinsic.len(),
+        );
+        assert!(id != 0, "LLVM lacks {intrinsic}");
+        let decl = LLVMGetIntrinsicDeclaration(module, id, std::ptr::null_mut(), 0);
+        let ty = LLVMGlobalGetValueType(decl);
+        let ctx = LLVMGetTypeContext(ty);
+        let mut args = [LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0), value];
+        LLVMBuildCall2(
+            builder,
+            ty,
+            decl,
+            args.as_mut_ptr(),
+            2,
+            c"sl1.block".as_ptr(),
+        )
     }
 }
 

@@ -50,6 +50,24 @@ __global__ void barrier(const int *__restrict__ in, int *__restrict__ out, int s
   }
 }
 
+// As `barrier`, but threads make different numbers of accesses per step (an
+// extra load for odd values), so they reach the monitoring threshold at
+// different steps: the slices must still be left block-wide.
+__global__ void barrier_uneven(const int *__restrict__ in, int *__restrict__ out, int steps) {
+  size_t base = (size_t)blockIdx.x * blockDim.x * steps;
+  unsigned t = threadIdx.x, next = (t + 1) % blockDim.x;
+  for (int s = 0; s < steps; ++s) {
+    size_t row = base + (size_t)s * blockDim.x;
+    int v = in[row + t];
+    if (v & 1)
+      v += in[row + next];
+    out[row + t] = v;
+    __syncthreads();
+    out[row + t] += out[row + next];
+    __syncthreads();
+  }
+}
+
 // Writes each element, then bumps it atomically: the line must be written back
 // before the atomic.
 __global__ void atomic_after_store(const unsigned *__restrict__ in, unsigned *__restrict__ out,
@@ -230,6 +248,28 @@ int main() {
           ok &= out[row + t] == want;
         }
     failures += report("barrier", ok);
+  }
+  { // barrier, uneven accesses
+    int steps = 257;
+    size_t n = total * steps;
+    std::vector<int> in(n);
+    for (auto &v : in) v = (int)(next_random() % 1000);
+    int *din = to_device(in), *dout = poisoned<int>(n);
+    barrier_uneven<<<blocks, threads>>>(din, dout, steps);
+    CUDA_CHECK(cudaGetLastError());
+    auto out = to_host(dout, n);
+    bool ok = true;
+    auto first = [&](size_t row, unsigned t) {
+      int v = in[row + t];
+      return (v & 1) ? v + in[row + (t + 1) % threads] : v;
+    };
+    for (size_t blk = 0; blk < blocks; ++blk)
+      for (int s = 0; s < steps; ++s)
+        for (unsigned t = 0; t < threads; ++t) {
+          size_t row = blk * threads * steps + (size_t)s * threads;
+          ok &= out[row + t] == first(row, t) + first(row, (t + 1) % threads);
+        }
+    failures += report("barrier_uneven", ok);
   }
   { // atomic after a cached store
     size_t n = total * 403 + 5, chunk = (n + total - 1) / total;

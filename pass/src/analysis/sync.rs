@@ -49,15 +49,35 @@ fn classify_call(name: &str) -> Option<SyncKind> {
     }
 }
 
-/// Blocks holding a convergent call (barrier, shuffle, vote...): code that
-/// every thread of a warp or block must reach at the same instruction.
-pub fn convergent_call_blocks(blocks: &[Block<'_>]) -> Vec<usize> {
-    blocks
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| b.instructions().into_iter().any(|i| i.is_convergent_call()))
-        .map(|(i, _)| i)
-        .collect()
+/// A convergent call (barrier, shuffle, vote...): code that every thread of a
+/// warp or block must reach at the same instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConvergentCall {
+    pub block: usize,
+    /// A block-wide aligned barrier (`__syncthreads` and its reductions):
+    /// every thread of the block runs the loop the same number of times.
+    pub block_barrier: bool,
+}
+
+fn is_block_barrier(name: &str) -> bool {
+    name.starts_with("llvm.nvvm.barrier.cta.") || name.starts_with("llvm.nvvm.barrier0")
+}
+
+pub fn convergent_calls(blocks: &[Block<'_>]) -> Vec<ConvergentCall> {
+    let mut out = Vec::new();
+    for (index, block) in blocks.iter().enumerate() {
+        for inst in block.instructions() {
+            if inst.is_convergent_call() {
+                out.push(ConvergentCall {
+                    block: index,
+                    block_barrier: inst
+                        .called_function_name()
+                        .is_some_and(|n| is_block_barrier(&n)),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Every fence, barrier and memory-touching call, in block order.
@@ -95,6 +115,15 @@ pub fn collect_sync_points<'m>(blocks: &[Block<'m>]) -> Vec<SyncPoint<'m>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn block_barriers_are_told_from_warp_collectives() {
+        assert!(is_block_barrier("llvm.nvvm.barrier.cta.sync.aligned.all"));
+        assert!(is_block_barrier("llvm.nvvm.barrier.cta.red.or.aligned.all"));
+        assert!(is_block_barrier("llvm.nvvm.barrier0"));
+        assert!(!is_block_barrier("llvm.nvvm.bar.warp.sync"));
+        assert!(!is_block_barrier("llvm.nvvm.shfl.sync.idx.i32"));
+    }
 
     #[test]
     fn classifies_nvvm_calls() {
