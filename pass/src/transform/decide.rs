@@ -1,0 +1,144 @@
+//! The decision between the slices (paper section 3.2.2).
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+
+use crate::analysis::accesses::Access;
+use crate::analysis::Mode;
+use crate::edit::{self, Builder};
+
+use super::slice::LoopSlice;
+use super::{const_int, State};
+
+impl LoopSlice<'_, '_> {
+    /// The decision between the slices (paper 3.2.2), per thread: rank the
+    /// structures whose simulated hit rate is above 50% (read-write ones count
+    /// half), give lines to the best CLN of them.
+    pub(super) fn emit_decide(
+        &self,
+        decide: LLVMBasicBlockRef,
+        cached: &[(Access<'_>, State, Mode)],
+    ) {
+        let function = self.k.function.as_raw();
+        let mut structures: Vec<(State, Mode)> = Vec::new();
+        for (_, s, m) in cached {
+            if !structures.iter().any(|(o, _)| o.tag == s.tag) {
+                structures.push((*s, *m));
+            }
+        }
+        let b = Builder::before(edit::terminator(decide));
+        // SAFETY: builds straight-line code in the decide block, which ends in
+        // `br header`; all values are of the function's context.
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
+            let i32t = LLVMInt32TypeInContext(ctx);
+            let i64t = LLVMInt64TypeInContext(ctx);
+            let i8t = LLVMInt8TypeInContext(ctx);
+            let module = LLVMGetGlobalParent(function);
+            let sreg = |name: &str| {
+                let cname =
+                    std::ffi::CString::new(format!("llvm.nvvm.read.ptx.sreg.{name}")).unwrap();
+                let mut f = LLVMGetNamedFunction(module, cname.as_ptr());
+                let fty = LLVMFunctionType(i32t, std::ptr::null_mut(), 0, 0);
+                if f.is_null() {
+                    f = LLVMAddFunction(module, cname.as_ptr(), fty);
+                }
+                LLVMBuildCall2(b.raw(), fty, f, std::ptr::null_mut(), 0, c"".as_ptr())
+            };
+            let r = b.raw();
+            let (tx, ty, tz) = (sreg("tid.x"), sreg("tid.y"), sreg("tid.z"));
+            let (nx, ny, nz) = (sreg("ntid.x"), sreg("ntid.y"), sreg("ntid.z"));
+            let threads = LLVMBuildMul(
+                r,
+                LLVMBuildMul(r, nx, ny, c"".as_ptr()),
+                nz,
+                c"sl1.threads".as_ptr(),
+            );
+            let tid = LLVMBuildAdd(
+                r,
+                tx,
+                LLVMBuildMul(
+                    r,
+                    nx,
+                    LLVMBuildAdd(r, ty, LLVMBuildMul(r, ny, tz, c"".as_ptr()), c"".as_ptr()),
+                    c"".as_ptr(),
+                ),
+                c"sl1.tid".as_ptr(),
+            );
+            let line = i64::from(self.options.line_size);
+            let per_line = LLVMBuildMul(r, threads, const_int(i32t, line), c"".as_ptr());
+            let cln = LLVMBuildUDiv(
+                r,
+                const_int(i32t, self.buffer_bytes as i64),
+                per_line,
+                c"sl1.cln".as_ptr(),
+            );
+            let mut eligible = Vec::new();
+            let mut score = Vec::new();
+            for (s, mode) in &structures {
+                let acc = b.load(i32t, s.sim_accesses);
+                let hits = b.load(i32t, s.sim_hits);
+                let twice = LLVMBuildShl(r, hits, const_int(i32t, 1), c"".as_ptr());
+                let good = LLVMBuildICmp(
+                    r,
+                    inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGT,
+                    twice,
+                    acc,
+                    c"".as_ptr(),
+                );
+                eligible.push(good);
+                score.push(if *mode == Mode::ReadOnly { twice } else { hits });
+            }
+            for (d, (s, _)) in structures.iter().enumerate() {
+                let mut rank = const_int(i32t, 0);
+                for e in 0..structures.len() {
+                    if e == d {
+                        continue;
+                    }
+                    let pred = if e < d {
+                        inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGE
+                    } else {
+                        inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGT
+                    };
+                    let better = LLVMBuildICmp(r, pred, score[e], score[d], c"".as_ptr());
+                    let counts = LLVMBuildAnd(r, better, eligible[e], c"".as_ptr());
+                    rank = LLVMBuildAdd(
+                        r,
+                        rank,
+                        LLVMBuildZExt(r, counts, i32t, c"".as_ptr()),
+                        c"".as_ptr(),
+                    );
+                }
+                let fits = LLVMBuildICmp(
+                    r,
+                    inkwell::llvm_sys::LLVMIntPredicate::LLVMIntULT,
+                    rank,
+                    cln,
+                    c"".as_ptr(),
+                );
+                let on = LLVMBuildAnd(r, eligible[d], fits, c"sl1.cached".as_ptr());
+                b.store(on, s.cached);
+                // Slot-major: line `rank` of thread `tid` is element rank*threads + tid.
+                let index = LLVMBuildAdd(
+                    r,
+                    LLVMBuildMul(r, rank, threads, c"".as_ptr()),
+                    tid,
+                    c"".as_ptr(),
+                );
+                let index = LLVMBuildZExt(r, index, i64t, c"".as_ptr());
+                let offset = LLVMBuildMul(r, index, const_int(i64t, line), c"".as_ptr());
+                let mut idx = [offset];
+                let ptr = LLVMBuildGEP2(
+                    r,
+                    i8t,
+                    self.buffer,
+                    idx.as_mut_ptr(),
+                    1,
+                    c"sl1.line".as_ptr(),
+                );
+                let chosen = LLVMBuildSelect(r, on, ptr, self.buffer, c"".as_ptr());
+                b.store(chosen, s.line);
+            }
+        }
+    }
+}

@@ -1,0 +1,381 @@
+//! The S-L1 transformation of one kernel (paper section 3.2): every main loop is
+//! sliced into a monitoring clone that simulates a one-line cache per data
+//! structure and leaves after THRESHOLD accesses, a decision, and the original
+//! loop with its accesses routed through the cache; coherence is kept at fences,
+//! barriers, calls and atomics, and the cache is flushed on every loop exit.
+
+use std::collections::BTreeSet;
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::module::{Linkage, Module};
+use inkwell::types::AnyTypeEnum;
+use inkwell::values::{AsValueRef, FunctionValue};
+use inkwell::AddressSpace;
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::accesses::{Access, AccessKind, Base};
+use crate::analysis::analyse_kernel;
+use crate::edit::{self, Builder};
+use crate::options::Options;
+use crate::runtime::{Runtime, ADDRSPACE_SHARED};
+
+mod decide;
+mod sites;
+mod slice;
+
+use sites::{pointer_operand, uncacheable_reason};
+use slice::LoopSlice;
+
+/// Static shared memory a kernel may use without opting in (48 KiB).
+pub const STATIC_SHARED_LIMIT: u64 = 48 * 1024;
+
+/// An access the transform leaves as it is, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DirectAccess {
+    pub argument: String,
+    pub kind: AccessKind,
+    pub reason: String,
+}
+
+/// What the transformation did to one kernel.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TransformReport {
+    pub applied: bool,
+    /// Why the kernel, or some of its loops, were left untransformed.
+    pub reasons: Vec<String>,
+    /// Headers of the loops sliced.
+    pub loops_sliced: Vec<String>,
+    /// Accesses routed through the cache.
+    pub accesses_cached: usize,
+    pub accesses_direct: Vec<DirectAccess>,
+    /// Bytes of the kernel's S-L1 line buffer in shared memory.
+    pub shared_bytes: u64,
+    /// Static shared memory the kernel used before.
+    pub kernel_shared_bytes: u64,
+    /// Block size the buffer is provisioned for.
+    pub max_threads: u32,
+}
+
+/// Per data structure state slots (allocas in the entry block).
+#[derive(Clone, Copy)]
+struct State {
+    /// The argument is restrict: its line is private to it.
+    restrict: bool,
+    tag: LLVMValueRef,
+    dirty: LLVMValueRef,
+    cached: LLVMValueRef,
+    line: LLVMValueRef,
+    sim_tag: LLVMValueRef,
+    sim_hits: LLVMValueRef,
+    sim_accesses: LLVMValueRef,
+}
+
+/// Static shared memory of the module (our own buffers excluded), and whether
+/// it declares dynamic shared memory.
+fn kernel_shared_memory(module: &Module<'_>) -> (u64, bool) {
+    let mut bytes = 0;
+    let mut dynamic = false;
+    for global in module.get_globals() {
+        let name = global.get_name().to_string_lossy().into_owned();
+        if name.starts_with("sl1.lines.") {
+            continue;
+        }
+        let ptr = global.as_pointer_value();
+        if ptr.get_type().get_address_space() != AddressSpace::from(ADDRSPACE_SHARED) {
+            continue;
+        }
+        let ty = global.get_value_type();
+        let size = match ty {
+            AnyTypeEnum::ArrayType(a) if a.is_empty() => {
+                dynamic = true;
+                0
+            }
+            // SAFETY: the store size of a global's sized type, by the module's layout.
+            _ => unsafe {
+                inkwell::llvm_sys::target::LLVMStoreSizeOfType(
+                    inkwell::llvm_sys::target::LLVMGetModuleDataLayout(module.as_mut_ptr()),
+                    LLVMGlobalGetValueType(global.as_value_ref()),
+                )
+            },
+        };
+        bytes += size;
+    }
+    (bytes, dynamic)
+}
+
+fn max_threads(kernel: FunctionValue<'_>, options: &Options) -> u32 {
+    kernel
+        .get_string_attribute(inkwell::attributes::AttributeLoc::Function, "nvvm.maxntid")
+        .and_then(|a| {
+            a.get_string_value()
+                .to_string_lossy()
+                .split(',')
+                .map(|d| d.trim().parse::<u32>().ok())
+                .try_fold(1u32, |acc, d| d.map(|d| acc.saturating_mul(d)))
+        })
+        .unwrap_or(options.max_threads)
+}
+
+/// Transforms `kernel`; returns what was done.
+pub fn transform_kernel(
+    module: &Module<'_>,
+    kernel: FunctionValue<'_>,
+    options: &Options,
+) -> TransformReport {
+    let mut report = TransformReport {
+        max_threads: max_threads(kernel, options),
+        ..TransformReport::default()
+    };
+    if !options.transform {
+        report
+            .reasons
+            .push("transform disabled (-sl1-disable / --no-sl1)".into());
+        return report;
+    }
+    let (kernel_shared, dynamic) = kernel_shared_memory(module);
+    report.kernel_shared_bytes = kernel_shared;
+    if dynamic {
+        report.reasons.push(
+            "kernel uses dynamic shared memory (extern __shared__): its size is unknown at \
+             compile time, so S-L1 stays off"
+                .into(),
+        );
+        return report;
+    }
+
+    // Main loops and the data structures worth a line.
+    let first = analyse_kernel(module, kernel);
+    let convergent = crate::analysis::sync::convergent_calls(&first.blocks);
+    let line = options.line_size;
+    let mut headers = Vec::new();
+    let mut structures = BTreeSet::new();
+    for l in first.loops.loops.iter().filter(|l| l.depth == 1) {
+        let in_loop: Vec<&Access<'_>> = first
+            .accesses
+            .iter()
+            .filter(|a| l.blocks.contains(&a.block))
+            .collect();
+        let cacheable: Vec<u32> = in_loop
+            .iter()
+            .filter(|a| uncacheable_reason(&first, a, line).is_none())
+            .filter_map(|a| first.data_structure_of(a).map(|d| d.id))
+            .collect();
+        let label = first.block_label(l.header);
+        if cacheable.is_empty() {
+            if let Some(why) = in_loop
+                .iter()
+                .find_map(|a| uncacheable_reason(&first, a, line))
+            {
+                report.reasons.push(format!(
+                    "loop at {label}: no access can go through the cache (e.g. {why})"
+                ));
+            }
+            continue;
+        }
+        if let Some(a) = in_loop
+            .iter()
+            .find(|a| matches!(a.base, Base::Unknown(_) | Base::Mixed(_)))
+        {
+            report.reasons.push(format!(
+                "loop at {label}: an access's address is not traced to one argument ({})",
+                match &a.base {
+                    Base::Unknown(r) => r,
+                    _ => "several arguments",
+                }
+            ));
+            continue;
+        }
+        let in_loop_convergent: Vec<_> = convergent
+            .iter()
+            .filter(|c| l.blocks.contains(&c.block))
+            .collect();
+        if in_loop_convergent.iter().any(|c| !c.block_barrier) {
+            // Threads leave the monitoring slice at different iterations; a
+            // shuffle or vote in the loop would then be reached by the threads
+            // of one warp at different instructions.
+            report.reasons.push(format!(
+                "loop at {label}: contains a warp collective (shuffle, vote, __syncwarp...); \
+                 slicing would split threads that must meet at it"
+            ));
+            continue;
+        }
+        // With a block barrier in the loop every thread of the block runs it
+        // the same number of times: the slices are left and chosen block-wide.
+        let uniform = !in_loop_convergent.is_empty();
+        if first
+            .loops
+            .irreducible_edges
+            .iter()
+            .any(|(f, t)| l.blocks.contains(f) || l.blocks.contains(t))
+        {
+            report
+                .reasons
+                .push(format!("loop at {label}: irreducible control flow"));
+            continue;
+        }
+        structures.extend(cacheable);
+        headers.push((first.blocks[l.header].as_raw_block(), label, uniform));
+    }
+    if headers.is_empty() {
+        if report.reasons.is_empty() {
+            report
+                .reasons
+                .push("no main loop with data-structure accesses".into());
+        }
+        return report;
+    }
+
+    // The line buffer: one line per structure and thread at the largest block.
+    let available = STATIC_SHARED_LIMIT.saturating_sub(kernel_shared);
+    let wanted = u64::from(report.max_threads) * structures.len() as u64 * u64::from(line);
+    let buffer = wanted.min(available) / 16 * 16;
+    if buffer < 32 * u64::from(line) {
+        report.reasons.push(format!(
+            "the kernel already uses {kernel_shared} B of static shared memory; {available} B \
+             left cannot give a warp one line each, so S-L1 stays off"
+        ));
+        return report;
+    }
+    report.shared_bytes = buffer;
+
+    let mut rt = Runtime::new(module, line);
+    let buffer_global = add_line_buffer(module, kernel, buffer);
+    let function = kernel.as_value_ref();
+    let states: Vec<Option<State>> = first
+        .data_structures
+        .iter()
+        .map(|d| {
+            structures
+                .contains(&d.id)
+                .then(|| new_state(function, buffer_global, d))
+        })
+        .collect();
+    let count = edit::entry_alloca(function, i32_type(function), "sl1.count");
+    store_before_entry_end(function, count, const_int(i32_type(function), 0));
+
+    for (header, label, uniform) in headers {
+        let k = analyse_kernel(module, kernel);
+        let Some(l) = k
+            .loops
+            .loops
+            .iter()
+            .find(|l| l.depth == 1 && k.blocks[l.header].as_raw_block() == header)
+        else {
+            continue;
+        };
+        let slice = LoopSlice {
+            k: &k,
+            blocks: l
+                .blocks
+                .iter()
+                .map(|&b| k.blocks[b].as_raw_block())
+                .collect(),
+            header,
+            options,
+            states: &states,
+            count,
+            buffer: buffer_global,
+            buffer_bytes: buffer,
+            uniform,
+        };
+        let (cached, direct) = slice.apply(&mut rt);
+        report.accesses_cached += cached;
+        report.accesses_direct.extend(direct);
+        report.loops_sliced.push(label);
+    }
+
+    cleanup(module, kernel, &rt);
+    report.applied = true;
+    report
+}
+
+/// Inlines the runtime and promotes the state slots back to registers.
+fn cleanup(module: &Module<'_>, kernel: FunctionValue<'_>, rt: &Runtime<'_, '_>) {
+    // SAFETY: runs LLVM pass pipelines on the live module and kernel; the
+    // helpers are deleted only after inlining left them without uses.
+    unsafe {
+        use inkwell::llvm_sys::transforms::pass_builder::*;
+        let opts = LLVMCreatePassBuilderOptions();
+        let err = LLVMRunPasses(
+            module.as_mut_ptr(),
+            c"always-inline".as_ptr(),
+            std::ptr::null_mut(),
+            opts,
+        );
+        assert!(err.is_null(), "always-inline failed");
+        let err = LLVMRunPassesOnFunction(
+            kernel.as_value_ref(),
+            c"sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg".as_ptr(),
+            std::ptr::null_mut(),
+            opts,
+        );
+        assert!(err.is_null(), "clean-up passes failed");
+        LLVMDisposePassBuilderOptions(opts);
+        for name in rt.helper_names() {
+            if let Some(f) = module.get_function(&name) {
+                if LLVMGetFirstUse(f.as_value_ref()).is_null() {
+                    f.delete();
+                }
+            }
+        }
+    }
+}
+
+fn i32_type(function: LLVMValueRef) -> LLVMTypeRef {
+    // SAFETY: reads the function's context.
+    unsafe { LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(function))) }
+}
+
+fn const_int(ty: LLVMTypeRef, v: i64) -> LLVMValueRef {
+    // SAFETY: builds a constant.
+    unsafe { LLVMConstInt(ty, v as u64, 1) }
+}
+
+fn store_before_entry_end(function: LLVMValueRef, slot: LLVMValueRef, value: LLVMValueRef) {
+    // SAFETY: the entry block has a terminator.
+    let entry = unsafe { LLVMGetEntryBasicBlock(function) };
+    Builder::before(edit::terminator(entry)).store(value, slot);
+}
+
+fn add_line_buffer(module: &Module<'_>, kernel: FunctionValue<'_>, bytes: u64) -> LLVMValueRef {
+    let ctx = module.get_context();
+    let ty = ctx.i8_type().array_type(bytes as u32);
+    let name = format!("sl1.lines.{}", kernel.get_name().to_string_lossy());
+    let global = module.add_global(ty, Some(AddressSpace::from(ADDRSPACE_SHARED)), &name);
+    global.set_linkage(Linkage::Internal);
+    global.set_initializer(&ty.get_poison());
+    global.set_alignment(16);
+    global.as_value_ref()
+}
+
+fn new_state(
+    function: LLVMValueRef,
+    buffer: LLVMValueRef,
+    ds: &crate::analysis::DataStructure,
+) -> State {
+    let name = ds.name.as_str();
+    // SAFETY: builds types and constants in the function's context.
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
+        let i64t = LLVMInt64TypeInContext(ctx);
+        let i32t = LLVMInt32TypeInContext(ctx);
+        let i1t = LLVMInt1TypeInContext(ctx);
+        let sp = LLVMPointerTypeInContext(ctx, u32::from(ADDRSPACE_SHARED));
+        let slot = |ty, what: &str, init| {
+            let s = edit::entry_alloca(function, ty, &format!("sl1.{name}.{what}"));
+            store_before_entry_end(function, s, init);
+            s
+        };
+        State {
+            restrict: ds.restrict,
+            tag: slot(i64t, "tag", const_int(i64t, -1)),
+            dirty: slot(i64t, "dirty", const_int(i64t, 0)),
+            cached: slot(i1t, "cached", const_int(i1t, 0)),
+            line: slot(sp, "line", buffer),
+            sim_tag: slot(i64t, "sim.tag", const_int(i64t, -1)),
+            sim_hits: slot(i32t, "sim.hits", const_int(i32t, 0)),
+            sim_accesses: slot(i32t, "sim.accesses", const_int(i32t, 0)),
+        }
+    }
+}

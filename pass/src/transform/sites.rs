@@ -1,0 +1,58 @@
+//! Which accesses can go through the cache, and their operands.
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::LLVMTypeKind;
+
+use crate::analysis::accesses::{Access, AccessKind};
+use crate::analysis::KernelAnalysis;
+
+/// Why an access cannot go through the cache, if it cannot.
+pub(super) fn uncacheable_reason(
+    k: &KernelAnalysis<'_>,
+    a: &Access<'_>,
+    line_size: u32,
+) -> Option<&'static str> {
+    k.data_structure_of(a)?;
+    match a.kind {
+        AccessKind::Load | AccessKind::Store => {}
+        AccessKind::AtomicRmw | AccessKind::CmpXchg => {
+            return Some("atomic: its line is evicted first")
+        }
+        AccessKind::RangeRead | AccessKind::RangeWrite => {
+            return Some("memcpy/memset range: the structure is flushed first")
+        }
+    }
+    if a.volatile {
+        return Some("volatile: the structure is flushed first");
+    }
+    if !a.size.is_power_of_two() || a.size > u64::from(line_size) {
+        return Some("wider than a line or of odd size: the structure is flushed first");
+    }
+    let ty = access_type(a.inst.as_raw(), a.kind);
+    // SAFETY: reads a type.
+    let kind = unsafe { LLVMGetTypeKind(ty) };
+    if matches!(
+        kind,
+        LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind
+    ) {
+        return Some("aggregate value: the structure is flushed first");
+    }
+    None
+}
+
+/// The type a load produces or a store writes.
+pub(super) fn access_type(inst: LLVMValueRef, kind: AccessKind) -> LLVMTypeRef {
+    // SAFETY: `inst` is a load or a store.
+    unsafe {
+        match kind {
+            AccessKind::Store => LLVMTypeOf(LLVMGetOperand(inst, 0)),
+            _ => LLVMTypeOf(inst),
+        }
+    }
+}
+
+pub(super) fn pointer_operand(inst: LLVMValueRef, kind: AccessKind) -> LLVMValueRef {
+    // SAFETY: loads take the address as operand 0, stores as operand 1.
+    unsafe { LLVMGetOperand(inst, if kind == AccessKind::Store { 1 } else { 0 }) }
+}

@@ -1,0 +1,455 @@
+//! Slicing one main loop: normal form, the monitoring clone, the cached loop,
+//! coherence around it and the all-cached version.
+
+use std::collections::BTreeSet;
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::AsValueRef;
+
+use crate::analysis::accesses::{Access, AccessKind};
+use crate::analysis::{KernelAnalysis, Mode};
+use crate::edit::{self, Builder};
+use crate::options::Options;
+use crate::runtime::{Runtime, SiteKind, ADDRSPACE_SHARED};
+
+use super::sites::access_type;
+use super::{const_int, pointer_operand, uncacheable_reason, DirectAccess, State};
+
+/// One main loop being sliced.
+pub(super) struct LoopSlice<'a, 'm> {
+    pub(super) k: &'a KernelAnalysis<'m>,
+    pub(super) blocks: BTreeSet<LLVMBasicBlockRef>,
+    pub(super) header: LLVMBasicBlockRef,
+    pub(super) options: &'a Options,
+    pub(super) states: &'a [Option<State>],
+    pub(super) count: LLVMValueRef,
+    pub(super) buffer: LLVMValueRef,
+    pub(super) buffer_bytes: u64,
+    /// The loop has a block barrier: leave monitoring, and pick the version
+    /// of slice 2, for the whole block at once.
+    pub(super) uniform: bool,
+}
+
+impl LoopSlice<'_, '_> {
+    fn state_of(&self, a: &Access<'_>) -> Option<(usize, State)> {
+        let ds = self.k.data_structure_of(a)?;
+        self.states[ds.id as usize].map(|s| (ds.id as usize, s))
+    }
+
+    /// Slices the loop; returns the number of cached accesses and the direct ones.
+    pub(super) fn apply(mut self, rt: &mut Runtime<'_, '_>) -> (usize, Vec<DirectAccess>) {
+        let function = self.k.function.as_raw();
+        let line = self.options.line_size;
+
+        // Sort the loop's accesses and coherence points before changing anything.
+        let in_loop: Vec<(&Access<'_>, &crate::analysis::DataStructure)> = self
+            .k
+            .accesses
+            .iter()
+            .filter(|a| self.blocks.contains(&block_of(a.inst.as_raw())))
+            .filter_map(|a| self.k.data_structure_of(a).map(|ds| (a, ds)))
+            .collect();
+        let cached: Vec<(Access<'_>, State, Mode)> = in_loop
+            .iter()
+            .filter(|(a, _)| uncacheable_reason(self.k, a, line).is_none())
+            .filter_map(|(a, ds)| self.state_of(a).map(|(_, s)| ((*a).clone(), s, ds.mode)))
+            .collect();
+        let loop_states: Vec<State> = {
+            let mut ids: Vec<usize> = cached
+                .iter()
+                .filter_map(|(a, _, _)| self.state_of(a).map(|(id, _)| id))
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            ids.into_iter().filter_map(|i| self.states[i]).collect()
+        };
+        // Arguments without restrict may alias one another: their lines form
+        // one group, looked up together (the paper's aliased mode).
+        let group: Vec<State> = loop_states
+            .iter()
+            .filter(|s| !s.restrict)
+            .copied()
+            .collect();
+        let mut direct = Vec::new();
+        let mut flush_before = Vec::new();
+        let mut evict_before = Vec::new();
+        for (a, ds) in &in_loop {
+            let reason = match (uncacheable_reason(self.k, a, line), self.state_of(a)) {
+                (None, Some(_)) => continue,
+                (reason, _) => reason.unwrap_or("structure not cached"),
+            };
+            direct.push(DirectAccess {
+                argument: ds.name.clone(),
+                kind: a.kind,
+                reason: reason.to_string(),
+            });
+            // What the direct access may see or overwrite must be in memory.
+            let holders: Vec<State> = if ds.restrict {
+                self.state_of(a).map(|(_, s)| s).into_iter().collect()
+            } else {
+                group.clone()
+            };
+            let inst = a.inst.as_raw();
+            if a.kind.is_atomic() {
+                let addr = pointer_operand(inst, AccessKind::Load);
+                evict_before.extend(holders.into_iter().map(|s| (inst, addr, s)));
+            } else if !holders.is_empty() {
+                flush_before.push((inst, holders));
+            }
+        }
+        // Fences, barriers and calls alike: everything cached goes back first.
+        for s in self
+            .k
+            .sync_points
+            .iter()
+            .filter(|s| self.blocks.contains(&block_of(s.inst.as_raw())))
+        {
+            flush_before.push((s.inst.as_raw(), loop_states.clone()));
+        }
+
+        // Normal form: no header phis, a preheader, one latch, no value used
+        // outside the loop except through a stack slot.
+        for phi in edit::instructions(self.header)
+            .into_iter()
+            .filter(|i| edit::is_phi(*i))
+        {
+            edit::demote_phi(function, phi);
+        }
+        let preds = edit::predecessors(function, self.header);
+        let preheader = edit::new_block_before(self.header, self.header, "sl1.preheader");
+        let latch = edit::new_block_before(self.header, self.header, "sl1.latch");
+        for p in preds {
+            let target = if self.blocks.contains(&p) {
+                latch
+            } else {
+                preheader
+            };
+            edit::retarget_edges(p, self.header, target);
+        }
+        self.blocks.insert(latch);
+        // Every exit edge gets a block of its own for the flush: an exit block
+        // may be entered from elsewhere too, or be the next loop's header.
+        // Splitting comes before demotion so that values leaving the loop are
+        // reloaded in these blocks, which the clones' exits share.
+        let mut exit_edges: Vec<(LLVMBasicBlockRef, LLVMBasicBlockRef)> = Vec::new();
+        for b in edit::blocks(function)
+            .into_iter()
+            .filter(|b| self.blocks.contains(b))
+        {
+            for s in edit::successors(b) {
+                if !self.blocks.contains(&s) && !exit_edges.contains(&(b, s)) {
+                    exit_edges.push((b, s));
+                }
+            }
+        }
+        let exits: Vec<LLVMBasicBlockRef> = exit_edges
+            .into_iter()
+            .map(|(from, to)| edit::split_edge(from, to, "sl1.exit"))
+            .collect();
+        // Layout order, not the set's (pointer) order: the output must not
+        // depend on addresses.
+        let all: Vec<LLVMValueRef> = edit::blocks(function)
+            .into_iter()
+            .filter(|b| self.blocks.contains(b))
+            .flat_map(edit::instructions)
+            .collect();
+        for inst in all {
+            edit::demote_uses_outside(function, inst, &self.blocks);
+        }
+
+        // Slice 1: the monitoring clone, entered from the preheader.
+        let order: Vec<LLVMBasicBlockRef> = edit::blocks(function)
+            .into_iter()
+            .filter(|b| self.blocks.contains(b))
+            .collect();
+        let clone = edit::clone_blocks(&order, preheader, ".sl1.monitor");
+        edit::retarget_edges(preheader, self.header, clone.blocks[&self.header]);
+        let pre = Builder::before(edit::terminator(preheader));
+        // SAFETY: builds constants in the function's context.
+        let (i32t, i64t) = unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
+            (LLVMInt32TypeInContext(ctx), LLVMInt64TypeInContext(ctx))
+        };
+        pre.store(const_int(i32t, 0), self.count);
+        for s in &loop_states {
+            pre.store(const_int(i64t, -1), s.sim_tag);
+            pre.store(const_int(i32t, 0), s.sim_hits);
+            pre.store(const_int(i32t, 0), s.sim_accesses);
+        }
+        drop(pre);
+        let simulate = rt.simulate();
+        for (a, state, _) in &cached {
+            let copy = clone.values[&a.inst.as_raw()];
+            // SAFETY: `copy` is a live load/store with a successor instruction.
+            let after = unsafe { LLVMGetNextInstruction(copy) };
+            call(
+                after,
+                simulate.as_value_ref(),
+                &mut [
+                    pointer_operand(copy, a.kind),
+                    state.sim_tag,
+                    state.sim_hits,
+                    state.sim_accesses,
+                    self.count,
+                ],
+            );
+        }
+
+        // Leave monitoring after THRESHOLD accesses: latch -> decide -> slice 2.
+        let monitor_latch = clone.blocks[&latch];
+        let decide = edit::new_block_before(self.header, self.header, "sl1.decide");
+        let old_br = edit::terminator(monitor_latch);
+        {
+            let b = Builder::before(old_br);
+            let n = b.load(i32t, self.count);
+            // SAFETY: builds a compare and a branch before the latch's old branch.
+            unsafe {
+                let done = LLVMBuildICmp(
+                    b.raw(),
+                    inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGE,
+                    n,
+                    const_int(i32t, i64::from(self.options.threshold)),
+                    c"sl1.monitored".as_ptr(),
+                );
+                let done = if self.uniform {
+                    block_reduce(
+                        b.raw(),
+                        function,
+                        "llvm.nvvm.barrier.cta.red.or.aligned.all",
+                        done,
+                    )
+                } else {
+                    done
+                };
+                LLVMBuildCondBr(b.raw(), done, decide, clone.blocks[&self.header]);
+            }
+        }
+        edit::erase(old_br);
+        self.emit_decide(decide, &cached);
+
+        // Slice 2: accesses through the cache, coherence, flush on exit.
+        for (inst, states) in &flush_before {
+            for s in states {
+                call_flush(rt, *inst, *s);
+            }
+        }
+        let evict = rt.evict();
+        for (inst, addr, s) in &evict_before {
+            call(
+                *inst,
+                evict.as_value_ref(),
+                &mut [*addr, s.tag, s.dirty, load_line(*inst, s)],
+            );
+        }
+        for (a, state, _) in &cached {
+            self.route_through_cache(rt, a, *state, &cached, &group);
+        }
+        for exit in exits {
+            let at = edit::first_non_phi(exit);
+            for s in &loop_states {
+                call_flush(rt, at, *s);
+            }
+        }
+        self.version_all_cached(function, decide, &order, &loop_states);
+        (cached.len(), direct)
+    }
+
+    /// Adds a copy of slice 2 for threads that cache every structure of the
+    /// loop, in which the cached flags are constants: the per-access branch on
+    /// the flag disappears (a loop unswitch that LLVM does not do on GPUs,
+    /// where the flag may differ between threads).
+    fn version_all_cached(
+        &self,
+        function: LLVMValueRef,
+        decide: LLVMBasicBlockRef,
+        slice2: &[LLVMBasicBlockRef],
+        loop_states: &[State],
+    ) {
+        let slots: Vec<LLVMValueRef> = loop_states.iter().map(|s| s.cached).collect();
+        let fast = edit::clone_blocks(slice2, decide, ".sl1.cached");
+        // SAFETY: reads and rewrites instructions of the clone, and the
+        // decide block's terminator, all live in `function`.
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
+            let i1t = LLVMInt1TypeInContext(ctx);
+            let yes = LLVMConstInt(i1t, 1, 0);
+            for &copy in fast.values.values() {
+                if LLVMGetInstructionOpcode(copy) == inkwell::llvm_sys::LLVMOpcode::LLVMLoad
+                    && slots.contains(&LLVMGetOperand(copy, 0))
+                {
+                    edit::replace_uses(copy, yes);
+                }
+            }
+            for &copy in fast.values.values() {
+                if LLVMGetInstructionOpcode(copy) == inkwell::llvm_sys::LLVMOpcode::LLVMLoad
+                    && slots.contains(&LLVMGetOperand(copy, 0))
+                {
+                    edit::erase(copy);
+                }
+            }
+            let old = edit::terminator(decide);
+            let b = Builder::before(old);
+            let mut all = yes;
+            for slot in &slots {
+                let flag = b.load(i1t, *slot);
+                all = LLVMBuildAnd(b.raw(), all, flag, c"sl1.all.cached".as_ptr());
+            }
+            if self.uniform {
+                all = block_reduce(
+                    b.raw(),
+                    function,
+                    "llvm.nvvm.barrier.cta.red.and.aligned.all",
+                    all,
+                );
+            }
+            LLVMBuildCondBr(b.raw(), all, fast.blocks[&self.header], self.header);
+            edit::erase(old);
+        }
+    }
+
+    /// Replaces one access of slice 2 by a call into the runtime.
+    fn route_through_cache(
+        &self,
+        rt: &mut Runtime<'_, '_>,
+        a: &Access<'_>,
+        state: State,
+        all: &[(Access<'_>, State, Mode)],
+        group: &[State],
+    ) {
+        let inst = a.inst.as_raw();
+        let ty_raw = access_type(inst, a.kind);
+        // SAFETY: `ty_raw` is a sized first-class type of the module's context.
+        let ty = unsafe { BasicTypeEnum::new(ty_raw) };
+        // SAFETY: reads the alignment of a load or store.
+        let align = unsafe { LLVMGetAlignment(inst) }.max(1);
+        // A structure that the loop also reads must be filled before a write.
+        let read_in_loop = all
+            .iter()
+            .any(|(o, s, _)| s.tag == state.tag && o.kind == AccessKind::Load);
+        let site = SiteKind {
+            size: a.size as u32,
+            align,
+            fetch_on_write: read_in_loop,
+        };
+        let b = Builder::before(inst);
+        // SAFETY: reads the i1 type of the context.
+        let i1t = unsafe { LLVMInt1TypeInContext(LLVMGetTypeContext(ty_raw)) };
+        let cached = b.load(i1t, state.cached);
+        let line = load_line(inst, &state);
+        let addr = pointer_operand(inst, a.kind);
+        if !state.restrict && group.len() > 1 {
+            let own = group
+                .iter()
+                .position(|s| s.tag == state.tag)
+                .expect("a member");
+            let is_load = a.kind == AccessKind::Load;
+            let f = rt.aliased(ty, site, group.len() as u32, own as u32, is_load);
+            let mut args = vec![addr];
+            if !is_load {
+                // SAFETY: operand 0 of a store is the stored value.
+                args.push(unsafe { LLVMGetOperand(inst, 0) });
+            }
+            args.push(cached);
+            args.extend(group.iter().map(|s| s.tag));
+            args.extend(group.iter().map(|s| s.dirty));
+            args.extend(group.iter().map(|s| load_line(inst, s)));
+            let v = call(inst, f.as_value_ref(), &mut args);
+            if is_load {
+                edit::replace_uses(inst, v);
+            }
+            edit::erase(inst);
+            return;
+        }
+        if a.kind == AccessKind::Load {
+            let f = rt.load(ty, site);
+            let v = call(
+                inst,
+                f.as_value_ref(),
+                &mut [addr, cached, state.tag, state.dirty, line],
+            );
+            edit::replace_uses(inst, v);
+        } else {
+            let f = rt.store(ty, site);
+            // SAFETY: operand 0 of a store is the stored value.
+            let value = unsafe { LLVMGetOperand(inst, 0) };
+            call(
+                inst,
+                f.as_value_ref(),
+                &mut [addr, value, cached, state.tag, state.dirty, line],
+            );
+        }
+        edit::erase(inst);
+    }
+}
+
+/// `intrinsic(0, value)`: a block-wide barrier that reduces an i1 (the
+/// `__syncthreads_or` / `__syncthreads_and` of CUDA).
+fn block_reduce(
+    builder: LLVMBuilderRef,
+    function: LLVMValueRef,
+    intrinsic: &str,
+    value: LLVMValueRef,
+) -> LLVMValueRef {
+    // SAFETY: declares the NVVM intrinsic by its ID (with its attributes) and
+    // calls it with (i32 0, i1 value).
+    unsafe {
+        let module = LLVMGetGlobalParent(function);
+        let id = LLVMLookupIntrinsicID(
+            intrinsic.as_ptr() as *const std::ffi::c_char,
+            intrinsic.len(),
+        );
+        assert!(id != 0, "LLVM lacks {intrinsic}");
+        let decl = LLVMGetIntrinsicDeclaration(module, id, std::ptr::null_mut(), 0);
+        let ty = LLVMGlobalGetValueType(decl);
+        let ctx = LLVMGetTypeContext(ty);
+        let mut args = [LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0), value];
+        LLVMBuildCall2(
+            builder,
+            ty,
+            decl,
+            args.as_mut_ptr(),
+            2,
+            c"sl1.block".as_ptr(),
+        )
+    }
+}
+
+fn block_of(inst: LLVMValueRef) -> LLVMBasicBlockRef {
+    edit::parent_block(inst)
+}
+
+fn load_line(before: LLVMValueRef, state: &State) -> LLVMValueRef {
+    // SAFETY: reads the shared pointer type of the slot's context.
+    let sp = unsafe {
+        LLVMPointerTypeInContext(
+            LLVMGetTypeContext(LLVMTypeOf(state.line)),
+            u32::from(ADDRSPACE_SHARED),
+        )
+    };
+    Builder::before(before).load(sp, state.line)
+}
+
+fn call_flush(rt: &mut Runtime<'_, '_>, before: LLVMValueRef, s: State) {
+    let flush = rt.flush();
+    let line = load_line(before, &s);
+    call(before, flush.as_value_ref(), &mut [s.tag, s.dirty, line]);
+}
+
+/// Builds `call f(args)` before `before`.
+fn call(before: LLVMValueRef, f: LLVMValueRef, args: &mut [LLVMValueRef]) -> LLVMValueRef {
+    let b = Builder::before(before);
+    // SAFETY: `f` is a function whose parameters match `args`.
+    unsafe {
+        let fty = LLVMGlobalGetValueType(f);
+        LLVMBuildCall2(
+            b.raw(),
+            fty,
+            f,
+            args.as_mut_ptr(),
+            args.len() as u32,
+            c"".as_ptr(),
+        )
+    }
+}
