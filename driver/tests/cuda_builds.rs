@@ -75,7 +75,7 @@ fn patterns_build_with_extreme_options() {
     // Threshold 1 and 8-byte lines reach every path of the runtime; 32-byte
     // lines the two-fill one. Each must compile and assemble.
     let dir = tempfile::tempdir().unwrap();
-    for (threshold, line) in [("1", "8"), ("20", "32"), ("300", "64")] {
+    for (threshold, line) in [("1", "8"), ("7", "24"), ("20", "32"), ("300", "64")] {
         let ptx = dir.path().join(format!("p_{threshold}_{line}.ptx"));
         run_ok(
             driver()

@@ -117,10 +117,69 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         addr: PointerValue<'ctx>,
     ) -> BuildResult<(IntValue<'ctx>, IntValue<'ctx>)> {
         let a = b.build_ptr_to_int(addr, self.i64(), "a")?;
-        let mask = self.i64().const_int(u64::from(self.line_size - 1), false);
-        let line = b.build_and(a, b.build_not(mask, "")?, "line")?;
-        let off = b.build_and(a, mask, "off")?;
-        Ok((line, off))
+        if self.line_size.is_power_of_two() {
+            let mask = self.i64().const_int(u64::from(self.line_size - 1), false);
+            let line = b.build_and(a, b.build_not(mask, "")?, "line")?;
+            let off = b.build_and(a, mask, "off")?;
+            Ok((line, off))
+        } else {
+            let size = self.i64().const_int(u64::from(self.line_size), false);
+            let off = b.build_int_unsigned_rem(a, size, "off")?;
+            let line = b.build_int_sub(a, off, "line")?;
+            Ok((line, off))
+        }
+    }
+
+    /// The words a whole line moves in: 16-byte vectors when the line size is
+    /// a multiple of 16 (lines are then 16-byte aligned), else 8-byte words.
+    fn line_words(&self) -> Vec<(u64, BasicTypeEnum<'ctx>, u32)> {
+        let (step, ty) = if self.line_size % 16 == 0 {
+            (16, self.v4i32())
+        } else {
+            (8, self.i64().as_basic_type_enum())
+        };
+        (0..self.line_size / step)
+            .map(|k| (u64::from(k * step), ty, step))
+            .collect()
+    }
+
+    /// The alignment every line in shared memory and in memory has.
+    fn line_align(&self) -> u32 {
+        1 << self.line_size.trailing_zeros()
+    }
+
+    /// Whether an access of this kind can cross the end of its line.
+    fn may_straddle(&self, site: SiteKind) -> bool {
+        site.align < site.size || self.line_size % site.size != 0
+    }
+
+    /// The alignment of an access inside its line in shared memory.
+    fn in_line_align(&self, site: SiteKind) -> u32 {
+        site.align.min(site.size).min(self.line_align())
+    }
+
+    /// Copies a whole line between shared memory and memory.
+    fn copy_line(
+        &self,
+        b: &Builder<'ctx>,
+        line: PointerValue<'ctx>,
+        line_addr: IntValue<'ctx>,
+        to_shared: bool,
+    ) -> BuildResult<()> {
+        for (off, ty, align) in self.line_words() {
+            let off = self.i64().const_int(off, false);
+            let shared = self.shared_at(b, line, off)?;
+            let global = self.global_at(b, b.build_int_add(line_addr, off, "")?)?;
+            let (src, dst) = if to_shared {
+                (global, shared)
+            } else {
+                (shared, global)
+            };
+            let v = b.build_load(ty, src, "")?;
+            set_align(v, align);
+            set_align(b.build_store(dst, v)?, align);
+        }
+        Ok(())
     }
 
     fn global_at(
@@ -182,7 +241,6 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             false,
         );
         let full_mask = self.full_mask();
-        let line_size = self.line_size;
         self.helper("sl1.writeback".into(), ty, move |rt, f, b| {
             let line_addr = f.get_nth_param(0).unwrap().into_int_value();
             let dirty = f.get_nth_param(1).unwrap().into_int_value();
@@ -199,23 +257,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             b.build_conditional_branch(is_full, full, bytes)?;
 
             b.position_at_end(full);
-            for k in 0..line_size / 16 {
-                let off = rt.i64().const_int(u64::from(16 * k), false);
-                let v = b.build_load(rt.v4i32(), rt.shared_at(b, line, off)?, "")?;
-                set_align(v, 16);
-                let dst = rt.global_at(b, b.build_int_add(line_addr, off, "")?)?;
-                set_align(b.build_store(dst, v)?, 16);
-            }
-            if line_size % 16 != 0 {
-                // 8-byte lines: one 8-byte word.
-                for k in (line_size / 16 * 16..line_size).step_by(8) {
-                    let off = rt.i64().const_int(u64::from(k), false);
-                    let v = b.build_load(rt.i64(), rt.shared_at(b, line, off)?, "")?;
-                    set_align(v, 8);
-                    let dst = rt.global_at(b, b.build_int_add(line_addr, off, "")?)?;
-                    set_align(b.build_store(dst, v)?, 8);
-                }
-            }
+            rt.copy_line(b, line, line_addr, false)?;
             b.build_unconditional_branch(done)?;
 
             // One byte per set bit, lowest first.
@@ -351,20 +393,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
 
         b.position_at_end(load);
         if fill {
-            for k in 0..self.line_size / 16 {
-                let off = self.i64().const_int(u64::from(16 * k), false);
-                let src = self.global_at(b, b.build_int_add(line_addr, off, "")?)?;
-                let v = b.build_load(self.v4i32(), src, "")?;
-                set_align(v, 16);
-                set_align(b.build_store(self.shared_at(b, line, off)?, v)?, 16);
-            }
-            for k in (self.line_size / 16 * 16..self.line_size).step_by(8) {
-                let off = self.i64().const_int(u64::from(k), false);
-                let src = self.global_at(b, b.build_int_add(line_addr, off, "")?)?;
-                let v = b.build_load(self.i64(), src, "")?;
-                set_align(v, 8);
-                set_align(b.build_store(self.shared_at(b, line, off)?, v)?, 8);
-            }
+            self.copy_line(b, line, line_addr, true)?;
         }
         b.build_store(tag_slot, line_addr)?;
         b.build_store(dirty_slot, self.i64().const_zero())?;
@@ -384,7 +413,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         flush_args: [inkwell::values::BasicMetadataValueEnum<'ctx>; 3],
         direct: inkwell::basic_block::BasicBlock<'ctx>,
     ) -> BuildResult<()> {
-        if site.align >= site.size {
+        if !self.may_straddle(site) {
             return Ok(());
         }
         let flush = self.flush();
@@ -518,7 +547,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         let tag = |e: u32| param(first + 1 + e).into_pointer_value();
         let dirty = |e: u32| param(first + 1 + group + e).into_pointer_value();
         let line = |e: u32| param(first + 1 + 2 * group + e).into_pointer_value();
-        let align = site.align.min(site.size);
+        let align = self.in_line_align(site);
         let mask_bits = if site.size == 64 {
             u64::MAX
         } else {
@@ -527,7 +556,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
 
         let (line_addr, off) = self.line_of(&b, addr)?;
         let direct = self.ctx.append_basic_block(f, "direct");
-        if site.align < site.size {
+        if self.may_straddle(site) {
             // A straddling access goes direct after every line of the group
             // is written back.
             let end =
@@ -654,7 +683,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             writeback,
         )?;
         let at = self.shared_at(&b, line, off)?;
-        let align = site.align.min(site.size);
+        let align = self.in_line_align(site);
         if is_load {
             let v = b.build_load(ty, at, "v")?;
             set_align(v, align);
