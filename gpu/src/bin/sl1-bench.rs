@@ -1,0 +1,165 @@
+//! `sl1-bench`: runs the app suite's builds on the GPU, checks every output
+//! against the CPU reference and times a block/thread sweep.
+//!
+//! A bundle holds one PTX per build and app: `<bundle>/ptx/<build>/<app>.ptx`
+//! (`ci/gpu-bundle` makes it; its run script adds the nvcc build there).
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use clap::Parser;
+use indicatif::{ProgressBar, ProgressStyle};
+use sl1_gpu::apps::{self, check};
+use sl1_gpu::device::Gpu;
+use sl1_gpu::results::{summarize, table, Measurement, Report};
+use sl1_gpu::sweep::configs;
+
+#[derive(Parser, Debug)]
+#[command(version, about = "Check and time S-L1's app suite on the GPU")]
+struct Args {
+    /// Bundle with ptx/<build>/<app>.ptx.
+    #[arg(long, default_value = ".")]
+    bundle: PathBuf,
+    /// Apps to run (default: every app with PTX in the bundle).
+    #[arg(long, value_delimiter = ',')]
+    apps: Vec<String>,
+    /// Builds to run (default: every folder under ptx/).
+    #[arg(long, value_delimiter = ',')]
+    builds: Vec<String>,
+    /// The build speed-ups are measured against.
+    #[arg(long, default_value = "nvcc")]
+    baseline: String,
+    /// Input size in bytes.
+    #[arg(long, default_value_t = (512 << 20) + 37)]
+    bytes: usize,
+    /// Timed launches per configuration (after one warm-up).
+    #[arg(long, default_value_t = 10)]
+    reps: usize,
+    /// Three configurations instead of twenty.
+    #[arg(long)]
+    quick: bool,
+    /// Write every measurement as JSON here.
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+fn list_dirs(dir: &std::path::Path) -> Result<Vec<String>> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+fn main() -> Result<()> {
+    let args = Args::parse();
+    let ptx_dir = args.bundle.join("ptx");
+    let builds = if args.builds.is_empty() {
+        list_dirs(&ptx_dir)?
+    } else {
+        args.builds.clone()
+    };
+    if builds.is_empty() {
+        bail!(
+            "{}: no builds (expected ptx/<build>/<app>.ptx)",
+            ptx_dir.display()
+        );
+    }
+    let wanted: Vec<&'static dyn apps::App> = if args.apps.is_empty() {
+        apps::all()
+            .into_iter()
+            .filter(|a| {
+                builds
+                    .iter()
+                    .any(|b| ptx_dir.join(b).join(format!("{}.ptx", a.name())).is_file())
+            })
+            .collect()
+    } else {
+        args.apps
+            .iter()
+            .map(|n| apps::by_name(n).with_context(|| format!("unknown app `{n}`")))
+            .collect::<Result<_>>()?
+    };
+
+    let gpu = Gpu::open()?;
+    let sweep = configs(args.quick);
+    let total = (wanted.len() * builds.len() * sweep.len()) as u64;
+    let bar = ProgressBar::new(total).with_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("a valid template"),
+    );
+    let mut measurements = Vec::new();
+    for app in &wanted {
+        bar.set_message(format!("{}: generating input", app.name()));
+        let case = app.case(args.bytes, 1);
+        for build in &builds {
+            let path = ptx_dir.join(build).join(format!("{}.ptx", app.name()));
+            let func = gpu.load(&path, app.kernel())?;
+            let inputs = gpu.upload(&case)?;
+            for &config in &sweep {
+                bar.set_message(format!(
+                    "{} {build} {}x{}",
+                    app.name(),
+                    config.blocks,
+                    config.threads
+                ));
+                let run = gpu.run(
+                    &func,
+                    &case,
+                    &inputs,
+                    &app.args(&case, config.total_threads()),
+                    config,
+                    args.reps,
+                )?;
+                measurements.push(Measurement {
+                    app: app.name().into(),
+                    variant: build.clone(),
+                    config,
+                    median_ms: run.median_ms,
+                    mismatch: check(&case, &run.outputs).err(),
+                });
+                bar.inc(1);
+            }
+        }
+    }
+    bar.finish_and_clear();
+
+    let best = summarize(&measurements, &args.baseline);
+    println!(
+        "{} | {} bytes | median of {} launches | best of {} configurations",
+        gpu.name(),
+        args.bytes,
+        args.reps,
+        sweep.len()
+    );
+    print!("{}", table(&best, &args.baseline));
+    for m in measurements.iter().filter(|m| m.mismatch.is_some()) {
+        println!(
+            "MISMATCH {} {} {}x{}: {}",
+            m.app,
+            m.variant,
+            m.config.blocks,
+            m.config.threads,
+            m.mismatch.as_deref().unwrap_or_default()
+        );
+    }
+    let failed = measurements.iter().any(|m| m.mismatch.is_some());
+    let report = Report {
+        gpu: gpu.name(),
+        bytes: args.bytes,
+        reps: args.reps,
+        baseline: args.baseline.clone(),
+        best,
+        measurements,
+    };
+    if let Some(path) = &args.json {
+        std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if failed {
+        bail!("some outputs differ from the CPU reference");
+    }
+    Ok(())
+}

@@ -1,0 +1,143 @@
+//! Running a kernel of a PTX build on the GPU, through the CUDA driver API.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use cudarc::driver::sys::CUevent_flags;
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaSlice, CudaStream, DriverError, LaunchConfig, PushKernelArg,
+};
+use cudarc::nvrtc::Ptx;
+use thiserror::Error;
+
+use crate::apps::{Arg, Case};
+use crate::sweep::{median, Config};
+
+#[derive(Debug, Error)]
+pub enum GpuError {
+    #[error("no NVIDIA driver on this machine (libcuda.so.1 not found); run on a GPU machine")]
+    NoDriver,
+    #[error("CUDA driver: {0}")]
+    Driver(#[from] DriverError),
+    #[error("{path}: {message}")]
+    Module { path: String, message: String },
+}
+
+/// Whether the CUDA driver library can be loaded here.
+pub fn driver_present() -> bool {
+    // SAFETY: only tries to open the library; cudarc keeps it loaded.
+    unsafe { cudarc::driver::sys::is_culib_present() }
+}
+
+/// The first GPU, with one stream.
+pub struct Gpu {
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+}
+
+/// The timing and the outputs of one configuration.
+pub struct Run {
+    pub median_ms: f32,
+    pub outputs: Vec<Vec<u8>>,
+}
+
+impl Gpu {
+    pub fn open() -> Result<Gpu, GpuError> {
+        if !driver_present() {
+            return Err(GpuError::NoDriver);
+        }
+        let ctx = CudaContext::new(0)?;
+        let stream = ctx.default_stream();
+        Ok(Gpu { ctx, stream })
+    }
+
+    pub fn name(&self) -> String {
+        self.ctx.name().unwrap_or_else(|_| "unknown GPU".into())
+    }
+
+    /// Loads `kernel` from the PTX file at `path`.
+    pub fn load(&self, path: &Path, kernel: &str) -> Result<CudaFunction, GpuError> {
+        let module_error = |message: String| GpuError::Module {
+            path: path.display().to_string(),
+            message,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| module_error(e.to_string()))?;
+        let module = self
+            .ctx
+            .load_module(Ptx::from_src(text))
+            .map_err(|e| module_error(format!("the driver rejected the PTX: {e}")))?;
+        module
+            .load_function(kernel)
+            .map_err(|e| module_error(format!("no kernel `{kernel}`: {e}")))
+    }
+
+    /// Uploads the case's inputs once, for every configuration.
+    pub fn upload(&self, case: &Case) -> Result<Vec<CudaSlice<u8>>, GpuError> {
+        Ok(case
+            .inputs
+            .iter()
+            .map(|i| self.stream.clone_htod(i))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// Runs one configuration: outputs filled (poisoned or zeroed), one warm-up
+    /// launch, then `reps` timed launches (outputs refilled before each, so
+    /// accumulating kernels start from the same state); returns the median and
+    /// the outputs of the last launch.
+    pub fn run(
+        &self,
+        func: &CudaFunction,
+        case: &Case,
+        inputs: &[CudaSlice<u8>],
+        args: &[Arg],
+        config: Config,
+        reps: usize,
+    ) -> Result<Run, GpuError> {
+        let fills: Vec<Vec<u8>> = case.outputs.iter().map(|o| vec![o.fill; o.bytes]).collect();
+        let mut outputs: Vec<CudaSlice<u8>> = fills
+            .iter()
+            .map(|f| self.stream.clone_htod(f))
+            .collect::<Result<_, _>>()?;
+        let cfg = LaunchConfig {
+            grid_dim: (config.blocks, 1, 1),
+            block_dim: (config.threads, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let start = self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
+        let end = self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
+        let mut times = Vec::with_capacity(reps);
+        for rep in 0..=reps {
+            for (buffer, fill) in outputs.iter_mut().zip(&fills) {
+                self.stream.memcpy_htod(fill, buffer)?;
+            }
+            start.record(&self.stream)?;
+            {
+                let mut launch = self.stream.launch_builder(func);
+                for arg in args {
+                    match arg {
+                        Arg::Input(i) => launch.arg(&inputs[*i]),
+                        Arg::Output(i) => launch.arg(&outputs[*i]),
+                        Arg::U64(v) => launch.arg(v),
+                    };
+                }
+                // SAFETY: the arguments follow the kernel's signature, as the
+                // app declares it; buffers outlive the launch (cudarc records
+                // their use and waits before freeing).
+                unsafe { launch.launch(cfg) }?;
+            }
+            end.record(&self.stream)?;
+            end.synchronize()?;
+            if rep > 0 {
+                times.push(start.elapsed_ms(&end)?);
+            }
+        }
+        let outputs = outputs
+            .iter()
+            .map(|o| self.stream.clone_dtoh(o))
+            .collect::<Result<_, _>>()?;
+        Ok(Run {
+            median_ms: median(&times).unwrap_or(f32::NAN),
+            outputs,
+        })
+    }
+}

@@ -1,0 +1,9 @@
+//! S-L1's app suite on the GPU: each app brings deterministic inputs that look
+//! like real data, a CPU reference and a check; `device` launches the kernels
+//! of every build (PTX) through the CUDA driver API and times them.
+
+pub mod apps;
+pub mod device;
+pub mod inputs;
+pub mod results;
+pub mod sweep;

@@ -1,0 +1,167 @@
+//! Measurements, their summary (best configuration per build, speed-up over a
+//! baseline) and the JSON written for the record.
+
+use serde::{Deserialize, Serialize};
+
+use crate::sweep::Config;
+
+/// One build of one app at one configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Measurement {
+    pub app: String,
+    pub variant: String,
+    pub config: Config,
+    pub median_ms: f32,
+    /// None when the output matched the CPU reference, else what differed.
+    pub mismatch: Option<String>,
+}
+
+/// The best configuration of one build of one app.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Best {
+    pub app: String,
+    pub variant: String,
+    pub config: Config,
+    pub median_ms: f32,
+    /// Baseline's best time over this build's best time.
+    pub speedup: Option<f32>,
+    /// Every configuration of this build matched the reference.
+    pub correct: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub gpu: String,
+    pub bytes: usize,
+    pub reps: usize,
+    pub baseline: String,
+    pub best: Vec<Best>,
+    pub measurements: Vec<Measurement>,
+}
+
+/// Best configuration per (app, variant), in the order the pairs first appear,
+/// with speed-ups over `baseline`'s best for the same app.
+pub fn summarize(measurements: &[Measurement], baseline: &str) -> Vec<Best> {
+    let mut best: Vec<Best> = Vec::new();
+    for m in measurements {
+        let correct = m.mismatch.is_none();
+        match best
+            .iter_mut()
+            .find(|b| b.app == m.app && b.variant == m.variant)
+        {
+            Some(b) => {
+                b.correct &= correct;
+                if m.median_ms < b.median_ms {
+                    b.median_ms = m.median_ms;
+                    b.config = m.config;
+                }
+            }
+            None => best.push(Best {
+                app: m.app.clone(),
+                variant: m.variant.clone(),
+                config: m.config,
+                median_ms: m.median_ms,
+                speedup: None,
+                correct,
+            }),
+        }
+    }
+    let base: Vec<(String, f32)> = best
+        .iter()
+        .filter(|b| b.variant == baseline)
+        .map(|b| (b.app.clone(), b.median_ms))
+        .collect();
+    for b in &mut best {
+        b.speedup = base
+            .iter()
+            .find(|(app, _)| *app == b.app)
+            .map(|(_, ms)| ms / b.median_ms);
+    }
+    best
+}
+
+/// The summary as a text table.
+pub fn table(best: &[Best], baseline: &str) -> String {
+    let mut out = format!(
+        "{:<10} {:<12} {:>10} {:>12} {:>10}  {}\n",
+        "app",
+        "build",
+        "best ms",
+        "blocks x thr",
+        format!("vs {baseline}"),
+        "check"
+    );
+    for b in best {
+        out += &format!(
+            "{:<10} {:<12} {:>10.3} {:>12} {:>10}  {}\n",
+            b.app,
+            b.variant,
+            b.median_ms,
+            format!("{}x{}", b.config.blocks, b.config.threads),
+            b.speedup
+                .map(|s| format!("{s:.2}x"))
+                .unwrap_or_else(|| "-".into()),
+            if b.correct { "OK" } else { "MISMATCH" }
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(app: &str, variant: &str, blocks: u32, ms: f32, ok: bool) -> Measurement {
+        Measurement {
+            app: app.into(),
+            variant: variant.into(),
+            config: Config {
+                blocks,
+                threads: 256,
+            },
+            median_ms: ms,
+            mismatch: (!ok).then(|| "differs".into()),
+        }
+    }
+
+    #[test]
+    fn best_configuration_and_speedup_over_the_baseline() {
+        let ms = [
+            m("upper", "nvcc", 132, 9.0, true),
+            m("upper", "nvcc", 264, 8.0, true),
+            m("upper", "sl1", 132, 2.0, true),
+            m("upper", "sl1", 264, 4.0, false),
+            m("wc", "sl1", 132, 1.0, true),
+        ];
+        let best = summarize(&ms, "nvcc");
+        assert_eq!(best.len(), 3);
+        assert_eq!(best[0].median_ms, 8.0);
+        assert_eq!(best[0].config.blocks, 264);
+        assert_eq!(best[1].speedup, Some(4.0));
+        assert!(
+            !best[1].correct,
+            "one mismatching configuration makes the build incorrect"
+        );
+        assert_eq!(best[2].speedup, None, "no baseline for wc");
+        let text = table(&best, "nvcc");
+        assert!(
+            text.contains("MISMATCH") && text.contains("4.00x"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn report_round_trips_through_json() {
+        let ms = vec![m("upper", "sl1", 132, 2.0, true)];
+        let report = Report {
+            gpu: "test".into(),
+            bytes: 10,
+            reps: 3,
+            baseline: "nvcc".into(),
+            best: summarize(&ms, "nvcc"),
+            measurements: ms,
+        };
+        let json = serde_json::to_string(&report).unwrap();
+        assert_eq!(serde_json::from_str::<Report>(&json).unwrap(), report);
+    }
+}
