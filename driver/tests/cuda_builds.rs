@@ -88,6 +88,46 @@ fn patterns_build_with_extreme_options() {
 }
 
 #[test]
+fn every_suite_app_builds_to_ptx_in_every_bundle_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut apps: Vec<_> = std::fs::read_dir(testdata("apps"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    apps.sort();
+    assert!(apps.len() >= 2);
+    for app in apps {
+        let name = app.file_name().unwrap().to_string_lossy().into_owned();
+        for opts in [vec![], vec!["--no-sl1"], vec!["--line-size", "24"]] {
+            let ptx = dir.path().join(format!("{name}.ptx"));
+            let out = run_ok(
+                driver()
+                    .arg("build")
+                    .arg(app.join(format!("{name}.cu")))
+                    .args(["--emit", "ptx", "--print-report"])
+                    .args(&opts)
+                    .arg("-o")
+                    .arg(&ptx),
+            );
+            // Kernels are extern "C": the bench finds them by their plain name.
+            let text = std::fs::read_to_string(&ptx).unwrap();
+            assert!(
+                text.contains(&format!(".entry {name}(")),
+                "{name}: no entry `{name}`"
+            );
+            if opts.is_empty() {
+                assert!(
+                    out.stderr.contains("S-L1: 1 loop(s) sliced"),
+                    "{name}: {}",
+                    out.stderr
+                );
+            }
+            assert_ptxas_accepts(&ptx);
+        }
+    }
+}
+
+#[test]
 fn cu_emits_cubin_ll_and_bc() {
     let dir = tempfile::tempdir().unwrap();
     for (emit, magic) in [
