@@ -75,7 +75,7 @@ fn patterns_build_with_extreme_options() {
     // Threshold 1 and 8-byte lines reach every path of the runtime; 32-byte
     // lines the two-fill one. Each must compile and assemble.
     let dir = tempfile::tempdir().unwrap();
-    for (threshold, line) in [("1", "8"), ("7", "24"), ("20", "32"), ("300", "64")] {
+    for (threshold, line) in [("1", "8"), ("7", "16"), ("20", "32"), ("300", "64")] {
         let ptx = dir.path().join(format!("p_{threshold}_{line}.ptx"));
         run_ok(
             driver()
@@ -98,7 +98,7 @@ fn every_suite_app_builds_to_ptx_in_every_bundle_build() {
     assert!(apps.len() >= 2);
     for app in apps {
         let name = app.file_name().unwrap().to_string_lossy().into_owned();
-        for opts in [vec![], vec!["--no-sl1"], vec!["--line-size", "24"]] {
+        for opts in [vec![], vec!["--no-sl1"], vec!["--line-size", "8"]] {
             let ptx = dir.path().join(format!("{name}.ptx"));
             let out = run_ok(
                 driver()

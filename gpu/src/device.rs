@@ -118,6 +118,7 @@ impl Gpu {
                         Arg::Input(i) => launch.arg(&inputs[*i]),
                         Arg::Output(i) => launch.arg(&outputs[*i]),
                         Arg::U64(v) => launch.arg(v),
+                        Arg::U32(v) => launch.arg(v),
                     };
                 }
                 // SAFETY: the arguments follow the kernel's signature, as the

@@ -1,9 +1,15 @@
 //! The applications of the suite. An app says how to build its inputs, which
 //! kernel to launch with which arguments, and what the output must be.
 
+mod grep;
+mod matmul;
+mod pvc;
 mod upper;
 mod wc;
 
+pub use grep::Grep;
+pub use matmul::Matmul;
+pub use pvc::Pvc;
 pub use upper::Upper;
 pub use wc::Wc;
 
@@ -15,6 +21,7 @@ pub enum Arg {
     /// Device output buffer `i` (poisoned before every run).
     Output(usize),
     U64(u64),
+    U32(u32),
 }
 
 /// An output buffer: its size and the byte it is filled with before each run
@@ -49,7 +56,7 @@ pub trait App: Sync {
 
 /// Every app of the suite.
 pub fn all() -> Vec<&'static dyn App> {
-    vec![&Upper, &Wc]
+    vec![&Upper, &Wc, &Pvc, &Matmul, &Grep]
 }
 
 pub fn by_name(name: &str) -> Option<&'static dyn App> {
