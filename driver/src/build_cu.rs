@@ -39,6 +39,9 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
         .args(["-mllvm", &format!("-sl1-threshold={}", args.threshold)])
         .args(["-mllvm", &format!("-sl1-line-size={}", args.line_size)])
         .args(["-mllvm", &format!("-sl1-max-threads={}", args.max_threads)]);
+    if args.force_uncached {
+        device.args(["-mllvm", "-sl1-force-uncached"]);
+    }
     if args.no_sl1 {
         device.args(["-mllvm", "-sl1-disable"]);
     }

@@ -108,6 +108,9 @@ pub struct BuildArgs {
     /// __launch_bounds__.
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub max_threads: u32,
+    /// Insert S-L1 but cache nothing at run time (measures its overhead).
+    #[arg(long)]
+    pub force_uncached: bool,
     /// Print every command before running it.
     #[arg(short, long)]
     pub verbose: bool,

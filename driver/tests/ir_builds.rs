@@ -95,3 +95,29 @@ fn bitcode_input_builds() {
     run_ok(driver().arg("build").arg(&bc).arg("-o").arg(&ptx));
     assert_ptxas_accepts(&ptx);
 }
+
+#[test]
+fn force_uncached_keeps_the_code_but_never_uses_shared_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let build = |extra: &[&str], out: &str| {
+        let ptx = dir.path().join(out);
+        run_ok(
+            driver()
+                .arg("build")
+                .arg(testdata("ll/restrict_loop.ll"))
+                .args(extra)
+                .arg("-o")
+                .arg(&ptx),
+        );
+        std::fs::read_to_string(&ptx).unwrap()
+    };
+    let cached = build(&[], "cached.ptx");
+    let off = build(&["--force-uncached"], "off.ptx");
+    assert!(cached.contains("ld.shared") && cached.contains("st.shared"));
+    assert!(
+        !off.contains("ld.shared") && !off.contains("st.shared"),
+        "{off}"
+    );
+    // The monitoring slice is still there: its exit compares the access count.
+    assert!(off.lines().count() > build(&["--no-sl1"], "plain.ptx").lines().count());
+}

@@ -16,6 +16,10 @@ pub struct Options {
     /// Block size the shared-memory buffer is provisioned for when the kernel
     /// has no `__launch_bounds__`.
     pub max_threads: u32,
+    /// Insert everything but let the decision cache nothing: the cost of the
+    /// inserted code alone (the paper's overhead experiment, Fig. 14).
+    #[serde(default)]
+    pub force_uncached: bool,
 }
 
 impl Default for Options {
@@ -25,6 +29,7 @@ impl Default for Options {
             line_size: 16,
             transform: true,
             max_threads: 1024,
+            force_uncached: false,
         }
     }
 }

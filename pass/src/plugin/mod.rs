@@ -31,6 +31,7 @@ pub struct RawOptions {
     line_size: u32,
     max_threads: u32,
     disable: bool,
+    force_uncached: bool,
     panic_for_testing: bool,
     report_path: *const c_char,
 }
@@ -141,6 +142,7 @@ pub unsafe extern "C" fn sl1_run_on_module(
             line_size: raw.line_size,
             transform: !raw.disable,
             max_threads: raw.max_threads,
+            force_uncached: raw.force_uncached,
         };
         let report = crate::run_on_module(&view, &options).map_err(|e| e.to_string())?;
         if !raw.report_path.is_null() {

@@ -30,6 +30,10 @@ cl::opt<unsigned> Sl1MaxThreads(
     "sl1-max-threads",
     cl::desc("S-L1: block size the line buffer is provisioned for without __launch_bounds__"),
     cl::init(1024));
+cl::opt<bool> Sl1ForceUncached(
+    "sl1-force-uncached",
+    cl::desc("S-L1: insert the cache but decide to cache nothing (measures the overhead)"),
+    cl::init(false));
 cl::opt<bool> Sl1PanicForTesting("sl1-panic-for-testing",
                                   cl::desc("S-L1: fail inside the pass (tests the error path)"),
                                   cl::init(false), cl::Hidden);
@@ -45,6 +49,7 @@ extern "C" struct Sl1RawOptions {
   unsigned line_size;
   unsigned max_threads;
   bool disable;
+  bool force_uncached;
   bool panic_for_testing;
   const char *report_path;
 };
@@ -87,7 +92,7 @@ namespace {
 struct Sl1Pass : PassInfoMixin<Sl1Pass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     std::string Report = Sl1Report;
-    Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, Sl1MaxThreads, Sl1Disable, Sl1PanicForTesting,
+    Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, Sl1MaxThreads, Sl1Disable, Sl1ForceUncached, Sl1PanicForTesting,
                        Report.empty() ? nullptr : Report.c_str()};
     int Changed = sl1_run_on_module(wrap(&M), &Opts);
     return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();

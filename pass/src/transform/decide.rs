@@ -116,7 +116,11 @@ impl LoopSlice<'_, '_> {
                     cln,
                     c"".as_ptr(),
                 );
-                let on = LLVMBuildAnd(r, eligible[d], fits, c"sl1.cached".as_ptr());
+                let on = if self.options.force_uncached {
+                    LLVMConstInt(LLVMTypeOf(fits), 0, 0)
+                } else {
+                    LLVMBuildAnd(r, eligible[d], fits, c"sl1.cached".as_ptr())
+                };
                 b.store(on, s.cached);
                 // Slot-major: line `rank` of thread `tid` is element rank*threads + tid.
                 let index = LLVMBuildAdd(
