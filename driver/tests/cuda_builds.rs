@@ -116,11 +116,14 @@ fn every_suite_app_builds_to_ptx_in_every_bundle_build() {
                 "{name}: no entry `{name}`"
             );
             if opts.is_empty() {
-                assert!(
-                    out.stderr.contains(" loop(s) sliced"),
-                    "{name}: {}",
-                    out.stderr
-                );
+                // k-means keeps its centroids in dynamic shared memory: S-L1
+                // stays off there, as in the paper, and says why.
+                let expected = if name == "kmeans" {
+                    "not transformed: kernel uses dynamic shared memory"
+                } else {
+                    " loop(s) sliced"
+                };
+                assert!(out.stderr.contains(expected), "{name}: {}", out.stderr);
             }
             assert_ptxas_accepts(&ptx);
         }

@@ -10,7 +10,7 @@ use cudarc::driver::{
 use cudarc::nvrtc::Ptx;
 use thiserror::Error;
 
-use crate::apps::{Arg, Case};
+use crate::apps::{App, Arg, Case};
 use crate::sweep::{median, Config};
 
 #[derive(Debug, Error)]
@@ -80,19 +80,20 @@ impl Gpu {
             .collect::<Result<_, _>>()?)
     }
 
-    /// Runs one configuration: outputs filled (poisoned or zeroed), one warm-up
+    /// Runs one configuration of `app`: outputs filled (poisoned or zeroed), one warm-up
     /// launch, then `reps` timed launches (outputs refilled before each, so
     /// accumulating kernels start from the same state); returns the median and
     /// the outputs of the last launch.
     pub fn run(
         &self,
         func: &CudaFunction,
+        app: &dyn App,
         case: &Case,
         inputs: &[CudaSlice<u8>],
-        args: &[Arg],
         config: Config,
         reps: usize,
     ) -> Result<Run, GpuError> {
+        let args = app.args(case, config.total_threads());
         let fills: Vec<Vec<u8>> = case.outputs.iter().map(|o| vec![o.fill; o.bytes]).collect();
         let mut outputs: Vec<CudaSlice<u8>> = fills
             .iter()
@@ -101,7 +102,7 @@ impl Gpu {
         let cfg = LaunchConfig {
             grid_dim: (config.blocks, 1, 1),
             block_dim: (config.threads, 1, 1),
-            shared_mem_bytes: 0,
+            shared_mem_bytes: app.shared_bytes(case),
         };
         let start = self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
         let end = self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
@@ -113,7 +114,7 @@ impl Gpu {
             start.record(&self.stream)?;
             {
                 let mut launch = self.stream.launch_builder(func);
-                for arg in args {
+                for arg in &args {
                     match arg {
                         Arg::Input(i) => launch.arg(&inputs[*i]),
                         Arg::Output(i) => launch.arg(&outputs[*i]),

@@ -2,12 +2,14 @@
 //! kernel to launch with which arguments, and what the output must be.
 
 mod grep;
+mod kmeans;
 mod matmul;
 mod pvc;
 mod upper;
 mod wc;
 
 pub use grep::Grep;
+pub use kmeans::Kmeans;
 pub use matmul::Matmul;
 pub use pvc::Pvc;
 pub use upper::Upper;
@@ -52,11 +54,15 @@ pub trait App: Sync {
     fn case(&self, bytes: usize, seed: u64) -> Case;
     /// Arguments for a launch of `threads` threads in all.
     fn args(&self, case: &Case, threads: u64) -> Vec<Arg>;
+    /// Dynamic shared memory per block.
+    fn shared_bytes(&self, _case: &Case) -> u32 {
+        0
+    }
 }
 
 /// Every app of the suite.
 pub fn all() -> Vec<&'static dyn App> {
-    vec![&Upper, &Wc, &Pvc, &Matmul, &Grep]
+    vec![&Upper, &Wc, &Pvc, &Matmul, &Grep, &Kmeans]
 }
 
 pub fn by_name(name: &str) -> Option<&'static dyn App> {

@@ -105,14 +105,7 @@ fn main() -> Result<()> {
                     config.blocks,
                     config.threads
                 ));
-                let run = gpu.run(
-                    &func,
-                    &case,
-                    &inputs,
-                    &app.args(&case, config.total_threads()),
-                    config,
-                    args.reps,
-                )?;
+                let run = gpu.run(&func, *app, &case, &inputs, config, args.reps)?;
                 measurements.push(Measurement {
                     app: app.name().into(),
                     variant: build.clone(),
