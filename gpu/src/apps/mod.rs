@@ -1,14 +1,18 @@
 //! The applications of the suite. An app says how to build its inputs, which
 //! kernel to launch with which arguments, and what the output must be.
 
+mod affinity;
 mod grep;
+mod invindex;
 mod kmeans;
 mod matmul;
 mod pvc;
 mod upper;
 mod wc;
 
+pub use affinity::Affinity;
 pub use grep::Grep;
+pub use invindex::InvIndex;
 pub use kmeans::Kmeans;
 pub use matmul::Matmul;
 pub use pvc::Pvc;
@@ -62,7 +66,9 @@ pub trait App: Sync {
 
 /// Every app of the suite.
 pub fn all() -> Vec<&'static dyn App> {
-    vec![&Upper, &Wc, &Pvc, &Matmul, &Grep, &Kmeans]
+    vec![
+        &Upper, &Wc, &InvIndex, &Pvc, &Affinity, &Matmul, &Grep, &Kmeans,
+    ]
 }
 
 pub fn by_name(name: &str) -> Option<&'static dyn App> {
