@@ -3,7 +3,7 @@
 
 use rand::Rng;
 
-use super::{chunk, App, Arg, Case, Output};
+use super::{chunk, le_u32, le_u64, App, Arg, Case, Output};
 use crate::inputs;
 
 pub struct Affinity;
@@ -62,13 +62,13 @@ impl App for Affinity {
         let loyal = loyal(&tx);
         let visits = reference(&tx, &loyal);
         Case {
-            inputs: vec![tx.iter().flat_map(|x| x.to_le_bytes()).collect(), loyal],
+            inputs: vec![le_u32(&tx), loyal],
             // Visits are added atomically: they start at zero.
             outputs: vec![Output {
                 bytes: 8 * MERCHANTS,
                 fill: 0,
             }],
-            expected: vec![visits.iter().flat_map(|v| v.to_le_bytes()).collect()],
+            expected: vec![le_u64(&visits)],
         }
     }
     fn args(&self, case: &Case, threads: u64) -> Vec<Arg> {

@@ -3,7 +3,7 @@
 
 use rand::Rng;
 
-use super::{chunk, App, Arg, Case, Output};
+use super::{chunk, le_u64, App, Arg, Case, Output};
 use crate::inputs;
 
 pub struct InvIndex;
@@ -60,10 +60,6 @@ pub fn reference(html: &[u8], docs: usize) -> (Vec<u64>, Vec<u64>) {
     (links, hash)
 }
 
-fn bytes_of(v: &[u64]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
 impl App for InvIndex {
     fn name(&self) -> &'static str {
         "invindex"
@@ -88,7 +84,7 @@ impl App for InvIndex {
                     fill: 0,
                 },
             ],
-            expected: vec![bytes_of(&links), bytes_of(&hash)],
+            expected: vec![le_u64(&links), le_u64(&hash)],
         }
     }
     fn args(&self, case: &Case, threads: u64) -> Vec<Arg> {

@@ -3,7 +3,7 @@
 
 use rand::Rng;
 
-use super::{chunk, App, Arg, Case, Output, POISON};
+use super::{chunk, le_i32, App, Arg, Case, Output, POISON};
 use crate::inputs;
 
 pub struct Kmeans;
@@ -35,10 +35,6 @@ pub fn reference(points: &[i32], centroids: &[i32]) -> Vec<i32> {
         .collect()
 }
 
-fn bytes_of(v: &[i32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
 impl App for Kmeans {
     fn name(&self) -> &'static str {
         "kmeans"
@@ -61,12 +57,12 @@ impl App for Kmeans {
             .collect();
         let assign = reference(&points, &centroids);
         Case {
-            inputs: vec![bytes_of(&points), bytes_of(&centroids)],
+            inputs: vec![le_i32(&points), le_i32(&centroids)],
             outputs: vec![Output {
                 bytes: 4 * n,
                 fill: POISON,
             }],
-            expected: vec![bytes_of(&assign)],
+            expected: vec![le_i32(&assign)],
         }
     }
     fn args(&self, case: &Case, threads: u64) -> Vec<Arg> {

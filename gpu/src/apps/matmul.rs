@@ -2,7 +2,7 @@
 
 use rand::Rng;
 
-use super::{chunk, App, Arg, Case, Output, POISON};
+use super::{chunk, le_i32, App, Arg, Case, Output, POISON};
 use crate::inputs;
 
 pub struct Matmul;
@@ -26,10 +26,6 @@ pub fn reference(a: &[i32], b: &[i32], n: usize) -> Vec<i32> {
     c
 }
 
-fn bytes_of(v: &[i32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
 impl App for Matmul {
     fn name(&self) -> &'static str {
         "matmul"
@@ -44,12 +40,12 @@ impl App for Matmul {
         let b: Vec<i32> = (0..n * n).map(|_| r.random_range(-8..=8)).collect();
         let c = reference(&a, &b, n);
         Case {
-            inputs: vec![bytes_of(&a), bytes_of(&b)],
+            inputs: vec![le_i32(&a), le_i32(&b)],
             outputs: vec![Output {
                 bytes: 4 * n * n,
                 fill: POISON,
             }],
-            expected: vec![bytes_of(&c)],
+            expected: vec![le_i32(&c)],
         }
     }
     fn args(&self, case: &Case, threads: u64) -> Vec<Arg> {

@@ -75,6 +75,21 @@ pub fn by_name(name: &str) -> Option<&'static dyn App> {
     all().into_iter().find(|a| a.name() == name)
 }
 
+/// Little-endian bytes of `i32`s, as kernels read and write them.
+pub fn le_i32(values: &[i32]) -> Vec<u8> {
+    values.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Little-endian bytes of `u32`s.
+pub fn le_u32(values: &[u32]) -> Vec<u8> {
+    values.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Little-endian bytes of `u64`s.
+pub fn le_u64(values: &[u64]) -> Vec<u8> {
+    values.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
 /// Per-thread chunk for `n` items over `threads` threads.
 pub fn chunk(n: u64, threads: u64) -> u64 {
     n.div_ceil(threads.max(1))

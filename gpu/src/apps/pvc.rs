@@ -3,7 +3,7 @@
 
 use rand::Rng;
 
-use super::{chunk, App, Arg, Case, Output};
+use super::{chunk, le_u32, le_u64, App, Arg, Case, Output};
 use crate::inputs;
 
 pub struct Pvc;
@@ -79,13 +79,13 @@ impl App for Pvc {
         let weight: Vec<u32> = (0..PAGES).map(|_| r.random_range(1..1000)).collect();
         let hits = reference(&log, &weight);
         Case {
-            inputs: vec![log, weight.iter().flat_map(|w| w.to_le_bytes()).collect()],
+            inputs: vec![log, le_u32(&weight)],
             // Hits are added atomically: they start at zero.
             outputs: vec![Output {
                 bytes: 8 * PAGES,
                 fill: 0,
             }],
-            expected: vec![hits.iter().flat_map(|h| h.to_le_bytes()).collect()],
+            expected: vec![le_u64(&hits)],
         }
     }
     fn args(&self, case: &Case, threads: u64) -> Vec<Arg> {
