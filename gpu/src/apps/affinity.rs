@@ -54,9 +54,6 @@ impl App for Affinity {
     fn name(&self) -> &'static str {
         "affinity"
     }
-    fn kernel(&self) -> &'static str {
-        "affinity"
-    }
     fn case(&self, bytes: usize, seed: u64) -> Case {
         let tx = transactions((bytes / 8).max(1), seed);
         let loyal = loyal(&tx);

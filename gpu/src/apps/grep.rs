@@ -26,9 +26,6 @@ impl App for Grep {
     fn name(&self) -> &'static str {
         "grep"
     }
-    fn kernel(&self) -> &'static str {
-        "grep"
-    }
     fn case(&self, bytes: usize, seed: u64) -> Case {
         let text = inputs::text(bytes, seed);
         Case {

@@ -64,9 +64,6 @@ impl App for InvIndex {
     fn name(&self) -> &'static str {
         "invindex"
     }
-    fn kernel(&self) -> &'static str {
-        "invindex"
-    }
     fn case(&self, bytes: usize, seed: u64) -> Case {
         let html = html(bytes, seed);
         let docs = html.len() / DOC_BYTES;

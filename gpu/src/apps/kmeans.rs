@@ -39,9 +39,6 @@ impl App for Kmeans {
     fn name(&self) -> &'static str {
         "kmeans"
     }
-    fn kernel(&self) -> &'static str {
-        "kmeans"
-    }
     fn case(&self, bytes: usize, seed: u64) -> Case {
         let n = (bytes / (4 * DIMS)).clamp(1, MAX_POINTS);
         let mut r = inputs::rng(seed);

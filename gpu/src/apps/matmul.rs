@@ -30,9 +30,6 @@ impl App for Matmul {
     fn name(&self) -> &'static str {
         "matmul"
     }
-    fn kernel(&self) -> &'static str {
-        "matmul"
-    }
     fn case(&self, bytes: usize, seed: u64) -> Case {
         let n = order(bytes);
         let mut r = inputs::rng(seed);

@@ -52,8 +52,11 @@ pub struct Case {
 
 pub trait App: Sync {
     fn name(&self) -> &'static str;
-    /// The `extern "C"` kernel in `testdata/apps/<name>/<name>.cu`.
-    fn kernel(&self) -> &'static str;
+    /// The `extern "C"` kernel in `testdata/apps/<name>/<name>.cu`: named
+    /// after the app.
+    fn kernel(&self) -> &'static str {
+        self.name()
+    }
     /// Inputs of about `bytes` bytes, from `seed`, with the CPU reference.
     fn case(&self, bytes: usize, seed: u64) -> Case;
     /// Arguments for a launch of `threads` threads in all.

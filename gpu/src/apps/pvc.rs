@@ -70,9 +70,6 @@ impl App for Pvc {
     fn name(&self) -> &'static str {
         "pvc"
     }
-    fn kernel(&self) -> &'static str {
-        "pvc"
-    }
     fn case(&self, bytes: usize, seed: u64) -> Case {
         let log = log(bytes, seed);
         let mut r = inputs::rng(seed ^ 0x9e37);

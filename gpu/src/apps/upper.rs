@@ -13,9 +13,6 @@ impl App for Upper {
     fn name(&self) -> &'static str {
         "upper"
     }
-    fn kernel(&self) -> &'static str {
-        "upper"
-    }
     fn case(&self, bytes: usize, seed: u64) -> Case {
         let text = inputs::text(bytes, seed);
         Case {

@@ -26,9 +26,6 @@ impl App for Wc {
     fn name(&self) -> &'static str {
         "wc"
     }
-    fn kernel(&self) -> &'static str {
-        "wc"
-    }
     fn case(&self, bytes: usize, seed: u64) -> Case {
         let text = inputs::text(bytes, seed);
         let (words, lines) = reference(&text);
