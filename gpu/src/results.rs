@@ -37,6 +37,58 @@ pub struct Report {
     pub baseline: String,
     pub best: Vec<Best>,
     pub measurements: Vec<Measurement>,
+    /// Counters of the run-time statistics build, one entry per app and
+    /// configuration it ran at (empty when that build was not run).
+    #[serde(default)]
+    pub hit_rates: Vec<HitRates>,
+}
+
+/// What the statistics build (`--stats`) counted in one launch of one app.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HitRates {
+    pub app: String,
+    pub variant: String,
+    pub config: Config,
+    pub structures: Vec<StructureStats>,
+}
+
+/// Counters of one data structure, summed over every thread of the launch.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StructureStats {
+    /// The kernel argument the structure is.
+    pub argument: String,
+    /// Accesses the monitoring slice simulated: hits and misses.
+    pub simulated_hits: u64,
+    pub simulated_misses: u64,
+    /// Accesses served through the cache: hits and misses (line fills).
+    pub hits: u64,
+    pub misses: u64,
+    /// Threads that decided to cache the structure, of all threads that
+    /// reached a decision.
+    pub threads_caching: u64,
+    pub threads_deciding: u64,
+}
+
+impl StructureStats {
+    /// Simulated hit rate, the one the decision used (None without accesses).
+    pub fn simulated_hit_rate(&self) -> Option<f64> {
+        ratio(
+            self.simulated_hits,
+            self.simulated_hits + self.simulated_misses,
+        )
+    }
+    /// Hit rate of the accesses that went through the cache.
+    pub fn hit_rate(&self) -> Option<f64> {
+        ratio(self.hits, self.hits + self.misses)
+    }
+    /// Share of the deciding threads that cached the structure.
+    pub fn caching_share(&self) -> Option<f64> {
+        ratio(self.threads_caching, self.threads_deciding)
+    }
+}
+
+fn ratio(part: u64, whole: u64) -> Option<f64> {
+    (whole > 0).then(|| part as f64 / whole as f64)
 }
 
 /// Best configuration per (app, variant), in the order the pairs first appear,
@@ -160,8 +212,27 @@ mod tests {
             baseline: "nvcc".into(),
             best: summarize(&ms, "nvcc"),
             measurements: ms,
+            hit_rates: vec![HitRates {
+                app: "upper".into(),
+                variant: "sl1-stats".into(),
+                config: Config {
+                    blocks: 1,
+                    threads: 32,
+                },
+                structures: vec![StructureStats {
+                    argument: "in".into(),
+                    simulated_hits: 3,
+                    simulated_misses: 1,
+                    ..Default::default()
+                }],
+            }],
         };
         let json = serde_json::to_string(&report).unwrap();
         assert_eq!(serde_json::from_str::<Report>(&json).unwrap(), report);
+        assert_eq!(
+            report.hit_rates[0].structures[0].simulated_hit_rate(),
+            Some(0.75)
+        );
+        assert_eq!(report.hit_rates[0].structures[0].hit_rate(), None);
     }
 }

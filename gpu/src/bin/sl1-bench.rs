@@ -146,6 +146,7 @@ fn main() -> Result<()> {
         baseline: args.baseline.clone(),
         best,
         measurements,
+        hit_rates: Vec::new(),
     };
     if let Some(path) = &args.json {
         std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
