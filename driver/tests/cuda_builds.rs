@@ -98,7 +98,12 @@ fn every_suite_app_builds_to_ptx_in_every_bundle_build() {
     assert!(apps.len() >= 2);
     for app in apps {
         let name = app.file_name().unwrap().to_string_lossy().into_owned();
-        for opts in [vec![], vec!["--no-sl1"], vec!["--line-size", "8"]] {
+        for opts in [
+            vec![],
+            vec!["--no-sl1"],
+            vec!["--line-size", "8"],
+            vec!["--stats"],
+        ] {
             let ptx = dir.path().join(format!("{name}.ptx"));
             let out = run_ok(
                 driver()
@@ -115,6 +120,11 @@ fn every_suite_app_builds_to_ptx_in_every_bundle_build() {
                 text.contains(&format!(".entry {name}(")),
                 "{name}: no entry `{name}`"
             );
+            if opts == ["--stats"] && name != "kmeans" {
+                // The counters the bench reads back by name.
+                let global = format!(".visible .global .align 8 .b8 sl1_stats_{name}[");
+                assert!(text.contains(&global), "{name}: no `{global}`");
+            }
             if opts.is_empty() {
                 // k-means keeps its centroids in dynamic shared memory: S-L1
                 // stays off there, as in the paper, and says why.

@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaSlice, CudaStream, DriverError, LaunchConfig, PushKernelArg,
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig,
+    PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
 use thiserror::Error;
@@ -35,6 +36,12 @@ pub struct Gpu {
     stream: Arc<CudaStream>,
 }
 
+/// A kernel and the module it came from (which holds its globals).
+pub struct Kernel {
+    module: Arc<CudaModule>,
+    pub func: CudaFunction,
+}
+
 /// The timing and the outputs of one configuration.
 pub struct Run {
     pub median_ms: f32,
@@ -56,7 +63,7 @@ impl Gpu {
     }
 
     /// Loads `kernel` from the PTX file at `path`.
-    pub fn load(&self, path: &Path, kernel: &str) -> Result<CudaFunction, GpuError> {
+    pub fn load(&self, path: &Path, kernel: &str) -> Result<Kernel, GpuError> {
         let module_error = |message: String| GpuError::Module {
             path: path.display().to_string(),
             message,
@@ -66,9 +73,24 @@ impl Gpu {
             .ctx
             .load_module(Ptx::from_src(text))
             .map_err(|e| module_error(format!("the driver rejected the PTX: {e}")))?;
-        module
+        let func = module
             .load_function(kernel)
-            .map_err(|e| module_error(format!("no kernel `{kernel}`: {e}")))
+            .map_err(|e| module_error(format!("no kernel `{kernel}`: {e}")))?;
+        Ok(Kernel { module, func })
+    }
+
+    /// Sets the module global `symbol` to zeros.
+    pub fn zero_global(&self, kernel: &Kernel, symbol: &str) -> Result<(), GpuError> {
+        let mut global = kernel.module.get_global(symbol, &self.stream)?;
+        let zeros = vec![0u8; global.len()];
+        self.stream.memcpy_htod(&zeros, &mut global)?;
+        Ok(())
+    }
+
+    /// The bytes of the module global `symbol`.
+    pub fn read_global(&self, kernel: &Kernel, symbol: &str) -> Result<Vec<u8>, GpuError> {
+        let global = kernel.module.get_global(symbol, &self.stream)?;
+        Ok(self.stream.clone_dtoh(&global)?)
     }
 
     /// Uploads the case's inputs once, for every configuration.
@@ -81,7 +103,7 @@ impl Gpu {
     }
 
     /// Runs one configuration of `app`: outputs filled (poisoned or zeroed), one warm-up
-    /// launch, then `reps` timed launches (outputs refilled before each, so
+    /// launch, then `reps` timed launches (none: the warm-up alone) (outputs refilled before each, so
     /// accumulating kernels start from the same state); returns the median and
     /// the outputs of the last launch.
     pub fn run(

@@ -6,4 +6,5 @@ pub mod apps;
 pub mod device;
 pub mod inputs;
 pub mod results;
+pub mod stats;
 pub mod sweep;

@@ -20,6 +20,11 @@ pub struct Options {
     /// inserted code alone (the paper's overhead experiment, Fig. 14).
     #[serde(default)]
     pub force_uncached: bool,
+    /// Count simulated and real hits and misses per data structure into a
+    /// global the host can read (`sl1_stats_<kernel>`; layout in
+    /// `transform::stats`). Off by default: the counting costs time.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stats: bool,
 }
 
 impl Default for Options {
@@ -30,6 +35,7 @@ impl Default for Options {
             transform: true,
             max_threads: 1024,
             force_uncached: false,
+            stats: false,
         }
     }
 }

@@ -122,3 +122,36 @@ fn invalid_options_are_refused() {
     };
     assert!(with_module(&case, |m| run_on_module(m, &bad_threshold)).is_err());
 }
+
+#[test]
+fn statistics_build_counts_into_a_visible_global() {
+    let stats = Options {
+        stats: true,
+        ..Options::default()
+    };
+    for case in ["restrict_loop.ll", "aliased_inplace.ll", "two_loops.ll"] {
+        let (report, ir) = with_module(&repo().join("testdata/ll").join(case), |m| {
+            let report = run_on_module(m, &stats).unwrap();
+            m.verify().unwrap_or_else(|e| panic!("{case}: {e}"));
+            (report, m.print_to_string().to_string())
+        });
+        let kernel = &report.kernels[0];
+        let symbol = kernel.transform.stats_symbol.as_deref().unwrap();
+        assert_eq!(symbol, format!("sl1_stats_{}", kernel.name));
+        let rows = kernel.data_structures.len() * 6;
+        let global = format!("@{symbol} = addrspace(1) global [{rows} x i64] zeroinitializer");
+        assert!(ir.contains(&global), "{case}: no `{global}` in\n{ir}");
+        // Decisions (4 counters per structure) and hit/miss flushes are atomic adds.
+        assert!(
+            ir.matches("atomicrmw add ptr addrspace(1)").count() >= 6,
+            "{case}: too few counter updates\n{ir}"
+        );
+    }
+    // Without the option: no counters, and the report says nothing of them.
+    let plain = with_module(&repo().join("testdata/ll/restrict_loop.ll"), |m| {
+        run_on_module(m, &Options::default()).unwrap()
+    });
+    assert_eq!(plain.kernels[0].transform.stats_symbol, None);
+    let json = serde_json::to_string(&plain).unwrap();
+    assert!(!json.contains("stats"), "{json}");
+}

@@ -11,7 +11,8 @@ use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use sl1_gpu::apps::{self, check};
 use sl1_gpu::device::Gpu;
-use sl1_gpu::results::{summarize, table, Measurement, Report};
+use sl1_gpu::results::{hit_rate_table, summarize, table, HitRates, Measurement, Report};
+use sl1_gpu::stats::StatsLayout;
 use sl1_gpu::sweep::configs;
 
 #[derive(Parser, Debug)]
@@ -54,6 +55,18 @@ fn list_dirs(dir: &std::path::Path) -> Result<Vec<String>> {
     Ok(names)
 }
 
+/// The statistics layout of a build whose S-L1 report (next to its PTX)
+/// names a counters global; None for builds that do not count.
+fn stats_layout(ptx: &std::path::Path, kernel: &str) -> Result<Option<StatsLayout>> {
+    let report = ptx.with_extension("report.json");
+    if !report.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&report)
+        .with_context(|| format!("cannot read {}", report.display()))?;
+    StatsLayout::from_report(&text, kernel).with_context(|| format!("{}", report.display()))
+}
+
 fn main() -> Result<()> {
     let args = Args::parse();
     let ptx_dir = args.bundle.join("ptx");
@@ -91,12 +104,14 @@ fn main() -> Result<()> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("a valid template"),
     );
     let mut measurements = Vec::new();
+    let mut hit_rates = Vec::new();
     for app in &wanted {
         bar.set_message(format!("{}: generating input", app.name()));
         let case = app.case(args.bytes, 1);
         for build in &builds {
             let path = ptx_dir.join(build).join(format!("{}.ptx", app.name()));
-            let func = gpu.load(&path, app.kernel())?;
+            let kernel = gpu.load(&path, app.kernel())?;
+            let layout = stats_layout(&path, app.kernel())?;
             let inputs = gpu.upload(&case)?;
             for &config in &sweep {
                 bar.set_message(format!(
@@ -105,7 +120,7 @@ fn main() -> Result<()> {
                     config.blocks,
                     config.threads
                 ));
-                let run = gpu.run(&func, *app, &case, &inputs, config, args.reps)?;
+                let run = gpu.run(&kernel.func, *app, &case, &inputs, config, args.reps)?;
                 measurements.push(Measurement {
                     app: app.name().into(),
                     variant: build.clone(),
@@ -113,6 +128,18 @@ fn main() -> Result<()> {
                     median_ms: run.median_ms,
                     mismatch: check(&case, &run.outputs).err(),
                 });
+                if let Some(layout) = &layout {
+                    // One more launch, counted from zero.
+                    gpu.zero_global(&kernel, &layout.symbol)?;
+                    gpu.run(&kernel.func, *app, &case, &inputs, config, 0)?;
+                    let counters = gpu.read_global(&kernel, &layout.symbol)?;
+                    hit_rates.push(HitRates {
+                        app: app.name().into(),
+                        variant: build.clone(),
+                        config,
+                        structures: layout.decode(app.kernel(), &counters)?,
+                    });
+                }
                 bar.inc(1);
             }
         }
@@ -128,6 +155,9 @@ fn main() -> Result<()> {
         sweep.len()
     );
     print!("{}", table(&best, &args.baseline));
+    if !hit_rates.is_empty() {
+        print!("{}", hit_rate_table(&hit_rates, &best));
+    }
     for m in measurements.iter().filter(|m| m.mismatch.is_some()) {
         println!(
             "MISMATCH {} {} {}x{}: {}",
@@ -146,7 +176,7 @@ fn main() -> Result<()> {
         baseline: args.baseline.clone(),
         best,
         measurements,
-        hit_rates: Vec::new(),
+        hit_rates,
     };
     if let Some(path) = &args.json {
         std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")

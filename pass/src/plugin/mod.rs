@@ -32,6 +32,7 @@ pub struct RawOptions {
     max_threads: u32,
     disable: bool,
     force_uncached: bool,
+    stats: bool,
     panic_for_testing: bool,
     report_path: *const c_char,
 }
@@ -143,6 +144,7 @@ pub unsafe extern "C" fn sl1_run_on_module(
             transform: !raw.disable,
             max_threads: raw.max_threads,
             force_uncached: raw.force_uncached,
+            stats: raw.stats,
         };
         let report = crate::run_on_module(&view, &options).map_err(|e| e.to_string())?;
         if !raw.report_path.is_null() {

@@ -34,6 +34,10 @@ cl::opt<bool> Sl1ForceUncached(
     "sl1-force-uncached",
     cl::desc("S-L1: insert the cache but decide to cache nothing (measures the overhead)"),
     cl::init(false));
+cl::opt<bool> Sl1Stats(
+    "sl1-stats",
+    cl::desc("S-L1: count simulated and real hits and misses per structure (slower; for study)"),
+    cl::init(false));
 cl::opt<bool> Sl1PanicForTesting("sl1-panic-for-testing",
                                   cl::desc("S-L1: fail inside the pass (tests the error path)"),
                                   cl::init(false), cl::Hidden);
@@ -50,6 +54,7 @@ extern "C" struct Sl1RawOptions {
   unsigned max_threads;
   bool disable;
   bool force_uncached;
+  bool stats;
   bool panic_for_testing;
   const char *report_path;
 };
@@ -92,7 +97,8 @@ namespace {
 struct Sl1Pass : PassInfoMixin<Sl1Pass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     std::string Report = Sl1Report;
-    Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, Sl1MaxThreads, Sl1Disable, Sl1ForceUncached, Sl1PanicForTesting,
+    Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, Sl1MaxThreads, Sl1Disable, Sl1ForceUncached, Sl1Stats,
+                       Sl1PanicForTesting,
                        Report.empty() ? nullptr : Report.c_str()};
     int Changed = sl1_run_on_module(wrap(&M), &Opts);
     return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -122,6 +122,11 @@ impl LoopSlice<'_, '_> {
                     LLVMBuildAnd(r, eligible[d], fits, c"sl1.cached".as_ptr())
                 };
                 b.store(on, s.cached);
+                if let Some(stats) = &self.stats {
+                    let hits = b.load(i32t, s.sim_hits);
+                    let accesses = b.load(i32t, s.sim_accesses);
+                    stats.record_decision(&b, s, hits, accesses, on);
+                }
                 // Slot-major: line `rank` of thread `tid` is element rank*threads + tid.
                 let index = LLVMBuildAdd(
                     r,

@@ -23,9 +23,11 @@ use crate::runtime::{Runtime, ADDRSPACE_SHARED};
 mod decide;
 mod sites;
 mod slice;
+pub mod stats;
 
 use sites::{pointer_operand, uncacheable_reason};
 use slice::LoopSlice;
+use stats::Stats;
 
 /// Static shared memory a kernel may use without opting in (48 KiB).
 pub const STATIC_SHARED_LIMIT: u64 = 48 * 1024;
@@ -55,11 +57,16 @@ pub struct TransformReport {
     pub kernel_shared_bytes: u64,
     /// Block size the buffer is provisioned for.
     pub max_threads: u32,
+    /// The global holding the run-time statistics (statistics builds only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats_symbol: Option<String>,
 }
 
 /// Per data structure state slots (allocas in the entry block).
 #[derive(Clone, Copy)]
 struct State {
+    /// The data structure's id (its row in the statistics global).
+    id: u32,
     /// The argument is restrict: its line is private to it.
     restrict: bool,
     tag: LLVMValueRef,
@@ -69,6 +76,8 @@ struct State {
     sim_tag: LLVMValueRef,
     sim_hits: LLVMValueRef,
     sim_accesses: LLVMValueRef,
+    /// Hits and misses of slice 2 not yet added to the statistics global.
+    counts: Option<(LLVMValueRef, LLVMValueRef)>,
 }
 
 /// Static shared memory of the module (our own buffers excluded), and whether
@@ -242,13 +251,22 @@ pub fn transform_kernel(
     let mut rt = Runtime::new(module, line);
     let buffer_global = add_line_buffer(module, kernel, buffer);
     let function = kernel.as_value_ref();
+    let kernel_name = kernel.get_name().to_string_lossy().into_owned();
+    let stats = options.stats.then(|| {
+        report.stats_symbol = Some(stats::symbol(&kernel_name));
+        Stats::add_global(
+            module.as_mut_ptr(),
+            &kernel_name,
+            first.data_structures.len(),
+        )
+    });
     let states: Vec<Option<State>> = first
         .data_structures
         .iter()
         .map(|d| {
             structures
                 .contains(&d.id)
-                .then(|| new_state(function, buffer_global, d))
+                .then(|| new_state(function, buffer_global, d, options.stats))
         })
         .collect();
     let count = edit::entry_alloca(function, i32_type(function), "sl1.count");
@@ -278,6 +296,7 @@ pub fn transform_kernel(
             buffer: buffer_global,
             buffer_bytes: buffer,
             uniform,
+            stats,
         };
         let (cached, direct) = slice.apply(&mut rt);
         report.accesses_cached += cached;
@@ -353,6 +372,7 @@ fn new_state(
     function: LLVMValueRef,
     buffer: LLVMValueRef,
     ds: &crate::analysis::DataStructure,
+    stats: bool,
 ) -> State {
     let name = ds.name.as_str();
     // SAFETY: builds types and constants in the function's context.
@@ -368,6 +388,7 @@ fn new_state(
             s
         };
         State {
+            id: ds.id,
             restrict: ds.restrict,
             tag: slot(i64t, "tag", const_int(i64t, -1)),
             dirty: slot(i64t, "dirty", const_int(i64t, 0)),
@@ -376,6 +397,12 @@ fn new_state(
             sim_tag: slot(i64t, "sim.tag", const_int(i64t, -1)),
             sim_hits: slot(i32t, "sim.hits", const_int(i32t, 0)),
             sim_accesses: slot(i32t, "sim.accesses", const_int(i32t, 0)),
+            counts: stats.then(|| {
+                (
+                    slot(i64t, "hits", const_int(i64t, 0)),
+                    slot(i64t, "misses", const_int(i64t, 0)),
+                )
+            }),
         }
     }
 }

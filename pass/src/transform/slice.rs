@@ -30,6 +30,8 @@ pub(super) struct LoopSlice<'a, 'm> {
     /// The loop has a block barrier: leave monitoring, and pick the version
     /// of slice 2, for the whole block at once.
     pub(super) uniform: bool,
+    /// Counters of the statistics build.
+    pub(super) stats: Option<super::Stats>,
 }
 
 impl LoopSlice<'_, '_> {
@@ -250,6 +252,9 @@ impl LoopSlice<'_, '_> {
             let at = edit::first_non_phi(exit);
             for s in &loop_states {
                 call_flush(rt, at, *s);
+                if let Some(stats) = &self.stats {
+                    stats.flush_counts(&Builder::before(at), s);
+                }
             }
         }
         self.version_all_cached(function, decide, &order, &loop_states);
@@ -339,6 +344,14 @@ impl LoopSlice<'_, '_> {
         let cached = b.load(i1t, state.cached);
         let line = load_line(inst, &state);
         let addr = pointer_operand(inst, a.kind);
+        if let Some(stats) = &self.stats {
+            let holders = if !state.restrict && group.len() > 1 {
+                group
+            } else {
+                std::slice::from_ref(&state)
+            };
+            stats.count_access(&b, &state, holders, addr, cached, self.options.line_size);
+        }
         if !state.restrict && group.len() > 1 {
             let own = group
                 .iter()

@@ -1,0 +1,141 @@
+//! Reading the counters of S-L1's statistics build (`sl1-driver build
+//! --stats`): where they are (the build's JSON report names the global and the
+//! data structures) and what they say.
+
+use serde_json::Value;
+use thiserror::Error;
+
+use crate::results::StructureStats;
+
+/// u64 counters per data structure, in the order the pass writes them:
+/// simulated hits, simulated misses, hits, misses, threads caching, threads
+/// deciding.
+pub const COUNTERS: usize = 6;
+
+#[derive(Debug, Error, PartialEq)]
+pub enum StatsError {
+    #[error("the S-L1 report is not JSON: {0}")]
+    Json(String),
+    #[error("the S-L1 report has no kernel `{0}`")]
+    NoKernel(String),
+    #[error("kernel `{kernel}`: {bytes} bytes of counters, expected {expected}")]
+    Size {
+        kernel: String,
+        bytes: usize,
+        expected: usize,
+    },
+}
+
+/// Where one kernel's counters are and which argument each row counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StatsLayout {
+    /// The global the counters live in.
+    pub symbol: String,
+    /// Argument names by data structure id.
+    pub arguments: Vec<String>,
+}
+
+impl StatsLayout {
+    /// The layout of `kernel` from an S-L1 report; `None` when that build
+    /// does not count (no statistics global).
+    pub fn from_report(report: &str, kernel: &str) -> Result<Option<StatsLayout>, StatsError> {
+        let json: Value =
+            serde_json::from_str(report).map_err(|e| StatsError::Json(e.to_string()))?;
+        let k = json["kernels"]
+            .as_array()
+            .and_then(|ks| ks.iter().find(|k| k["name"] == kernel))
+            .ok_or_else(|| StatsError::NoKernel(kernel.into()))?;
+        let Some(symbol) = k["transform"]["stats_symbol"].as_str() else {
+            return Ok(None);
+        };
+        let mut rows: Vec<(u64, String)> = k["data_structures"]
+            .as_array()
+            .map(|ds| {
+                ds.iter()
+                    .map(|d| {
+                        (
+                            d["id"].as_u64().unwrap_or(u64::MAX),
+                            d["argument"].as_str().unwrap_or("?").to_string(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        rows.sort();
+        Ok(Some(StatsLayout {
+            symbol: symbol.into(),
+            arguments: rows.into_iter().map(|(_, name)| name).collect(),
+        }))
+    }
+
+    /// Bytes of the counters global.
+    pub fn bytes(&self) -> usize {
+        self.arguments.len().max(1) * COUNTERS * 8
+    }
+
+    /// The counters read back from the GPU, per data structure.
+    pub fn decode(&self, kernel: &str, bytes: &[u8]) -> Result<Vec<StructureStats>, StatsError> {
+        if bytes.len() != self.bytes() {
+            return Err(StatsError::Size {
+                kernel: kernel.into(),
+                bytes: bytes.len(),
+                expected: self.bytes(),
+            });
+        }
+        let words: Vec<u64> = bytes
+            .chunks_exact(8)
+            .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
+            .collect();
+        Ok(self
+            .arguments
+            .iter()
+            .zip(words.chunks_exact(COUNTERS))
+            .map(|(argument, c)| StructureStats {
+                argument: argument.clone(),
+                simulated_hits: c[0],
+                simulated_misses: c[1],
+                hits: c[2],
+                misses: c[3],
+                threads_caching: c[4],
+                threads_deciding: c[5],
+            })
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const REPORT: &str = r#"{"kernels": [
+        {"name": "other", "transform": {}},
+        {"name": "pvc", "transform": {"stats_symbol": "sl1_stats_pvc"},
+         "data_structures": [{"id": 1, "argument": "weight"}, {"id": 0, "argument": "log"}]}
+    ]}"#;
+
+    #[test]
+    fn layout_names_the_global_and_the_arguments_in_id_order() {
+        let layout = StatsLayout::from_report(REPORT, "pvc").unwrap().unwrap();
+        assert_eq!(layout.symbol, "sl1_stats_pvc");
+        assert_eq!(layout.arguments, ["log", "weight"]);
+        assert_eq!(layout.bytes(), 2 * 6 * 8);
+        assert_eq!(StatsLayout::from_report(REPORT, "other").unwrap(), None);
+        assert_eq!(
+            StatsLayout::from_report(REPORT, "nope").unwrap_err(),
+            StatsError::NoKernel("nope".into())
+        );
+        assert!(StatsLayout::from_report("{", "pvc").is_err());
+    }
+
+    #[test]
+    fn counters_decode_per_structure() {
+        let layout = StatsLayout::from_report(REPORT, "pvc").unwrap().unwrap();
+        let words: Vec<u64> = (1..=12).collect();
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let stats = layout.decode("pvc", &bytes).unwrap();
+        assert_eq!(stats[0].argument, "log");
+        assert_eq!((stats[0].simulated_hits, stats[0].threads_deciding), (1, 6));
+        assert_eq!((stats[1].hits, stats[1].misses), (9, 10));
+        assert!(layout.decode("pvc", &bytes[8..]).is_err());
+    }
+}
