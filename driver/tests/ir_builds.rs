@@ -121,3 +121,35 @@ fn force_uncached_keeps_the_code_but_never_uses_shared_memory() {
     // The monitoring slice is still there: its exit compares the access count.
     assert!(off.lines().count() > build(&["--no-sl1"], "plain.ptx").lines().count());
 }
+
+#[test]
+fn a_transformed_module_is_not_transformed_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let once = dir.path().join("once.ll");
+    run_ok(
+        driver()
+            .args(["build", "--emit", "ll"])
+            .arg(testdata("ll/restrict_loop.ll"))
+            .arg("-o")
+            .arg(&once),
+    );
+    let twice = dir.path().join("twice.ll");
+    let out = run_ok(
+        driver()
+            .args(["build", "--emit", "ll", "--print-report"])
+            .arg(&once)
+            .arg("-o")
+            .arg(&twice),
+    );
+    assert!(
+        out.stderr.contains("already transformed by S-L1"),
+        "{}",
+        out.stderr
+    );
+    let text = std::fs::read_to_string(&twice).unwrap();
+    let buffers = text
+        .lines()
+        .filter(|l| l.starts_with("@sl1.lines."))
+        .count();
+    assert_eq!(buffers, 1, "{text}");
+}

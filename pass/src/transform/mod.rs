@@ -142,6 +142,13 @@ pub fn transform_kernel(
             .push("transform disabled (-sl1-disable / --no-sl1)".into());
         return report;
     }
+    let buffer_name = line_buffer_name(kernel);
+    if module.get_global(&buffer_name).is_some() {
+        report.reasons.push(format!(
+            "already transformed by S-L1 (the module has `{buffer_name}`); left as it is"
+        ));
+        return report;
+    }
     let (kernel_shared, dynamic) = kernel_shared_memory(module);
     report.kernel_shared_bytes = kernel_shared;
     if dynamic {
@@ -360,12 +367,16 @@ fn store_before_entry_end(function: LLVMValueRef, slot: LLVMValueRef, value: LLV
 fn add_line_buffer(module: &Module<'_>, kernel: FunctionValue<'_>, bytes: u64) -> LLVMValueRef {
     let ctx = module.get_context();
     let ty = ctx.i8_type().array_type(bytes as u32);
-    let name = format!("sl1.lines.{}", kernel.get_name().to_string_lossy());
+    let name = line_buffer_name(kernel);
     let global = module.add_global(ty, Some(AddressSpace::from(ADDRSPACE_SHARED)), &name);
     global.set_linkage(Linkage::Internal);
     global.set_initializer(&ty.get_poison());
     global.set_alignment(16);
     global.as_value_ref()
+}
+
+fn line_buffer_name(kernel: FunctionValue<'_>) -> String {
+    format!("sl1.lines.{}", kernel.get_name().to_string_lossy())
 }
 
 fn new_state(

@@ -230,6 +230,9 @@ impl LoopSlice<'_, '_> {
         }
         edit::erase(old_br);
         self.emit_decide(decide, &cached);
+        // The loop as it was, for threads that cache nothing: they pay for
+        // the monitoring and the decision only.
+        let plain = edit::clone_blocks(&order, self.header, ".sl1.plain");
 
         // Slice 2: accesses through the cache, coherence, flush on exit.
         for (inst, states) in &flush_before {
@@ -257,20 +260,29 @@ impl LoopSlice<'_, '_> {
                 }
             }
         }
-        self.version_all_cached(function, decide, &order, &loop_states);
+        self.dispatch_versions(
+            function,
+            decide,
+            &order,
+            &loop_states,
+            plain.blocks[&self.header],
+        );
         (cached.len(), direct)
     }
 
     /// Adds a copy of slice 2 for threads that cache every structure of the
     /// loop, in which the cached flags are constants: the per-access branch on
     /// the flag disappears (a loop unswitch that LLVM does not do on GPUs,
-    /// where the flag may differ between threads).
-    fn version_all_cached(
+    /// where the flag may differ between threads). The decision then sends
+    /// each thread to that copy, to the plain loop (`plain`, nothing cached)
+    /// or to slice 2 with its per-access flags (some cached).
+    fn dispatch_versions(
         &self,
         function: LLVMValueRef,
         decide: LLVMBasicBlockRef,
         slice2: &[LLVMBasicBlockRef],
         loop_states: &[State],
+        plain: LLVMBasicBlockRef,
     ) {
         let slots: Vec<LLVMValueRef> = loop_states.iter().map(|s| s.cached).collect();
         let fast = edit::clone_blocks(slice2, decide, ".sl1.cached");
@@ -297,19 +309,23 @@ impl LoopSlice<'_, '_> {
             let old = edit::terminator(decide);
             let b = Builder::before(old);
             let mut all = yes;
+            let mut any = LLVMConstInt(i1t, 0, 0);
             for slot in &slots {
                 let flag = b.load(i1t, *slot);
                 all = LLVMBuildAnd(b.raw(), all, flag, c"sl1.all.cached".as_ptr());
+                any = LLVMBuildOr(b.raw(), any, flag, c"sl1.any.cached".as_ptr());
             }
+            let mut none = LLVMBuildNot(b.raw(), any, c"sl1.none.cached".as_ptr());
             if self.uniform {
-                all = block_reduce(
-                    b.raw(),
-                    function,
-                    "llvm.nvvm.barrier.cta.red.and.aligned.all",
-                    all,
-                );
+                let and = "llvm.nvvm.barrier.cta.red.and.aligned.all";
+                all = block_reduce(b.raw(), function, and, all);
+                none = block_reduce(b.raw(), function, and, none);
             }
-            LLVMBuildCondBr(b.raw(), all, fast.blocks[&self.header], self.header);
+            let some = edit::new_block_before(self.header, self.header, "sl1.some.cached");
+            LLVMBuildCondBr(b.raw(), all, fast.blocks[&self.header], some);
+            edit::erase(old);
+            let old = edit::terminator(some);
+            LLVMBuildCondBr(Builder::before(old).raw(), none, plain, self.header);
             edit::erase(old);
         }
     }
