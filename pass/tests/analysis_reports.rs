@@ -155,3 +155,23 @@ fn statistics_build_counts_into_a_visible_global() {
     let json = serde_json::to_string(&plain).unwrap();
     assert!(!json.contains("stats"), "{json}");
 }
+
+#[test]
+fn block_and_grid_stride_loops_are_left_as_they_are() {
+    let report = with_module(&repo().join("testdata/ll/stride_loops.ll"), |m| {
+        let report = run_on_module(m, &Options::default()).unwrap();
+        m.verify().unwrap();
+        report
+    });
+    let t = &report.kernels[0].transform;
+    assert_eq!(t.loops_sliced, ["walk"]);
+    let reasons = t.reasons.join("\n");
+    assert!(
+        reasons.contains("loop at block: steps by the block size (ntid.x)"),
+        "{reasons}"
+    );
+    assert!(
+        reasons.contains("loop at grid: steps by the grid size (ntid.x * nctaid.x)"),
+        "{reasons}"
+    );
+}

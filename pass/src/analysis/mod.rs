@@ -3,6 +3,7 @@
 
 pub mod accesses;
 pub mod loops;
+pub mod stride;
 pub mod sync;
 
 use inkwell::module::Module;

@@ -189,6 +189,15 @@ pub fn transform_kernel(
             }
             continue;
         }
+        if let Some(step) = crate::analysis::stride::cooperative_step(&first.blocks, l) {
+            report.reasons.push(format!(
+                "loop at {label}: steps by the {} size ({}): a thread's iterations are that \
+                 many elements apart, so a private line is never hit again; left as it is",
+                step.scope(),
+                step.registers.join(" * ")
+            ));
+            continue;
+        }
         if let Some(a) = in_loop
             .iter()
             .find(|a| matches!(a.base, Base::Unknown(_) | Base::Mixed(_)))
