@@ -24,6 +24,20 @@ pub enum GpuError {
     Module { path: String, message: String },
 }
 
+impl GpuError {
+    /// The launch asked for more registers or shared memory per block than
+    /// the GPU has: that configuration cannot run this build, the context is
+    /// still usable.
+    pub fn is_out_of_resources(&self) -> bool {
+        matches!(
+            self,
+            GpuError::Driver(DriverError(
+                cudarc::driver::sys::CUresult::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+            ))
+        )
+    }
+}
+
 /// Whether the CUDA driver library can be loaded here.
 pub fn driver_present() -> bool {
     // SAFETY: only tries to open the library; cudarc keeps it loaded.

@@ -41,6 +41,18 @@ pub struct Report {
     /// configuration it ran at (empty when that build was not run).
     #[serde(default)]
     pub hit_rates: Vec<HitRates>,
+    /// Configurations a build could not be launched at (too many registers
+    /// or too much shared memory per block).
+    #[serde(default)]
+    pub launch_failures: Vec<LaunchFailure>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LaunchFailure {
+    pub app: String,
+    pub variant: String,
+    pub config: Config,
+    pub error: String,
 }
 
 /// What the statistics build (`--stats`) counted in one launch of one app.
@@ -268,6 +280,7 @@ mod tests {
                     ..Default::default()
                 }],
             }],
+            launch_failures: vec![],
         };
         let json = serde_json::to_string(&report).unwrap();
         assert_eq!(serde_json::from_str::<Report>(&json).unwrap(), report);

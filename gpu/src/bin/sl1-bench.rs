@@ -11,7 +11,9 @@ use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use sl1_gpu::apps::{self, check};
 use sl1_gpu::device::Gpu;
-use sl1_gpu::results::{hit_rate_table, summarize, table, HitRates, Measurement, Report};
+use sl1_gpu::results::{
+    hit_rate_table, summarize, table, HitRates, LaunchFailure, Measurement, Report,
+};
 use sl1_gpu::stats::StatsLayout;
 use sl1_gpu::sweep::configs;
 
@@ -105,6 +107,7 @@ fn main() -> Result<()> {
     );
     let mut measurements = Vec::new();
     let mut hit_rates = Vec::new();
+    let mut launch_failures = Vec::new();
     for app in &wanted {
         bar.set_message(format!("{}: generating input", app.name()));
         let case = app.case(args.bytes, 1);
@@ -120,7 +123,20 @@ fn main() -> Result<()> {
                     config.blocks,
                     config.threads
                 ));
-                let run = gpu.run(&kernel.func, *app, &case, &inputs, config, args.reps)?;
+                let run = match gpu.run(&kernel.func, *app, &case, &inputs, config, args.reps) {
+                    Ok(run) => run,
+                    Err(e) if e.is_out_of_resources() => {
+                        launch_failures.push(LaunchFailure {
+                            app: app.name().into(),
+                            variant: build.clone(),
+                            config,
+                            error: e.to_string(),
+                        });
+                        bar.inc(1);
+                        continue;
+                    }
+                    Err(e) => return Err(e.into()),
+                };
                 measurements.push(Measurement {
                     app: app.name().into(),
                     variant: build.clone(),
@@ -168,6 +184,12 @@ fn main() -> Result<()> {
             m.mismatch.as_deref().unwrap_or_default()
         );
     }
+    for f in &launch_failures {
+        println!(
+            "NOT LAUNCHED {} {} {}x{}: {}",
+            f.app, f.variant, f.config.blocks, f.config.threads, f.error
+        );
+    }
     let failed = measurements.iter().any(|m| m.mismatch.is_some());
     let report = Report {
         gpu: gpu.name(),
@@ -177,6 +199,7 @@ fn main() -> Result<()> {
         best,
         measurements,
         hit_rates,
+        launch_failures,
     };
     if let Some(path) = &args.json {
         std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
