@@ -42,6 +42,9 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
     if args.force_uncached {
         device.args(["-mllvm", "-sl1-force-uncached"]);
     }
+    if args.cache_read_only {
+        device.args(["-mllvm", "-sl1-cache-read-only"]);
+    }
     if args.stats {
         device.args(["-mllvm", "-sl1-stats"]);
     }

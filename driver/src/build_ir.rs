@@ -106,6 +106,7 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
         transform: !args.no_sl1,
         max_threads: args.max_threads,
         force_uncached: args.force_uncached,
+        cache_read_only: args.cache_read_only,
         stats: args.stats,
     };
     let report = sl1_pass::run_on_module(&module, &options)

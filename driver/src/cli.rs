@@ -111,6 +111,10 @@ pub struct BuildArgs {
     /// Insert S-L1 but cache nothing at run time (measures its overhead).
     #[arg(long)]
     pub force_uncached: bool,
+    /// Cache read-only restrict arguments too (the paper's choice; by default
+    /// they are left to the hardware L1).
+    #[arg(long)]
+    pub cache_read_only: bool,
     /// Count S-L1 hits and misses per data structure at run time, into the
     /// global `sl1_stats_<kernel>` (six u64 per structure; see docs).
     #[arg(long)]

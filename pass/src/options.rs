@@ -20,6 +20,13 @@ pub struct Options {
     /// inserted code alone (the paper's overhead experiment, Fig. 14).
     #[serde(default)]
     pub force_uncached: bool,
+    /// Cache read-only restrict arguments too, as the paper does. Off by
+    /// default: a thread streaming through a read-only array needs one 32 B
+    /// sector of the hardware L1 at a time, which a modern L1 (up to 256 KiB
+    /// per SM) holds for every resident thread; caching it in shared memory
+    /// only adds work there (measured on the H100, docs/benchmarks.md).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cache_read_only: bool,
     /// Count simulated and real hits and misses per data structure into a
     /// global the host can read (`sl1_stats_<kernel>`; layout in
     /// `transform::stats`). Off by default: the counting costs time.
@@ -35,6 +42,7 @@ impl Default for Options {
             transform: true,
             max_threads: 1024,
             force_uncached: false,
+            cache_read_only: false,
             stats: false,
         }
     }

@@ -348,8 +348,15 @@ impl KernelReport {
                 d.kind, d.argument, d.reason
             ));
         }
+        // Reasons name what was left as it was: the whole kernel, or some of
+        // its loops and structures when the rest was transformed.
+        let left = if t.applied {
+            "left alone"
+        } else {
+            "not transformed"
+        };
         for r in &t.reasons {
-            lines.push(format!("not transformed: {r}"));
+            lines.push(format!("{left}: {r}"));
         }
         lines
     }

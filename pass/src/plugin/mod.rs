@@ -32,6 +32,7 @@ pub struct RawOptions {
     max_threads: u32,
     disable: bool,
     force_uncached: bool,
+    cache_read_only: bool,
     stats: bool,
     panic_for_testing: bool,
     report_path: *const c_char,
@@ -93,7 +94,10 @@ fn emit_remarks(module: LLVMModuleRef, report: &Report) {
         for line in k.summary_lines() {
             let severity = if line.starts_with("S-L1: ") {
                 Severity::Remark
-            } else if line.starts_with("not transformed: ") || line.starts_with("direct ") {
+            } else if ["not transformed: ", "left alone: ", "direct "]
+                .iter()
+                .any(|p| line.starts_with(p))
+            {
                 Severity::Missed
             } else {
                 Severity::Analysis
@@ -144,6 +148,7 @@ pub unsafe extern "C" fn sl1_run_on_module(
             transform: !raw.disable,
             max_threads: raw.max_threads,
             force_uncached: raw.force_uncached,
+            cache_read_only: raw.cache_read_only,
             stats: raw.stats,
         };
         let report = crate::run_on_module(&view, &options).map_err(|e| e.to_string())?;

@@ -34,6 +34,11 @@ cl::opt<bool> Sl1ForceUncached(
     "sl1-force-uncached",
     cl::desc("S-L1: insert the cache but decide to cache nothing (measures the overhead)"),
     cl::init(false));
+cl::opt<bool> Sl1CacheReadOnly(
+    "sl1-cache-read-only",
+    cl::desc("S-L1: also cache read-only restrict arguments (the paper's choice; on GPUs with "
+             "a large L1 they are better left to it)"),
+    cl::init(false));
 cl::opt<bool> Sl1Stats(
     "sl1-stats",
     cl::desc("S-L1: count simulated and real hits and misses per structure (slower; for study)"),
@@ -54,6 +59,7 @@ extern "C" struct Sl1RawOptions {
   unsigned max_threads;
   bool disable;
   bool force_uncached;
+  bool cache_read_only;
   bool stats;
   bool panic_for_testing;
   const char *report_path;
@@ -97,7 +103,7 @@ namespace {
 struct Sl1Pass : PassInfoMixin<Sl1Pass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     std::string Report = Sl1Report;
-    Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, Sl1MaxThreads, Sl1Disable, Sl1ForceUncached, Sl1Stats,
+    Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, Sl1MaxThreads, Sl1Disable, Sl1ForceUncached, Sl1CacheReadOnly, Sl1Stats,
                        Sl1PanicForTesting,
                        Report.empty() ? nullptr : Report.c_str()};
     int Changed = sl1_run_on_module(wrap(&M), &Opts);

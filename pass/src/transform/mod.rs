@@ -15,7 +15,7 @@ use inkwell::AddressSpace;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::accesses::{Access, AccessKind, Base};
-use crate::analysis::analyse_kernel;
+use crate::analysis::{analyse_kernel, Mode};
 use crate::edit::{self, Builder};
 use crate::options::Options;
 use crate::runtime::{Runtime, ADDRSPACE_SHARED};
@@ -162,10 +162,27 @@ pub fn transform_kernel(
 
     // Main loops and the data structures worth a line.
     let first = analyse_kernel(module, kernel);
+    // Read-only restrict arguments are left to the hardware L1 unless asked.
+    // Arguments without restrict stay: they may alias a cached one, whose
+    // group they must then share.
+    let left_to_l1: Vec<&crate::analysis::DataStructure> = first
+        .data_structures
+        .iter()
+        .filter(|d| !options.cache_read_only && d.restrict && d.mode == Mode::ReadOnly)
+        .collect();
+    for d in &left_to_l1 {
+        report.reasons.push(format!(
+            "`{}` is read-only and restrict: left to the hardware L1, which holds a sector \
+             per thread without thrashing (-sl1-cache-read-only / --cache-read-only caches it)",
+            d.name
+        ));
+    }
     let convergent = crate::analysis::sync::convergent_calls(&first.blocks);
     let line = options.line_size;
     let mut headers = Vec::new();
     let mut structures = BTreeSet::new();
+    let kernel_reasons = report.reasons.len();
+    let worth_a_line = |id: u32| left_to_l1.iter().all(|d| d.id != id);
     for l in first.loops.loops.iter().filter(|l| l.depth == 1) {
         let in_loop: Vec<&Access<'_>> = first
             .accesses
@@ -176,6 +193,7 @@ pub fn transform_kernel(
             .iter()
             .filter(|a| uncacheable_reason(&first, a, line).is_none())
             .filter_map(|a| first.data_structure_of(a).map(|d| d.id))
+            .filter(|&id| worth_a_line(id))
             .collect();
         let label = first.block_label(l.header);
         if cacheable.is_empty() {
@@ -243,7 +261,7 @@ pub fn transform_kernel(
         headers.push((first.blocks[l.header].as_raw_block(), label, uniform));
     }
     if headers.is_empty() {
-        if report.reasons.is_empty() {
+        if report.reasons.len() == kernel_reasons {
             report
                 .reasons
                 .push("no main loop with data-structure accesses".into());

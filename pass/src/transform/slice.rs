@@ -80,7 +80,11 @@ impl LoopSlice<'_, '_> {
         for (a, ds) in &in_loop {
             let reason = match (uncacheable_reason(self.k, a, line), self.state_of(a)) {
                 (None, Some(_)) => continue,
-                (reason, _) => reason.unwrap_or("structure not cached"),
+                (Some(reason), _) => reason,
+                (None, None) if ds.restrict && ds.mode == Mode::ReadOnly => {
+                    "read-only: left to the hardware L1"
+                }
+                (None, None) => "structure not cached",
             };
             direct.push(DirectAccess {
                 argument: ds.name.clone(),
