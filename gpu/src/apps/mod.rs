@@ -98,6 +98,24 @@ pub fn chunk(n: u64, threads: u64) -> u64 {
     n.div_ceil(threads.max(1))
 }
 
+/// Calls `f(i, &mut out[i])` for every `i`, on all the CPU's cores: each
+/// thread takes one contiguous run of `out`, as the kernels' threads do (for
+/// CPU references whose items are independent).
+pub fn par_for_each<T: Send>(out: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let run = out.len().div_ceil(threads).max(1);
+    std::thread::scope(|s| {
+        for (c, part) in out.chunks_mut(run).enumerate() {
+            let f = &f;
+            s.spawn(move || {
+                for (k, x) in part.iter_mut().enumerate() {
+                    f(c * run + k, x);
+                }
+            });
+        }
+    });
+}
+
 /// Compares outputs byte for byte; says where the first difference is.
 pub fn check(case: &Case, got: &[Vec<u8>]) -> Result<(), String> {
     for (i, (want, have)) in case.expected.iter().zip(got).enumerate() {
@@ -148,6 +166,15 @@ mod tests {
             assert!(check(&case, &case.expected).is_ok());
             let args = app.args(&case, 96);
             assert!(args.contains(&Arg::Input(0)) && args.contains(&Arg::Output(0)));
+        }
+    }
+
+    #[test]
+    fn par_for_each_visits_every_item_once() {
+        for n in [0, 1, 7, 1000] {
+            let mut out = vec![0usize; n];
+            par_for_each(&mut out, |i, x| *x += i + 1);
+            assert!(out.iter().enumerate().all(|(i, &x)| x == i + 1));
         }
     }
 
