@@ -2,6 +2,7 @@
 //! kernel to launch with which arguments, and what the output must be.
 
 mod affinity;
+mod dna;
 mod grep;
 mod invindex;
 mod kmeans;
@@ -11,6 +12,7 @@ mod upper;
 mod wc;
 
 pub use affinity::Affinity;
+pub use dna::Dna;
 pub use grep::Grep;
 pub use invindex::InvIndex;
 pub use kmeans::Kmeans;
@@ -70,7 +72,7 @@ pub trait App: Sync {
 /// Every app of the suite.
 pub fn all() -> Vec<&'static dyn App> {
     vec![
-        &Upper, &Wc, &InvIndex, &Pvc, &Affinity, &Matmul, &Grep, &Kmeans,
+        &Upper, &Wc, &Dna, &InvIndex, &Pvc, &Affinity, &Matmul, &Grep, &Kmeans,
     ]
 }
 
