@@ -7,6 +7,7 @@ mod grep;
 mod invindex;
 mod kmeans;
 mod matmul;
+mod opinion;
 mod pvc;
 mod upper;
 mod wc;
@@ -17,6 +18,7 @@ pub use grep::Grep;
 pub use invindex::InvIndex;
 pub use kmeans::Kmeans;
 pub use matmul::Matmul;
+pub use opinion::Opinion;
 pub use pvc::Pvc;
 pub use upper::Upper;
 pub use wc::Wc;
@@ -72,7 +74,7 @@ pub trait App: Sync {
 /// Every app of the suite.
 pub fn all() -> Vec<&'static dyn App> {
     vec![
-        &Upper, &Wc, &Dna, &InvIndex, &Pvc, &Affinity, &Matmul, &Grep, &Kmeans,
+        &Upper, &Wc, &Dna, &Opinion, &InvIndex, &Pvc, &Affinity, &Matmul, &Grep, &Kmeans,
     ]
 }
 
