@@ -8,7 +8,8 @@ pub fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
 }
 
-const WORDS: [&str; 24] = [
+/// The words of `text`.
+pub const WORDS: [&str; 24] = [
     "the",
     "of",
     "and",

@@ -2,19 +2,23 @@
 //! kernel to launch with which arguments, and what the output must be.
 
 mod affinity;
+mod dna;
 mod grep;
 mod invindex;
 mod kmeans;
 mod matmul;
+mod opinion;
 mod pvc;
 mod upper;
 mod wc;
 
 pub use affinity::Affinity;
+pub use dna::Dna;
 pub use grep::Grep;
 pub use invindex::InvIndex;
 pub use kmeans::Kmeans;
 pub use matmul::Matmul;
+pub use opinion::Opinion;
 pub use pvc::Pvc;
 pub use upper::Upper;
 pub use wc::Wc;
@@ -70,7 +74,7 @@ pub trait App: Sync {
 /// Every app of the suite.
 pub fn all() -> Vec<&'static dyn App> {
     vec![
-        &Upper, &Wc, &InvIndex, &Pvc, &Affinity, &Matmul, &Grep, &Kmeans,
+        &Upper, &Wc, &Dna, &Opinion, &InvIndex, &Pvc, &Affinity, &Matmul, &Grep, &Kmeans,
     ]
 }
 
@@ -96,6 +100,24 @@ pub fn le_u64(values: &[u64]) -> Vec<u8> {
 /// Per-thread chunk for `n` items over `threads` threads.
 pub fn chunk(n: u64, threads: u64) -> u64 {
     n.div_ceil(threads.max(1))
+}
+
+/// Calls `f(i, &mut out[i])` for every `i`, on all the CPU's cores: each
+/// thread takes one contiguous run of `out`, as the kernels' threads do (for
+/// CPU references whose items are independent).
+pub fn par_for_each<T: Send>(out: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let run = out.len().div_ceil(threads).max(1);
+    std::thread::scope(|s| {
+        for (c, part) in out.chunks_mut(run).enumerate() {
+            let f = &f;
+            s.spawn(move || {
+                for (k, x) in part.iter_mut().enumerate() {
+                    f(c * run + k, x);
+                }
+            });
+        }
+    });
 }
 
 /// Compares outputs byte for byte; says where the first difference is.
@@ -148,6 +170,15 @@ mod tests {
             assert!(check(&case, &case.expected).is_ok());
             let args = app.args(&case, 96);
             assert!(args.contains(&Arg::Input(0)) && args.contains(&Arg::Output(0)));
+        }
+    }
+
+    #[test]
+    fn par_for_each_visits_every_item_once() {
+        for n in [0, 1, 7, 1000] {
+            let mut out = vec![0usize; n];
+            par_for_each(&mut out, |i, x| *x += i + 1);
+            assert!(out.iter().enumerate().all(|(i, &x)| x == i + 1));
         }
     }
 
