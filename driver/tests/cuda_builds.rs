@@ -138,7 +138,7 @@ fn every_suite_app_builds_to_ptx_in_every_bundle_build() {
                     out.stderr.contains(" loop(s) sliced")
                         || out
                             .stderr
-                            .contains("read-only and restrict: left to the hardware L1"),
+                            .contains("caches nothing but read-only restrict structures"),
                     "{name}: {}",
                     out.stderr
                 );
@@ -293,7 +293,7 @@ fn plain_clang_with_the_plugin_builds_an_executable() {
         out.stderr
             .lines()
             .any(|l| l.contains("S-L1: 1 loop(s) sliced")
-                && l.contains("1 access(es) through the cache")
+                && l.contains("2 access(es) through the cache")
                 && l.ends_with("[-Rpass=sl1]")),
         "no S-L1 pass remark:\n{}",
         out.stderr

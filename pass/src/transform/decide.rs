@@ -13,7 +13,11 @@ use super::{const_int, State};
 impl LoopSlice<'_, '_> {
     /// The decision between the slices (paper 3.2.2), per thread: rank the
     /// structures whose simulated hit rate is above 50% (read-write ones count
-    /// half), give lines to the best CLN of them.
+    /// half), give lines to the best CLN of them. Unless asked otherwise,
+    /// read-only restrict structures qualify only alongside a written one:
+    /// alone, a modern hardware L1 serves a read stream as well (measured,
+    /// docs/benchmarks.md), while next to a cached write stream caching the
+    /// read stream too pays (`upper`).
     pub(super) fn emit_decide(
         &self,
         decide: LLVMBasicBlockRef,
@@ -88,6 +92,21 @@ impl LoopSlice<'_, '_> {
                 );
                 eligible.push(good);
                 score.push(if *mode == Mode::ReadOnly { twice } else { hits });
+            }
+            let companion: Vec<bool> = structures
+                .iter()
+                .map(|(s, mode)| {
+                    !self.options.cache_read_only && s.restrict && *mode == Mode::ReadOnly
+                })
+                .collect();
+            let mut writes_cached = LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0);
+            for (e, _) in eligible.iter().zip(&companion).filter(|(_, c)| !**c) {
+                writes_cached = LLVMBuildOr(r, writes_cached, *e, c"".as_ptr());
+            }
+            for (e, c) in eligible.iter_mut().zip(&companion) {
+                if *c {
+                    *e = LLVMBuildAnd(r, *e, writes_cached, c"".as_ptr());
+                }
             }
             for (d, (s, _)) in structures.iter().enumerate() {
                 let mut rank = const_int(i32t, 0);

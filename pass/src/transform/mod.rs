@@ -162,27 +162,11 @@ pub fn transform_kernel(
 
     // Main loops and the data structures worth a line.
     let first = analyse_kernel(module, kernel);
-    // Read-only restrict arguments are left to the hardware L1 unless asked.
-    // Arguments without restrict stay: they may alias a cached one, whose
-    // group they must then share.
-    let left_to_l1: Vec<&crate::analysis::DataStructure> = first
-        .data_structures
-        .iter()
-        .filter(|d| !options.cache_read_only && d.restrict && d.mode == Mode::ReadOnly)
-        .collect();
-    for d in &left_to_l1 {
-        report.reasons.push(format!(
-            "`{}` is read-only and restrict: left to the hardware L1, which holds a sector \
-             per thread without thrashing (-sl1-cache-read-only / --cache-read-only caches it)",
-            d.name
-        ));
-    }
+    let companion = |id: u32| read_only_companion(&first.data_structures[id as usize], options);
     let convergent = crate::analysis::sync::convergent_calls(&first.blocks);
     let line = options.line_size;
     let mut headers = Vec::new();
     let mut structures = BTreeSet::new();
-    let kernel_reasons = report.reasons.len();
-    let worth_a_line = |id: u32| left_to_l1.iter().all(|d| d.id != id);
     for l in first.loops.loops.iter().filter(|l| l.depth == 1) {
         let in_loop: Vec<&Access<'_>> = first
             .accesses
@@ -193,9 +177,25 @@ pub fn transform_kernel(
             .iter()
             .filter(|a| uncacheable_reason(&first, a, line).is_none())
             .filter_map(|a| first.data_structure_of(a).map(|d| d.id))
-            .filter(|&id| worth_a_line(id))
             .collect();
         let label = first.block_label(l.header);
+        if let Some(step) = crate::analysis::stride::cooperative_step(&first.blocks, l) {
+            report.reasons.push(format!(
+                "loop at {label}: steps by the {} size ({}): a thread's iterations are that \
+                 many elements apart, so a private line is never hit again; left as it is",
+                step.scope(),
+                step.registers.join(" * ")
+            ));
+            continue;
+        }
+        if !cacheable.is_empty() && cacheable.iter().all(|&id| companion(id)) {
+            report.reasons.push(format!(
+                "loop at {label}: caches nothing but read-only restrict structures, which the \
+                 hardware L1 serves well (a sector per thread does not thrash it); left as it is \
+                 (-sl1-cache-read-only / --cache-read-only caches them, as the paper does)"
+            ));
+            continue;
+        }
         if cacheable.is_empty() {
             if let Some(why) = in_loop
                 .iter()
@@ -205,15 +205,6 @@ pub fn transform_kernel(
                     "loop at {label}: no access can go through the cache (e.g. {why})"
                 ));
             }
-            continue;
-        }
-        if let Some(step) = crate::analysis::stride::cooperative_step(&first.blocks, l) {
-            report.reasons.push(format!(
-                "loop at {label}: steps by the {} size ({}): a thread's iterations are that \
-                 many elements apart, so a private line is never hit again; left as it is",
-                step.scope(),
-                step.registers.join(" * ")
-            ));
             continue;
         }
         if let Some(a) = in_loop
@@ -261,7 +252,7 @@ pub fn transform_kernel(
         headers.push((first.blocks[l.header].as_raw_block(), label, uniform));
     }
     if headers.is_empty() {
-        if report.reasons.len() == kernel_reasons {
+        if report.reasons.is_empty() {
             report
                 .reasons
                 .push("no main loop with data-structure accesses".into());
@@ -400,6 +391,13 @@ fn add_line_buffer(module: &Module<'_>, kernel: FunctionValue<'_>, bytes: u64) -
     global.set_initializer(&ty.get_poison());
     global.set_alignment(16);
     global.as_value_ref()
+}
+
+/// A read-only restrict structure, by default cached only by threads that
+/// also cache a structure the loop writes (see `decide`). Without restrict
+/// it stays a full member: it may alias a cached structure.
+fn read_only_companion(ds: &crate::analysis::DataStructure, options: &Options) -> bool {
+    !options.cache_read_only && ds.restrict && ds.mode == Mode::ReadOnly
 }
 
 fn line_buffer_name(kernel: FunctionValue<'_>) -> String {
