@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig,
-    PushKernelArg,
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtrMut, DriverError,
+    LaunchConfig, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
 use thiserror::Error;
@@ -107,6 +107,18 @@ impl Gpu {
         Ok(self.stream.clone_dtoh(&global)?)
     }
 
+    /// Sets every byte of `buffer` to `byte` on the GPU (a host copy of
+    /// hundreds of MB per launch would dominate the run).
+    fn fill(&self, buffer: &mut CudaSlice<u8>, byte: u8) -> Result<(), GpuError> {
+        let bytes = buffer.len();
+        let (ptr, _record) = buffer.device_ptr_mut(&self.stream);
+        // SAFETY: `ptr` is `bytes` bytes of live device memory of this stream.
+        unsafe {
+            cudarc::driver::result::memset_d8_async(ptr, byte, bytes, self.stream.cu_stream())
+        }?;
+        Ok(())
+    }
+
     /// Uploads the case's inputs once, for every configuration.
     pub fn upload(&self, case: &Case) -> Result<Vec<CudaSlice<u8>>, GpuError> {
         Ok(case
@@ -130,10 +142,11 @@ impl Gpu {
         reps: usize,
     ) -> Result<Run, GpuError> {
         let args = app.args(case, config.total_threads());
-        let fills: Vec<Vec<u8>> = case.outputs.iter().map(|o| vec![o.fill; o.bytes]).collect();
-        let mut outputs: Vec<CudaSlice<u8>> = fills
+        let mut outputs: Vec<CudaSlice<u8>> = case
+            .outputs
             .iter()
-            .map(|f| self.stream.clone_htod(f))
+            // SAFETY: u8 buffers, filled below before any launch reads them.
+            .map(|o| unsafe { self.stream.alloc::<u8>(o.bytes) })
             .collect::<Result<_, _>>()?;
         let cfg = LaunchConfig {
             grid_dim: (config.blocks, 1, 1),
@@ -144,8 +157,8 @@ impl Gpu {
         let end = self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
         let mut times = Vec::with_capacity(reps);
         for rep in 0..=reps {
-            for (buffer, fill) in outputs.iter_mut().zip(&fills) {
-                self.stream.memcpy_htod(fill, buffer)?;
+            for (buffer, out) in outputs.iter_mut().zip(&case.outputs) {
+                self.fill(buffer, out.fill)?;
             }
             start.record(&self.stream)?;
             {
