@@ -1,10 +1,12 @@
 //! S-L1's app suite on the GPU: each app brings deterministic inputs that look
 //! like real data, a CPU reference and a check; `device` launches the kernels
-//! of every build (PTX) through the CUDA driver API and times them.
+//! of every build (PTX) through the CUDA driver API and times them; `plots`
+//! draws the results as the paper's figures.
 
 pub mod apps;
 pub mod device;
 pub mod inputs;
+pub mod plots;
 pub mod results;
 pub mod stats;
 pub mod sweep;
