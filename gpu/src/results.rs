@@ -144,6 +144,69 @@ pub fn summarize(measurements: &[Measurement], baseline: &str) -> Vec<Best> {
     best
 }
 
+/// Why two reports cannot be one.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum MergeError {
+    #[error("no reports to merge")]
+    Empty,
+    #[error("report {index} differs in {field} ({theirs} against {ours}): runs of different set-ups are not comparable")]
+    Mismatch {
+        index: usize,
+        field: &'static str,
+        ours: String,
+        theirs: String,
+    },
+    #[error("app {app} build {variant} is in more than one report")]
+    Overlap { app: String, variant: String },
+}
+
+impl Report {
+    /// One report of runs made in parts (apps split across device calls): the
+    /// parts must share GPU, input size, repetitions and baseline, and no
+    /// (app, build) pair may be measured twice. Best configurations are
+    /// recomputed from the union of measurements.
+    pub fn merge(parts: Vec<Report>) -> Result<Report, MergeError> {
+        let mut parts = parts.into_iter();
+        let mut merged = parts.next().ok_or(MergeError::Empty)?;
+        for (i, part) in parts.enumerate() {
+            let index = i + 1;
+            let same = |field, ours: String, theirs: String| {
+                if ours == theirs {
+                    Ok(())
+                } else {
+                    Err(MergeError::Mismatch {
+                        index,
+                        field,
+                        ours,
+                        theirs,
+                    })
+                }
+            };
+            same("gpu", merged.gpu.clone(), part.gpu.clone())?;
+            same("bytes", merged.bytes.to_string(), part.bytes.to_string())?;
+            same("reps", merged.reps.to_string(), part.reps.to_string())?;
+            same("baseline", merged.baseline.clone(), part.baseline.clone())?;
+            if let Some(b) = part.best.iter().find(|b| {
+                merged
+                    .best
+                    .iter()
+                    .any(|o| o.app == b.app && o.variant == b.variant)
+            }) {
+                return Err(MergeError::Overlap {
+                    app: b.app.clone(),
+                    variant: b.variant.clone(),
+                });
+            }
+            merged.best.extend(part.best);
+            merged.measurements.extend(part.measurements);
+            merged.hit_rates.extend(part.hit_rates);
+            merged.launch_failures.extend(part.launch_failures);
+        }
+        merged.best = summarize(&merged.measurements, &merged.baseline);
+        Ok(merged)
+    }
+}
+
 /// The summary as a text table.
 pub fn table(best: &[Best], baseline: &str) -> String {
     let mut out = format!(
@@ -291,5 +354,69 @@ mod tests {
         assert_eq!(report.hit_rates[0].structures[0].hit_rate(), None);
         let text = hit_rate_table(&report.hit_rates, &report.best);
         assert!(text.contains("upper") && text.contains("75.0%"), "{text}");
+    }
+
+    fn part(gpu: &str, ms: Vec<Measurement>) -> Report {
+        Report {
+            gpu: gpu.into(),
+            bytes: 100,
+            reps: 3,
+            baseline: "nvcc".into(),
+            best: summarize(&ms, "nvcc"),
+            measurements: ms,
+            hit_rates: vec![],
+            launch_failures: vec![],
+        }
+    }
+
+    #[test]
+    fn reports_of_one_set_up_merge_into_one() {
+        let a = part(
+            "H100",
+            vec![
+                m("upper", "nvcc", 1, 8.0, true),
+                m("upper", "sl1", 1, 2.0, true),
+            ],
+        );
+        let b = part(
+            "H100",
+            vec![m("wc", "nvcc", 1, 3.0, true), m("wc", "sl1", 2, 6.0, false)],
+        );
+        let merged = Report::merge(vec![a, b]).unwrap();
+        assert_eq!(merged.measurements.len(), 4);
+        let got: Vec<(&str, &str, Option<f32>, bool)> = merged
+            .best
+            .iter()
+            .map(|b| (b.app.as_str(), b.variant.as_str(), b.speedup, b.correct))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("upper", "nvcc", Some(1.0), true),
+                ("upper", "sl1", Some(4.0), true),
+                ("wc", "nvcc", Some(1.0), true),
+                ("wc", "sl1", Some(0.5), false)
+            ]
+        );
+    }
+
+    #[test]
+    fn reports_of_different_set_ups_or_overlapping_apps_do_not_merge() {
+        let a = part("H100", vec![m("upper", "nvcc", 1, 8.0, true)]);
+        let other_gpu = part("A100", vec![m("wc", "nvcc", 1, 3.0, true)]);
+        let err = Report::merge(vec![a.clone(), other_gpu]).unwrap_err();
+        assert!(
+            matches!(err, MergeError::Mismatch { field: "gpu", .. }),
+            "{err}"
+        );
+        let again = part("H100", vec![m("upper", "nvcc", 2, 7.0, true)]);
+        assert_eq!(
+            Report::merge(vec![a, again]).unwrap_err(),
+            MergeError::Overlap {
+                app: "upper".into(),
+                variant: "nvcc".into()
+            }
+        );
+        assert_eq!(Report::merge(vec![]).unwrap_err(), MergeError::Empty);
     }
 }

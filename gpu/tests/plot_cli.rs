@@ -79,3 +79,62 @@ fn a_file_that_is_no_report_is_explained() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("is not a sl1-bench report"), "{err}");
 }
+
+/// A report split by app into two files comes back whole: the same best
+/// configurations, tables printed, the merged JSON written.
+#[test]
+fn reports_of_a_run_in_parts_are_merged() {
+    use sl1_gpu::results::Report;
+    let whole: Report =
+        serde_json::from_str(&std::fs::read_to_string(recorded()).unwrap()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let half = |keep: fn(&str) -> bool, name: &str| {
+        let mut r = whole.clone();
+        r.measurements.retain(|m| keep(&m.app));
+        r.best.retain(|b| keep(&b.app));
+        r.hit_rates.retain(|h| keep(&h.app));
+        r.launch_failures.retain(|f| keep(&f.app));
+        let path = dir.path().join(name);
+        std::fs::write(&path, serde_json::to_string(&r).unwrap()).unwrap();
+        path
+    };
+    let a = half(|app| app < "m", "a.json");
+    let b = half(|app| app >= "m", "b.json");
+    let merged = dir.path().join("merged.json");
+    let out = plot()
+        .args([&a, &b])
+        .arg("--out")
+        .arg(dir.path().join("plots"))
+        .arg("--merged")
+        .arg(&merged)
+        .arg("--table")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("best ms") && stdout.contains("wrote "),
+        "{stdout}"
+    );
+    let back: Report = serde_json::from_str(&std::fs::read_to_string(&merged).unwrap()).unwrap();
+    let key = |r: &Report| {
+        let mut v: Vec<String> = r.best.iter().map(|b| format!("{b:?}")).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(key(&back), key(&whole));
+
+    let twice = plot()
+        .args([&a, &a])
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(twice.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&twice.stderr);
+    assert!(err.contains("in more than one report"), "{err}");
+}

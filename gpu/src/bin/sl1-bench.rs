@@ -44,6 +44,10 @@ struct Args {
     /// Write every measurement as JSON here.
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Draw the plots (SVG and PNG) into this directory; needs a font (see
+    /// `sl1-plot --help`). `sl1-plot` draws them later from the JSON.
+    #[arg(long)]
+    plots: Option<PathBuf>,
 }
 
 fn list_dirs(dir: &std::path::Path) -> Result<Vec<String>> {
@@ -204,6 +208,11 @@ fn main() -> Result<()> {
     if let Some(path) = &args.json {
         std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
             .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(dir) = &args.plots {
+        let summary = sl1_gpu::plots::write_all(&report, dir)
+            .context("cannot draw the plots (the JSON, if asked for, is written)")?;
+        print!("{summary}");
     }
     if failed {
         bail!("some outputs differ from the CPU reference");

@@ -544,6 +544,7 @@ pub(crate) mod tests {
             best: summarize(&measurements, "nvcc"),
             measurements,
             hit_rates,
+            launch_failures: vec![],
         }
     }
 
