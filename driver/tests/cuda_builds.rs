@@ -251,6 +251,8 @@ fn plain_clang_upper(out: &std::path::Path, extra: &[&str]) -> Command {
             "testdata/cu/upper.cu",
             "--cuda-gpu-arch=sm_90",
             "-O3",
+            // As in the README: the classic offload path links with ld alone.
+            "--no-offload-new-driver",
         ])
         .arg(format!("--cuda-path={}", cuda_path().display()))
         .arg(format!("-fpass-plugin={}", plugin().display()))
