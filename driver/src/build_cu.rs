@@ -51,6 +51,10 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
     if args.no_sl1 {
         device.args(["-mllvm", "-sl1-disable"]);
     }
+    if !args.jump_tables {
+        device.arg("-fno-jump-tables");
+    }
+    device.args(&args.clang_args);
     match emit {
         Emit::Ll => device.args(["-S", "-emit-llvm"]),
         Emit::Bc => device.args(["-c", "-emit-llvm"]),
@@ -137,6 +141,10 @@ fn clang_cuda(args: &BuildArgs, tools: &Toolchain) -> Command {
         .arg(format!("--cuda-gpu-arch={}", args.arch))
         .arg(format!("-O{}", args.opt_level))
         .arg("-std=c++17")
+        // The host compile embeds our fat binary (-fcuda-include-gpubinary),
+        // the classic offload path; newer clang 22 builds default to the new
+        // driver, which needs clang-linker-wrapper and nvlink at link time.
+        .arg("--no-offload-new-driver")
         // clang 22 knows CUDA up to 12.8 in full; 12.9 works for what we use.
         .arg("-Wno-unknown-cuda-version");
     for dir in &args.include {

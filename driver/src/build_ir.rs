@@ -80,10 +80,28 @@ fn target_machine(arch: &str, level: u8) -> Result<TargetMachine> {
         .context("LLVM has no NVPTX target machine for this architecture")
 }
 
+/// What clang's `-fno-jump-tables` does: the attribute on every function
+/// (see `BuildArgs::jump_tables`).
+fn forbid_jump_tables(context: &Context, module: &Module<'_>) {
+    let attribute = context.create_string_attribute("no-jump-tables", "true");
+    for function in module.get_functions() {
+        function.add_attribute(inkwell::attributes::AttributeLoc::Function, attribute);
+    }
+}
+
 /// Builds `args.input` (IR) into `output`; returns the report.
 pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
+    anyhow::ensure!(
+        args.clang_args.is_empty(),
+        "{}: --clang-arg applies to CUDA sources; an IR input is not compiled by clang \
+         (drop --clang-arg, or build the .cu)",
+        args.input.display()
+    );
     let context = Context::create();
     let module = parse(&context, &args.input)?;
+    if !args.jump_tables {
+        forbid_jump_tables(&context, &module);
+    }
     let machine = target_machine(&args.arch, args.opt_level)?;
     module.set_data_layout(&machine.get_target_data().get_data_layout());
 

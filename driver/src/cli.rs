@@ -119,6 +119,15 @@ pub struct BuildArgs {
     /// global `sl1_stats_<kernel>` (six u64 per structure; see docs).
     #[arg(long)]
     pub stats: bool,
+    /// Let clang lower switches to jump tables. Off by default: on the GPU a
+    /// jump table is an indirect branch (`brx.idx`) that a warp whose threads
+    /// take different cases serializes on, where a compare tree predicates.
+    #[arg(long)]
+    pub jump_tables: bool,
+    /// One more argument for clang's device compilation (repeatable), e.g.
+    /// `--clang-arg=-ffast-math`.
+    #[arg(long = "clang-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub clang_args: Vec<String>,
     /// Print every command before running it.
     #[arg(short, long)]
     pub verbose: bool,

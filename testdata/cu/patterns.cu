@@ -154,6 +154,32 @@ __global__ void two_loops(const int *__restrict__ in, int *__restrict__ tmp,
   sums[tid] = acc;
 }
 
+// Rows upper-cased by an inner loop: `in` and `out` are accessed there, `lens`
+// once a row (cold: left direct beside the cached `out`). The second main loop
+// reads `out` and `lens` once a row after an inner loop over `in`: cold there,
+// so that loop is left as it is and must see what the first one cached.
+__global__ void rows(const char *__restrict__ in, char *__restrict__ out, int *__restrict__ lens,
+                     size_t width, size_t chunk) {
+  size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  size_t b = tid * chunk;
+  for (size_t r = b; r < b + chunk; ++r) {
+    int spaces = 0;
+    for (size_t k = 0; k < width; ++k) {
+      char c = in[r * width + k];
+      spaces += c == ' ';
+      out[r * width + k] = c >= 'a' && c <= 'z' ? c - 32 : c;
+    }
+    lens[r] = spaces;
+  }
+  for (size_t r = b; r < b + chunk; ++r) {
+    int zs = 0;
+    for (size_t k = 0; k < width; ++k)
+      zs += in[r * width + k] == 'z';
+    out[r * width] = (char)(out[r * width] + zs);
+    lens[r] += zs;
+  }
+}
+
 template <typename T> T *to_device(const std::vector<T> &h) {
   T *d = nullptr;
   CUDA_CHECK(cudaMalloc(&d, h.size() * sizeof(T)));
@@ -388,6 +414,32 @@ int main() {
       ok &= sums[t] == acc;
     }
     failures += report("two_loops", ok);
+  }
+  { // rows: cold structures beside cached ones, and a loop where all are cold
+    size_t width = 53, chunk = 7, count = total * chunk;
+    std::vector<char> in(count * width);
+    for (auto &c : in) c = "abz Q"[next_random() % 5];
+    char *din = to_device(in), *dout = poisoned<char>(count * width);
+    int *dlens = poisoned<int>(count);
+    rows<<<blocks, threads>>>(din, dout, dlens, width, chunk);
+    CUDA_CHECK(cudaGetLastError());
+    auto out = to_host(dout, count * width);
+    auto lens = to_host(dlens, count);
+    bool ok = true;
+    for (size_t r = 0; r < count; ++r) {
+      int spaces = 0, zs = 0;
+      for (size_t k = 0; k < width; ++k) {
+        char c = in[r * width + k];
+        spaces += c == ' ';
+        zs += c == 'z';
+        char up = c >= 'a' && c <= 'z' ? c - 32 : c;
+        ok &= k == 0 || out[r * width + k] == up;
+      }
+      char first = in[r * width];
+      char up = first >= 'a' && first <= 'z' ? first - 32 : first;
+      ok &= out[r * width] == (char)(up + zs) && lens[r] == spaces + zs;
+    }
+    failures += report("rows_cold", ok);
   }
   std::printf("patterns: %d failure(s)\n", failures);
   return failures ? 1 : 0;

@@ -173,12 +173,14 @@ pub fn transform_kernel(
             .iter()
             .filter(|a| l.blocks.contains(&a.block))
             .collect();
-        let cacheable: Vec<u32> = in_loop
+        let mut cacheable: Vec<u32> = in_loop
             .iter()
             .filter(|a| uncacheable_reason(&first, a, line).is_none())
             .filter_map(|a| first.data_structure_of(a).map(|d| d.id))
             .collect();
         let label = first.block_label(l.header);
+        let cold = cold_structures(&first, &in_loop, line);
+        cacheable.retain(|id| !cold.contains(id));
         if let Some(step) = crate::analysis::stride::cooperative_step(&first.blocks, l) {
             report.reasons.push(format!(
                 "loop at {label}: steps by the {} size ({}): a thread's iterations are that \
@@ -189,10 +191,23 @@ pub fn transform_kernel(
             continue;
         }
         if !cacheable.is_empty() && cacheable.iter().all(|&id| companion(id)) {
+            let cold_note = if cold.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; {} {} accessed only outside the inner loops, an inner loop's trip count \
+                     times less often: a line would save little and cost every thread registers \
+                     and shared memory",
+                    names(&first, &cold),
+                    if cold.len() == 1 { "is" } else { "are" }
+                )
+            };
             report.reasons.push(format!(
-                "loop at {label}: caches nothing but read-only restrict structures, which the \
-                 hardware L1 serves well (a sector per thread does not thrash it); left as it is \
-                 (-sl1-cache-read-only / --cache-read-only caches them, as the paper does)"
+                "loop at {label}: caches nothing but read-only restrict structures ({}), which \
+                 the hardware L1 serves well (a sector per thread does not thrash it){cold_note}; \
+                 left as it is (-sl1-cache-read-only / --cache-read-only caches them, as the \
+                 paper does)",
+                names(&first, &cacheable.iter().copied().collect())
             ));
             continue;
         }
@@ -248,8 +263,15 @@ pub fn transform_kernel(
                 .push(format!("loop at {label}: irreducible control flow"));
             continue;
         }
-        structures.extend(cacheable);
-        headers.push((first.blocks[l.header].as_raw_block(), label, uniform));
+        structures.extend(cacheable.iter().copied());
+        let hot: BTreeSet<u32> = cacheable.into_iter().collect();
+        headers.push((
+            first.blocks[l.header].as_raw_block(),
+            label,
+            uniform,
+            hot,
+            cold,
+        ));
     }
     if headers.is_empty() {
         if report.reasons.is_empty() {
@@ -297,7 +319,7 @@ pub fn transform_kernel(
     let count = edit::entry_alloca(function, i32_type(function), "sl1.count");
     store_before_entry_end(function, count, const_int(i32_type(function), 0));
 
-    for (header, label, uniform) in headers {
+    for (header, label, uniform, hot, cold) in headers {
         let k = analyse_kernel(module, kernel);
         let Some(l) = k
             .loops
@@ -307,6 +329,12 @@ pub fn transform_kernel(
         else {
             continue;
         };
+        // Structures cached in another loop but cold in this one go direct here.
+        let loop_states: Vec<Option<State>> = states
+            .iter()
+            .enumerate()
+            .map(|(id, s)| s.filter(|_| hot.contains(&(id as u32))))
+            .collect();
         let slice = LoopSlice {
             k: &k,
             blocks: l
@@ -316,11 +344,12 @@ pub fn transform_kernel(
                 .collect(),
             header,
             options,
-            states: &states,
+            states: &loop_states,
             count,
             buffer: buffer_global,
             buffer_bytes: buffer,
             uniform,
+            cold,
             stats,
         };
         let (cached, direct) = slice.apply(&mut rt);
@@ -391,6 +420,46 @@ fn add_line_buffer(module: &Module<'_>, kernel: FunctionValue<'_>, bytes: u64) -
     global.set_initializer(&ty.get_poison());
     global.set_alignment(16);
     global.as_value_ref()
+}
+
+/// "`a`, `b`": the structures' names, quoted.
+fn names(k: &crate::analysis::KernelAnalysis<'_>, ids: &BTreeSet<u32>) -> String {
+    ids.iter()
+        .map(|&id| format!("`{}`", k.data_structures[id as usize].name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Structures of a main loop whose cacheable accesses all sit at a shallower
+/// loop depth than the loop's deepest cacheable access (`c[e]` after the
+/// inner product loop of a matrix multiply): they are accessed an inner
+/// loop's trip count times less often than the structures in the inner loop.
+fn cold_structures(
+    k: &crate::analysis::KernelAnalysis<'_>,
+    in_loop: &[&Access<'_>],
+    line: u32,
+) -> BTreeSet<u32> {
+    let depth_of = |a: &Access<'_>| {
+        k.loops
+            .innermost_loop_of(a.block)
+            .map_or(0, |i| k.loops.loops[i].depth)
+    };
+    let cacheable: Vec<(u32, u32)> = in_loop
+        .iter()
+        .filter(|a| uncacheable_reason(k, a, line).is_none())
+        .filter_map(|a| k.data_structure_of(a).map(|d| (d.id, depth_of(a))))
+        .collect();
+    let deepest = cacheable.iter().map(|&(_, d)| d).max().unwrap_or(0);
+    let hot: BTreeSet<u32> = cacheable
+        .iter()
+        .filter(|&&(_, d)| d == deepest)
+        .map(|&(id, _)| id)
+        .collect();
+    cacheable
+        .iter()
+        .map(|&(id, _)| id)
+        .filter(|id| !hot.contains(id))
+        .collect()
 }
 
 /// A read-only restrict structure, by default cached only by threads that

@@ -30,6 +30,8 @@ pub(super) struct LoopSlice<'a, 'm> {
     /// The loop has a block barrier: leave monitoring, and pick the version
     /// of slice 2, for the whole block at once.
     pub(super) uniform: bool,
+    /// Structures accessed only outside the loop's inner loops: left direct.
+    pub(super) cold: BTreeSet<u32>,
     /// Counters of the statistics build.
     pub(super) stats: Option<super::Stats>,
 }
@@ -81,6 +83,9 @@ impl LoopSlice<'_, '_> {
             let reason = match (uncacheable_reason(self.k, a, line), self.state_of(a)) {
                 (None, Some(_)) => continue,
                 (Some(reason), _) => reason,
+                (None, None) if self.cold.contains(&ds.id) => {
+                    "cold: accessed only outside the loop's inner loops"
+                }
                 (None, None) if ds.restrict && ds.mode == Mode::ReadOnly => {
                     "read-only: left to the hardware L1"
                 }
