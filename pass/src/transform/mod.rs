@@ -173,14 +173,25 @@ pub fn transform_kernel(
             .iter()
             .filter(|a| l.blocks.contains(&a.block))
             .collect();
-        let mut cacheable: Vec<u32> = in_loop
+        // Each cacheable access's structure, with the loop depth it sits at.
+        let cacheable_at: Vec<(u32, u32)> = in_loop
             .iter()
             .filter(|a| uncacheable_reason(&first, a, line).is_none())
-            .filter_map(|a| first.data_structure_of(a).map(|d| d.id))
+            .filter_map(|a| {
+                let depth = first
+                    .loops
+                    .innermost_loop_of(a.block)
+                    .map_or(0, |i| first.loops.loops[i].depth);
+                first.data_structure_of(a).map(|d| (d.id, depth))
+            })
+            .collect();
+        let cold = cold_structures(&cacheable_at);
+        let cacheable: Vec<u32> = cacheable_at
+            .iter()
+            .map(|&(id, _)| id)
+            .filter(|id| !cold.contains(id))
             .collect();
         let label = first.block_label(l.header);
-        let cold = cold_structures(&first, &in_loop, line);
-        cacheable.retain(|id| !cold.contains(id));
         if let Some(step) = crate::analysis::stride::cooperative_step(&first.blocks, l) {
             report.reasons.push(format!(
                 "loop at {label}: steps by the {} size ({}): a thread's iterations are that \
@@ -430,32 +441,18 @@ fn names(k: &crate::analysis::KernelAnalysis<'_>, ids: &BTreeSet<u32>) -> String
         .join(", ")
 }
 
-/// Structures of a main loop whose cacheable accesses all sit at a shallower
-/// loop depth than the loop's deepest cacheable access (`c[e]` after the
-/// inner product loop of a matrix multiply): they are accessed an inner
-/// loop's trip count times less often than the structures in the inner loop.
-fn cold_structures(
-    k: &crate::analysis::KernelAnalysis<'_>,
-    in_loop: &[&Access<'_>],
-    line: u32,
-) -> BTreeSet<u32> {
-    let depth_of = |a: &Access<'_>| {
-        k.loops
-            .innermost_loop_of(a.block)
-            .map_or(0, |i| k.loops.loops[i].depth)
-    };
-    let cacheable: Vec<(u32, u32)> = in_loop
-        .iter()
-        .filter(|a| uncacheable_reason(k, a, line).is_none())
-        .filter_map(|a| k.data_structure_of(a).map(|d| (d.id, depth_of(a))))
-        .collect();
-    let deepest = cacheable.iter().map(|&(_, d)| d).max().unwrap_or(0);
-    let hot: BTreeSet<u32> = cacheable
+/// Structures of a main loop whose cacheable accesses (structure, loop
+/// depth) all sit at a shallower depth than the loop's deepest one (`c[e]`
+/// after the inner product loop of a matrix multiply): they are accessed an
+/// inner loop's trip count times less often than the structures in there.
+fn cold_structures(cacheable_at: &[(u32, u32)]) -> BTreeSet<u32> {
+    let deepest = cacheable_at.iter().map(|&(_, d)| d).max().unwrap_or(0);
+    let hot: BTreeSet<u32> = cacheable_at
         .iter()
         .filter(|&&(_, d)| d == deepest)
         .map(|&(id, _)| id)
         .collect();
-    cacheable
+    cacheable_at
         .iter()
         .map(|&(id, _)| id)
         .filter(|id| !hot.contains(id))
