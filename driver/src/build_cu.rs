@@ -48,6 +48,9 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
     if args.stats {
         device.args(["-mllvm", "-sl1-stats"]);
     }
+    if args.no_static_prediction {
+        device.args(["-mllvm", "-sl1-no-static-prediction"]);
+    }
     if args.no_sl1 {
         device.args(["-mllvm", "-sl1-disable"]);
     }

@@ -119,6 +119,10 @@ pub struct BuildArgs {
     /// global `sl1_stats_<kernel>` (six u64 per structure; see docs).
     #[arg(long)]
     pub stats: bool,
+    /// Monitor every loop, as the paper does, even where the addresses'
+    /// strides predict the hit rate (by default such loops skip monitoring).
+    #[arg(long)]
+    pub no_static_prediction: bool,
     /// Let clang lower switches to jump tables. Off by default: on the GPU a
     /// jump table is an indirect branch (`brx.idx`) that a warp whose threads
     /// take different cases serializes on, where a compare tree predicates.

@@ -10,7 +10,9 @@ use std::marker::PhantomData;
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::target::{LLVMGetModuleDataLayout, LLVMStoreSizeOfType};
+use inkwell::llvm_sys::target::{
+    LLVMABISizeOfType, LLVMGetModuleDataLayout, LLVMOffsetOfElement, LLVMStoreSizeOfType,
+};
 use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind, LLVMValueKind};
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, FunctionValue};
@@ -137,6 +139,17 @@ impl<'m> Value<'m> {
         }
     }
 
+    /// Incoming blocks of a phi node, in the order of `incoming`.
+    pub fn incoming_blocks(self) -> Vec<Block<'m>> {
+        debug_assert_eq!(self.opcode(), Some(LLVMOpcode::LLVMPHI));
+        // SAFETY: `raw` is a phi node.
+        unsafe {
+            (0..LLVMCountIncoming(self.raw))
+                .filter_map(|i| Block::new(LLVMGetIncomingBlock(self.raw, i)))
+                .collect()
+        }
+    }
+
     /// The callee of a call instruction, when it is a known function.
     pub fn called_function_name(self) -> Option<String> {
         if self.opcode() != Some(LLVMOpcode::LLVMCall) {
@@ -194,9 +207,31 @@ impl<'m> Value<'m> {
         Block::new(unsafe { LLVMGetInstructionParent(self.raw) })
     }
 
+    /// The value of an integer constant (sign-extended), if this is one.
+    pub fn const_int(self) -> Option<i64> {
+        // SAFETY: `LLVMIsAConstantInt` only inspects the value; the value is
+        // read only when it is a constant integer of at most 64 bits.
+        unsafe {
+            if LLVMIsAConstantInt(self.raw).is_null() {
+                return None;
+            }
+            let bits = LLVMGetIntTypeWidth(LLVMTypeOf(self.raw));
+            (bits <= 64).then(|| LLVMConstIntGetSExtValue(self.raw))
+        }
+    }
+
     pub fn as_raw(self) -> LLVMValueRef {
         self.raw
     }
+}
+
+/// What one index of a `getelementptr` contributes to the address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GepIndex {
+    /// The index times this many bytes (the indexed type's allocation size).
+    Scaled(u64),
+    /// A struct field at this byte offset (the index is a constant).
+    Field(u64),
 }
 
 impl<'m> Block<'m> {
@@ -308,6 +343,37 @@ impl<'m> Function<'m> {
             }
         }
         out
+    }
+
+    /// How each index operand of the `getelementptr` instruction `gep` moves
+    /// its address (operand `i + 1` is index `i`), by the module's layout.
+    /// `None` for other instructions or a struct indexed by a variable.
+    pub fn gep_indices(self, gep: Value<'m>) -> Option<Vec<GepIndex>> {
+        if gep.opcode() != Some(LLVMOpcode::LLVMGetElementPtr) {
+            return None;
+        }
+        // SAFETY: `gep` is a GEP of this module; types are walked as its
+        // indices say (the verifier guarantees they index those types).
+        unsafe {
+            let layout = LLVMGetModuleDataLayout(self.module);
+            let mut ty = LLVMGetGEPSourceElementType(gep.raw);
+            let mut out = vec![GepIndex::Scaled(LLVMABISizeOfType(layout, ty))];
+            for i in 2..gep.num_operands() {
+                match LLVMGetTypeKind(ty) {
+                    LLVMTypeKind::LLVMStructTypeKind => {
+                        let field = u32::try_from(gep.operand(i)?.const_int()?).ok()?;
+                        out.push(GepIndex::Field(LLVMOffsetOfElement(layout, ty, field)));
+                        ty = LLVMStructGetTypeAtIndex(ty, field);
+                    }
+                    LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+                        ty = LLVMGetElementType(ty);
+                        out.push(GepIndex::Scaled(LLVMABISizeOfType(layout, ty)));
+                    }
+                    _ => return None,
+                }
+            }
+            Some(out)
+        }
     }
 
     /// Bytes written or read by a value of this type (the data layout's store size).

@@ -32,6 +32,17 @@ pub struct Options {
     /// `transform::stats`). Off by default: the counting costs time.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stats: bool,
+    /// Decide statically for structures whose hit rate follows from their
+    /// addresses (a constant stride per iteration): no monitoring slice when
+    /// every structure of a loop is predicted, and structures predicted to
+    /// hit too rarely stay direct. Off (and with `force_uncached`), every
+    /// loop is monitored as in the paper.
+    #[serde(default = "yes")]
+    pub static_prediction: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Default for Options {
@@ -44,6 +55,7 @@ impl Default for Options {
             force_uncached: false,
             cache_read_only: false,
             stats: false,
+            static_prediction: true,
         }
     }
 }

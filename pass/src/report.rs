@@ -342,6 +342,12 @@ impl KernelReport {
                 t.max_threads
             ));
         }
+        for p in &t.predictions {
+            lines.push(format!(
+                "structure `{}` in loop at {}: {}",
+                p.argument, p.loop_header, p.decision
+            ));
+        }
         for d in &t.accesses_direct {
             lines.push(format!(
                 "direct {:?} of `{}`: {}",

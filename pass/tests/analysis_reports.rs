@@ -55,9 +55,11 @@ fn report_of_every_ll_case() {
 
 #[test]
 fn transformed_ir_of_every_ll_case() {
-    // By default and as the paper does (read-only structures cached too).
+    // By default and as the paper does (read-only structures cached too,
+    // every loop monitored).
     let paper = Options {
         cache_read_only: true,
+        static_prediction: false,
         ..Options::default()
     };
     for (case, (prefix, options)) in ll_cases().into_iter().flat_map(|c| {
@@ -193,4 +195,70 @@ fn block_and_grid_stride_loops_are_left_as_they_are() {
         reasons.contains("loop at grid: steps by the grid size (ntid.x * nctaid.x)"),
         "{reasons}"
     );
+}
+
+#[test]
+fn strides_predict_hit_rates_or_say_why_not() {
+    let report = with_module(&repo().join("testdata/ll/predicted_strides.ll"), |m| {
+        run_on_module(m, &Options::default()).unwrap()
+    });
+    let predictions = |kernel: &str| {
+        let k = report.kernels.iter().find(|k| k.name == kernel).unwrap();
+        k.transform
+            .predictions
+            .iter()
+            .map(|p| {
+                (
+                    p.argument.clone(),
+                    p.stride,
+                    p.hit_percent,
+                    p.decision.clone(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let walk = predictions("pointer_walk");
+    assert_eq!(
+        walk.iter()
+            .map(|(a, s, h, _)| (a.as_str(), *s, *h))
+            .collect::<Vec<_>>(),
+        [
+            ("in", Some(2), Some(87)),
+            ("w", Some(4), Some(87)),
+            ("out", Some(2), Some(87)),
+        ]
+    );
+    assert!(
+        walk.iter().all(|p| p.3.contains("without monitoring")),
+        "{walk:?}"
+    );
+
+    let column = report.kernels.iter().find(|k| k.name == "column").unwrap();
+    assert!(!column.transform.applied);
+    assert!(predictions("column")
+        .iter()
+        .all(|(_, s, h, d)| *s == Some(256) && *h == Some(0) && d.starts_with("left direct")));
+
+    let mixed = predictions("mixed");
+    assert!(
+        mixed[0].3.contains("monitored with the loop's other"),
+        "{mixed:?}"
+    );
+    assert!(mixed[2].3.contains("loaded from memory"), "{mixed:?}");
+    assert!(predictions("sometimes")
+        .iter()
+        .any(|p| p.3.contains("some iterations only")));
+
+    // Off, the same loops are monitored and nothing is predicted.
+    let off = with_module(&repo().join("testdata/ll/predicted_strides.ll"), |m| {
+        let options = Options {
+            static_prediction: false,
+            ..Options::default()
+        };
+        run_on_module(m, &options).unwrap()
+    });
+    assert!(off
+        .kernels
+        .iter()
+        .all(|k| k.transform.predictions.is_empty()));
 }

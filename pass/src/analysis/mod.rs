@@ -2,6 +2,7 @@
 //! their accesses, its loops and its coherence points.
 
 pub mod accesses;
+pub mod affine;
 pub mod loops;
 pub mod stride;
 pub mod sync;

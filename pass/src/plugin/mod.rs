@@ -34,6 +34,7 @@ pub struct RawOptions {
     force_uncached: bool,
     cache_read_only: bool,
     stats: bool,
+    no_static_prediction: bool,
     panic_for_testing: bool,
     report_path: *const c_char,
 }
@@ -150,6 +151,7 @@ pub unsafe extern "C" fn sl1_run_on_module(
             force_uncached: raw.force_uncached,
             cache_read_only: raw.cache_read_only,
             stats: raw.stats,
+            static_prediction: !raw.no_static_prediction,
         };
         let report = crate::run_on_module(&view, &options).map_err(|e| e.to_string())?;
         if !raw.report_path.is_null() {

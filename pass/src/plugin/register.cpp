@@ -43,6 +43,10 @@ cl::opt<bool> Sl1Stats(
     "sl1-stats",
     cl::desc("S-L1: count simulated and real hits and misses per structure (slower; for study)"),
     cl::init(false));
+cl::opt<bool> Sl1NoStaticPrediction(
+    "sl1-no-static-prediction",
+    cl::desc("S-L1: monitor every loop, even where strides predict the hit rate (the paper)"),
+    cl::init(false));
 cl::opt<bool> Sl1PanicForTesting("sl1-panic-for-testing",
                                   cl::desc("S-L1: fail inside the pass (tests the error path)"),
                                   cl::init(false), cl::Hidden);
@@ -61,6 +65,7 @@ extern "C" struct Sl1RawOptions {
   bool force_uncached;
   bool cache_read_only;
   bool stats;
+  bool no_static_prediction;
   bool panic_for_testing;
   const char *report_path;
 };
@@ -104,7 +109,7 @@ struct Sl1Pass : PassInfoMixin<Sl1Pass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     std::string Report = Sl1Report;
     Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, Sl1MaxThreads, Sl1Disable, Sl1ForceUncached, Sl1CacheReadOnly, Sl1Stats,
-                       Sl1PanicForTesting,
+                       Sl1NoStaticPrediction, Sl1PanicForTesting,
                        Report.empty() ? nullptr : Report.c_str()};
     int Changed = sl1_run_on_module(wrap(&M), &Opts);
     return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -23,7 +23,9 @@ impl LoopSlice<'_, '_> {
     /// read-only restrict structures qualify only alongside a written one:
     /// alone, a modern hardware L1 serves a read stream as well (measured,
     /// docs/benchmarks.md), while next to a cached write stream caching the
-    /// read stream too pays (`upper`) when it is reused enough.
+    /// read stream too pays (`upper`) when it is reused enough. With static
+    /// rates, a structure's counts are its predicted hits per 100 accesses
+    /// times its accesses per iteration, constants the decision folds.
     pub(super) fn emit_decide(
         &self,
         decide: LLVMBasicBlockRef,
@@ -83,11 +85,22 @@ impl LoopSlice<'_, '_> {
                 per_line,
                 c"sl1.cln".as_ptr(),
             );
+            // (accesses, hits) per structure: simulated, or predicted.
+            let counts: Vec<(LLVMValueRef, LLVMValueRef)> = structures
+                .iter()
+                .map(
+                    |(s, _)| match self.static_rates.as_ref().map(|r| r[&s.id]) {
+                        Some(rate) => (
+                            const_int(i32t, 100 * i64::from(rate.sites)),
+                            const_int(i32t, i64::from(rate.hit_percent * rate.sites)),
+                        ),
+                        None => (b.load(i32t, s.sim_accesses), b.load(i32t, s.sim_hits)),
+                    },
+                )
+                .collect();
             let mut eligible = Vec::new();
             let mut score = Vec::new();
-            for (s, mode) in &structures {
-                let acc = b.load(i32t, s.sim_accesses);
-                let hits = b.load(i32t, s.sim_hits);
+            for ((_, mode), &(acc, hits)) in structures.iter().zip(&counts) {
                 let twice = LLVMBuildShl(r, hits, const_int(i32t, 1), c"".as_ptr());
                 let good = LLVMBuildICmp(
                     r,
@@ -109,7 +122,7 @@ impl LoopSlice<'_, '_> {
             for (e, _) in eligible.iter().zip(&companion).filter(|(_, c)| !**c) {
                 writes_cached = LLVMBuildOr(r, writes_cached, *e, c"".as_ptr());
             }
-            for ((e, c), (s, _)) in eligible.iter_mut().zip(&companion).zip(&structures) {
+            for ((e, c), &(acc, hits)) in eligible.iter_mut().zip(&companion).zip(&counts) {
                 if *c {
                     // A companion also needs a high hit rate of its own: a
                     // thread that caches a read stream it reuses little
@@ -117,8 +130,8 @@ impl LoopSlice<'_, '_> {
                     // hardware L1 would have served, and its warp with it.
                     // In 64 bits: 100 times a 32-bit count does not fit 32.
                     let wide = |v| LLVMBuildZExt(r, v, i64t, c"".as_ptr());
-                    let acc = wide(b.load(i32t, s.sim_accesses));
-                    let hits = wide(b.load(i32t, s.sim_hits));
+                    let acc = wide(acc);
+                    let hits = wide(hits);
                     let scaled_hits = LLVMBuildMul(r, hits, const_int(i64t, 100), c"".as_ptr());
                     let scaled_accesses = LLVMBuildMul(
                         r,
@@ -148,7 +161,13 @@ impl LoopSlice<'_, '_> {
                     } else {
                         inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGT
                     };
-                    let better = LLVMBuildICmp(r, pred, score[e], score[d], c"".as_ptr());
+                    // Companions rank after the written structures: a line
+                    // for a read stream alone saves little (see above).
+                    let better = match (companion[e], companion[d]) {
+                        (false, true) => LLVMConstInt(LLVMInt1TypeInContext(ctx), 1, 0),
+                        (true, false) => LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0),
+                        _ => LLVMBuildICmp(r, pred, score[e], score[d], c"".as_ptr()),
+                    };
                     let counts = LLVMBuildAnd(r, better, eligible[e], c"".as_ptr());
                     rank = LLVMBuildAdd(
                         r,

@@ -4,7 +4,7 @@
 //! loop with its accesses routed through the cache; coherence is kept at fences,
 //! barriers, calls and atomics, and the cache is flushed on every loop exit.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
@@ -21,10 +21,12 @@ use crate::options::Options;
 use crate::runtime::{Runtime, ADDRSPACE_SHARED};
 
 mod decide;
+pub mod predict;
 mod sites;
 mod slice;
 pub mod stats;
 
+use predict::{Prediction, PredictionReport};
 use sites::{pointer_operand, uncacheable_reason};
 use slice::LoopSlice;
 use stats::Stats;
@@ -57,6 +59,10 @@ pub struct TransformReport {
     pub kernel_shared_bytes: u64,
     /// Block size the buffer is provisioned for.
     pub max_threads: u32,
+    /// Static predictions per main loop and structure (with static
+    /// prediction on).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub predictions: Vec<PredictionReport>,
     /// The global holding the run-time statistics (statistics builds only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stats_symbol: Option<String>,
@@ -186,7 +192,7 @@ pub fn transform_kernel(
             })
             .collect();
         let cold = cold_structures(&cacheable_at);
-        let cacheable: Vec<u32> = cacheable_at
+        let mut cacheable: Vec<u32> = cacheable_at
             .iter()
             .map(|&(id, _)| id)
             .filter(|id| !cold.contains(id))
@@ -199,6 +205,53 @@ pub fn transform_kernel(
                 step.scope(),
                 step.registers.join(" * ")
             ));
+            continue;
+        }
+        let mut direct: BTreeMap<u32, String> =
+            cold.iter().map(|&id| (id, COLD.to_string())).collect();
+        // Forced off measures the paper's overhead (monitoring and per-access
+        // checks), which a static decision would fold away.
+        let predictions = if options.static_prediction && !options.force_uncached {
+            predict_structures(&first, &in_loop, &cacheable, line)
+        } else {
+            Vec::new()
+        };
+        for (id, p) in &predictions {
+            if let Prediction::Static { hit_percent, .. } = p {
+                if *hit_percent <= predict::MIN_HIT_PERCENT {
+                    direct.insert(*id, predict::describe(p, line).2);
+                }
+            }
+        }
+        cacheable.retain(|id| !direct.contains_key(id));
+        let record_predictions = |report: &mut TransformReport, sliced: bool| {
+            let all_static = predictions
+                .iter()
+                .all(|(_, p)| matches!(p, Prediction::Static { .. }));
+            for (id, p) in &predictions {
+                let (stride, hit_percent, mut decision) = predict::describe(p, line);
+                if sliced && matches!(p, Prediction::Static { .. }) && !direct.contains_key(id) {
+                    decision.push_str(if all_static {
+                        "; decided statically, without monitoring"
+                    } else {
+                        "; monitored with the loop's other structures"
+                    });
+                }
+                report.predictions.push(PredictionReport {
+                    loop_header: label.clone(),
+                    argument: first.data_structures[*id as usize].name.clone(),
+                    stride,
+                    hit_percent,
+                    decision,
+                });
+            }
+        };
+        if cacheable.is_empty() && predictions.iter().any(|(id, _)| direct.contains_key(id)) {
+            report.reasons.push(format!(
+                "loop at {label}: no structure is predicted to hit often enough to pay for a \
+                 line; left as it is"
+            ));
+            record_predictions(&mut report, false);
             continue;
         }
         if !cacheable.is_empty() && cacheable.iter().all(|&id| companion(id)) {
@@ -274,15 +327,34 @@ pub fn transform_kernel(
                 .push(format!("loop at {label}: irreducible control flow"));
             continue;
         }
+        record_predictions(&mut report, true);
         structures.extend(cacheable.iter().copied());
         let hot: BTreeSet<u32> = cacheable.into_iter().collect();
-        headers.push((
-            first.blocks[l.header].as_raw_block(),
+        let static_rates: Option<BTreeMap<u32, StaticRate>> = predictions
+            .iter()
+            .filter(|(id, _)| hot.contains(id))
+            .map(|(id, p)| match p {
+                Prediction::Static {
+                    hit_percent, sites, ..
+                } => Some((
+                    *id,
+                    StaticRate {
+                        hit_percent: *hit_percent,
+                        sites: *sites,
+                    },
+                )),
+                Prediction::Dynamic(_) => None,
+            })
+            .collect::<Option<BTreeMap<_, _>>>()
+            .filter(|rates| rates.len() == hot.len());
+        headers.push(ChosenLoop {
+            header: first.blocks[l.header].as_raw_block(),
             label,
             uniform,
             hot,
-            cold,
-        ));
+            direct,
+            static_rates,
+        });
     }
     if headers.is_empty() {
         if report.reasons.is_empty() {
@@ -330,7 +402,15 @@ pub fn transform_kernel(
     let count = edit::entry_alloca(function, i32_type(function), "sl1.count");
     store_before_entry_end(function, count, const_int(i32_type(function), 0));
 
-    for (header, label, uniform, hot, cold) in headers {
+    for chosen in headers {
+        let ChosenLoop {
+            header,
+            label,
+            uniform,
+            hot,
+            direct,
+            static_rates,
+        } = chosen;
         let k = analyse_kernel(module, kernel);
         let Some(l) = k
             .loops
@@ -360,7 +440,8 @@ pub fn transform_kernel(
             buffer: buffer_global,
             buffer_bytes: buffer,
             uniform,
-            cold,
+            direct,
+            static_rates,
             stats,
         };
         let (cached, direct) = slice.apply(&mut rt);
@@ -439,6 +520,53 @@ fn names(k: &crate::analysis::KernelAnalysis<'_>, ids: &BTreeSet<u32>) -> String
         .map(|&id| format!("`{}`", k.data_structures[id as usize].name))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The report's reason for a cold structure's direct accesses.
+const COLD: &str = "cold: accessed only outside the loop's inner loops";
+
+/// A predicted hit rate, standing in for the monitoring slice's counts.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct StaticRate {
+    pub(super) hit_percent: u32,
+    /// Accesses of the structure per iteration.
+    pub(super) sites: u32,
+}
+
+/// A main loop chosen for slicing.
+struct ChosenLoop {
+    header: LLVMBasicBlockRef,
+    label: String,
+    /// The loop has a block barrier.
+    uniform: bool,
+    /// Structures that get a line.
+    hot: BTreeSet<u32>,
+    /// Structures left direct in this loop, with the reason.
+    direct: BTreeMap<u32, String>,
+    /// Every hot structure's predicted rate, when all are predicted: the
+    /// loop then skips monitoring.
+    static_rates: Option<BTreeMap<u32, StaticRate>>,
+}
+
+/// Each cacheable structure's prediction in one main loop, by structure id.
+fn predict_structures(
+    k: &crate::analysis::KernelAnalysis<'_>,
+    in_loop: &[&Access<'_>],
+    cacheable: &[u32],
+    line: u32,
+) -> Vec<(u32, Prediction)> {
+    let ids: BTreeSet<u32> = cacheable.iter().copied().collect();
+    ids.into_iter()
+        .map(|id| {
+            let accesses: Vec<&Access<'_>> = in_loop
+                .iter()
+                .copied()
+                .filter(|a| uncacheable_reason(k, a, line).is_none())
+                .filter(|a| k.data_structure_of(a).is_some_and(|d| d.id == id))
+                .collect();
+            (id, predict::predict(k, &accesses, line))
+        })
+        .collect()
 }
 
 /// Structures of a main loop whose cacheable accesses (structure, loop

@@ -1,7 +1,7 @@
 //! Slicing one main loop: normal form, the monitoring clone, the cached loop,
 //! coherence around it and the all-cached version.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
@@ -15,7 +15,7 @@ use crate::options::Options;
 use crate::runtime::{Runtime, SiteKind, ADDRSPACE_SHARED};
 
 use super::sites::access_type;
-use super::{const_int, pointer_operand, uncacheable_reason, DirectAccess, State};
+use super::{const_int, pointer_operand, uncacheable_reason, DirectAccess, State, StaticRate};
 
 /// One main loop being sliced.
 pub(super) struct LoopSlice<'a, 'm> {
@@ -30,8 +30,12 @@ pub(super) struct LoopSlice<'a, 'm> {
     /// The loop has a block barrier: leave monitoring, and pick the version
     /// of slice 2, for the whole block at once.
     pub(super) uniform: bool,
-    /// Structures accessed only outside the loop's inner loops: left direct.
-    pub(super) cold: BTreeSet<u32>,
+    /// Structures left direct in this loop (cold, or predicted not to pay),
+    /// with the reason.
+    pub(super) direct: BTreeMap<u32, String>,
+    /// Predicted rates of every cached structure: no monitoring slice, the
+    /// decision uses these.
+    pub(super) static_rates: Option<BTreeMap<u32, StaticRate>>,
     /// Counters of the statistics build.
     pub(super) stats: Option<super::Stats>,
 }
@@ -83,9 +87,7 @@ impl LoopSlice<'_, '_> {
             let reason = match (uncacheable_reason(self.k, a, line), self.state_of(a)) {
                 (None, Some(_)) => continue,
                 (Some(reason), _) => reason,
-                (None, None) if self.cold.contains(&ds.id) => {
-                    "cold: accessed only outside the loop's inner loops"
-                }
+                (None, None) if self.direct.contains_key(&ds.id) => &self.direct[&ds.id],
                 (None, None) if ds.restrict && ds.mode == Mode::ReadOnly => {
                     "read-only: left to the hardware L1"
                 }
@@ -170,74 +172,17 @@ impl LoopSlice<'_, '_> {
             edit::demote_uses_outside(function, inst, &self.blocks);
         }
 
-        // Slice 1: the monitoring clone, entered from the preheader.
         let order: Vec<LLVMBasicBlockRef> = edit::blocks(function)
             .into_iter()
             .filter(|b| self.blocks.contains(b))
             .collect();
-        let clone = edit::clone_blocks(&order, preheader, ".sl1.monitor");
-        edit::retarget_edges(preheader, self.header, clone.blocks[&self.header]);
-        let pre = Builder::before(edit::terminator(preheader));
-        // SAFETY: builds constants in the function's context.
-        let (i32t, i64t) = unsafe {
-            let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
-            (LLVMInt32TypeInContext(ctx), LLVMInt64TypeInContext(ctx))
-        };
-        pre.store(const_int(i32t, 0), self.count);
-        for s in &loop_states {
-            pre.store(const_int(i64t, -1), s.sim_tag);
-            pre.store(const_int(i32t, 0), s.sim_hits);
-            pre.store(const_int(i32t, 0), s.sim_accesses);
-        }
-        drop(pre);
-        let simulate = rt.simulate();
-        for (a, state, _) in &cached {
-            let copy = clone.values[&a.inst.as_raw()];
-            // SAFETY: `copy` is a live load/store with a successor instruction.
-            let after = unsafe { LLVMGetNextInstruction(copy) };
-            call(
-                after,
-                simulate.as_value_ref(),
-                &mut [
-                    pointer_operand(copy, a.kind),
-                    state.sim_tag,
-                    state.sim_hits,
-                    state.sim_accesses,
-                    self.count,
-                ],
-            );
-        }
-
-        // Leave monitoring after THRESHOLD accesses: latch -> decide -> slice 2.
-        let monitor_latch = clone.blocks[&latch];
         let decide = edit::new_block_before(self.header, self.header, "sl1.decide");
-        let old_br = edit::terminator(monitor_latch);
-        {
-            let b = Builder::before(old_br);
-            let n = b.load(i32t, self.count);
-            // SAFETY: builds a compare and a branch before the latch's old branch.
-            unsafe {
-                let done = LLVMBuildICmp(
-                    b.raw(),
-                    inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGE,
-                    n,
-                    const_int(i32t, i64::from(self.options.threshold)),
-                    c"sl1.monitored".as_ptr(),
-                );
-                let done = if self.uniform {
-                    block_reduce(
-                        b.raw(),
-                        function,
-                        "llvm.nvvm.barrier.cta.red.or.aligned.all",
-                        done,
-                    )
-                } else {
-                    done
-                };
-                LLVMBuildCondBr(b.raw(), done, decide, clone.blocks[&self.header]);
-            }
+        if self.static_rates.is_some() {
+            // Every structure's hit rate is predicted: straight to the decision.
+            edit::retarget_edges(preheader, self.header, decide);
+        } else {
+            self.emit_monitoring(rt, &order, preheader, latch, decide, &cached, &loop_states);
         }
-        edit::erase(old_br);
         self.emit_decide(decide, &cached);
         // The loop as it was, for threads that cache nothing: they pay for
         // the monitoring and the decision only.
@@ -277,6 +222,86 @@ impl LoopSlice<'_, '_> {
             plain.blocks[&self.header],
         );
         (cached.len(), direct)
+    }
+
+    /// Slice 1: the monitoring clone, entered from the preheader. It simulates
+    /// a one-line cache per structure after each cacheable access, and its
+    /// latch leaves for `decide` once the thread has simulated THRESHOLD
+    /// accesses (block-wide in a loop with a barrier).
+    #[allow(clippy::too_many_arguments)]
+    fn emit_monitoring(
+        &self,
+        rt: &mut Runtime<'_, '_>,
+        order: &[LLVMBasicBlockRef],
+        preheader: LLVMBasicBlockRef,
+        latch: LLVMBasicBlockRef,
+        decide: LLVMBasicBlockRef,
+        cached: &[(Access<'_>, State, Mode)],
+        loop_states: &[State],
+    ) {
+        let function = self.k.function.as_raw();
+        let clone = edit::clone_blocks(order, preheader, ".sl1.monitor");
+        edit::retarget_edges(preheader, self.header, clone.blocks[&self.header]);
+        let pre = Builder::before(edit::terminator(preheader));
+        // SAFETY: builds constants in the function's context.
+        let (i32t, i64t) = unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
+            (LLVMInt32TypeInContext(ctx), LLVMInt64TypeInContext(ctx))
+        };
+        pre.store(const_int(i32t, 0), self.count);
+        for s in loop_states {
+            pre.store(const_int(i64t, -1), s.sim_tag);
+            pre.store(const_int(i32t, 0), s.sim_hits);
+            pre.store(const_int(i32t, 0), s.sim_accesses);
+        }
+        drop(pre);
+        let simulate = rt.simulate();
+        for (a, state, _) in cached {
+            let copy = clone.values[&a.inst.as_raw()];
+            // SAFETY: `copy` is a live load/store with a successor instruction.
+            let after = unsafe { LLVMGetNextInstruction(copy) };
+            call(
+                after,
+                simulate.as_value_ref(),
+                &mut [
+                    pointer_operand(copy, a.kind),
+                    state.sim_tag,
+                    state.sim_hits,
+                    state.sim_accesses,
+                    self.count,
+                ],
+            );
+        }
+
+        // Leave monitoring after THRESHOLD accesses: latch -> decide -> slice 2.
+        let monitor_latch = clone.blocks[&latch];
+        let old_br = edit::terminator(monitor_latch);
+        {
+            let b = Builder::before(old_br);
+            let n = b.load(i32t, self.count);
+            // SAFETY: builds a compare and a branch before the latch's old branch.
+            unsafe {
+                let done = LLVMBuildICmp(
+                    b.raw(),
+                    inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGE,
+                    n,
+                    const_int(i32t, i64::from(self.options.threshold)),
+                    c"sl1.monitored".as_ptr(),
+                );
+                let done = if self.uniform {
+                    block_reduce(
+                        b.raw(),
+                        function,
+                        "llvm.nvvm.barrier.cta.red.or.aligned.all",
+                        done,
+                    )
+                } else {
+                    done
+                };
+                LLVMBuildCondBr(b.raw(), done, decide, clone.blocks[&self.header]);
+            }
+        }
+        edit::erase(old_br);
     }
 
     /// Adds a copy of slice 2 for threads that cache every structure of the
@@ -325,7 +350,8 @@ impl LoopSlice<'_, '_> {
                 any = LLVMBuildOr(b.raw(), any, flag, c"sl1.any.cached".as_ptr());
             }
             let mut none = LLVMBuildNot(b.raw(), any, c"sl1.none.cached".as_ptr());
-            if self.uniform {
+            // A static decision is the same for the whole block already.
+            if self.uniform && self.static_rates.is_none() {
                 let and = "llvm.nvvm.barrier.cta.red.and.aligned.all";
                 all = block_reduce(b.raw(), function, and, all);
                 none = block_reduce(b.raw(), function, and, none);

@@ -1,0 +1,207 @@
+//! Static prediction of a structure's hit rate in one main loop (the S-L1
+//! paper's section 6): when every access of the structure runs on every
+//! iteration of one loop, at addresses a constant apart that move by a
+//! constant stride, a one-line cache's hit rate follows from the stride, the
+//! bytes touched per iteration and the line size. A loop whose structures are
+//! all predicted needs no monitoring slice; a structure predicted to hit too
+//! rarely is left direct.
+
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::accesses::{Access, AccessKind};
+use crate::analysis::affine::{AffineAddress, LoopScope};
+use crate::analysis::KernelAnalysis;
+
+/// What the analysis predicts for one structure in one loop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Prediction {
+    /// Every access moves by `stride` bytes per iteration; a one-line cache
+    /// hits `hit_percent` of the `sites` accesses of an iteration.
+    Static {
+        stride: i64,
+        hit_percent: u32,
+        sites: u32,
+    },
+    /// Only the monitoring slice can tell, because of this.
+    Dynamic(String),
+}
+
+/// A predicted hit rate at or below this cannot pay for a line (the
+/// decision's own bar: more hits than misses).
+pub const MIN_HIT_PERCENT: u32 = 50;
+
+/// How the report records one structure's prediction.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PredictionReport {
+    /// Header of the main loop.
+    #[serde(rename = "loop")]
+    pub loop_header: String,
+    pub argument: String,
+    /// Bytes the structure's addresses move per iteration, when predicted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stride: Option<i64>,
+    /// Predicted hit rate of a one-line cache, when predicted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hit_percent: Option<u32>,
+    /// What was done: decided statically, left direct, or monitored (why).
+    pub decision: String,
+}
+
+/// Iterations the one-line cache is simulated for, per starting alignment.
+const SIMULATED_ITERATIONS: i64 = 256;
+
+/// Predicts the hit rate of a one-line cache of `line` bytes for one
+/// structure, from its cacheable `accesses` in a main loop.
+pub fn predict(k: &KernelAnalysis<'_>, accesses: &[&Access<'_>], line: u32) -> Prediction {
+    match affine_accesses(k, accesses) {
+        Ok(forms) => {
+            let first = forms[0].0.clone();
+            let sites: Vec<(i64, i64)> = forms
+                .iter()
+                .map(|(f, size)| (first.distance_to(f).unwrap_or(0), *size as i64))
+                .collect();
+            Prediction::Static {
+                stride: first.stride,
+                hit_percent: simulate(&sites, first.stride, i64::from(line)),
+                sites: sites.len() as u32,
+            }
+        }
+        Err(why) => Prediction::Dynamic(why),
+    }
+}
+
+/// Hit rate, in percent, of a one-line cache of `line` bytes for accesses
+/// at `(offset, size)` in program order, moving by `stride` per iteration,
+/// averaged over where the first access starts in its line. An access that
+/// straddles two lines counts as a miss (the runtime flushes and goes
+/// direct there).
+fn simulate(sites: &[(i64, i64)], stride: i64, line: i64) -> u32 {
+    let (mut hits, mut total) = (0i64, 0i64);
+    let step = sites
+        .iter()
+        .map(|&(_, size)| size)
+        .min()
+        .unwrap_or(1)
+        .max(1);
+    for start in (0..line).step_by(step as usize) {
+        let mut tag = None;
+        for iteration in 0..SIMULATED_ITERATIONS {
+            for &(offset, size) in sites {
+                let address = start + stride * iteration + offset;
+                let first_line = address.div_euclid(line);
+                let last_line = (address + size - 1).div_euclid(line);
+                total += 1;
+                if first_line != last_line {
+                    tag = None;
+                } else if tag == Some(first_line) {
+                    hits += 1;
+                } else {
+                    tag = Some(first_line);
+                }
+            }
+        }
+    }
+    ((100 * hits + total / 2) / total.max(1)) as u32
+}
+
+/// Each access's affine address in its loop, with its size, when all of them
+/// sit in one loop, run on every iteration, move alike and lie a constant
+/// apart.
+fn affine_accesses(
+    k: &KernelAnalysis<'_>,
+    accesses: &[&Access<'_>],
+) -> Result<Vec<(AffineAddress, u64)>, String> {
+    let first = accesses.first().ok_or("no access")?;
+    let inner = k
+        .loops
+        .innermost_loop_of(first.block)
+        .ok_or("not in a loop")?;
+    let scope = LoopScope::new(k.function, &k.blocks, &k.loops.loops[inner]);
+    let mut forms: Vec<(AffineAddress, u64)> = Vec::new();
+    for a in accesses {
+        if k.loops.innermost_loop_of(a.block) != Some(inner) {
+            return Err("accessed from more than one loop".into());
+        }
+        if !scope.runs_every_iteration(a.block) {
+            return Err("accessed on some iterations only".into());
+        }
+        let pointer = a
+            .inst
+            .operand(if a.kind == AccessKind::Store { 1 } else { 0 })
+            .ok_or("an access without an address")?;
+        let form = scope
+            .affine(pointer)
+            .map_err(|why| format!("address {why}"))?;
+        if let Some((f0, _)) = forms.first() {
+            if f0.stride != form.stride {
+                return Err("accesses move by different strides".into());
+            }
+            if f0.distance_to(&form).is_none() {
+                return Err("accesses are not a constant distance apart".into());
+            }
+        }
+        forms.push((form, a.size));
+    }
+    Ok(forms)
+}
+
+/// The report's words for a prediction.
+pub fn describe(p: &Prediction, line: u32) -> (Option<i64>, Option<u32>, String) {
+    match p {
+        Prediction::Static {
+            stride,
+            hit_percent,
+            ..
+        } if *hit_percent <= MIN_HIT_PERCENT => (
+            Some(*stride),
+            Some(*hit_percent),
+            format!(
+                "left direct: stride {stride} B per iteration, a {line} B line would hit \
+                 {hit_percent}% of its accesses"
+            ),
+        ),
+        Prediction::Static {
+            stride,
+            hit_percent,
+            ..
+        } => (
+            Some(*stride),
+            Some(*hit_percent),
+            format!("predicted: stride {stride} B per iteration, {hit_percent}% hits"),
+        ),
+        Prediction::Dynamic(why) => (None, None, format!("monitored: {why}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::simulate;
+
+    #[test]
+    fn unit_strides_miss_once_per_line() {
+        assert_eq!(simulate(&[(0, 1)], 1, 16), 93);
+        assert_eq!(simulate(&[(0, 1)], 1, 32), 96);
+        assert_eq!(simulate(&[(0, 4)], 4, 16), 75);
+        assert_eq!(simulate(&[(0, 4)], -4, 16), 75);
+    }
+
+    #[test]
+    fn strides_of_a_line_or_more_never_hit() {
+        assert_eq!(simulate(&[(0, 4)], 16, 16), 0);
+        assert_eq!(simulate(&[(0, 4)], 256, 16), 0);
+    }
+
+    #[test]
+    fn invariant_addresses_always_hit_and_far_apart_ones_thrash() {
+        assert_eq!(simulate(&[(0, 8)], 0, 16), 100);
+        assert_eq!(simulate(&[(0, 4), (64, 4)], 0, 16), 0);
+    }
+
+    #[test]
+    fn neighbours_share_the_line_and_straddles_miss() {
+        // in[i] and in[i + 1], 4-byte: the second mostly hits the first's line.
+        assert_eq!(simulate(&[(0, 4), (4, 4)], 4, 16), 87);
+        // 4 bytes at stride 5: every access that crosses a line misses.
+        assert!(simulate(&[(0, 4)], 5, 16) <= super::MIN_HIT_PERCENT);
+    }
+}
