@@ -37,7 +37,11 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
         .arg(format!("-fpass-plugin={}", tools.plugin.display()))
         .args(["-mllvm", &format!("-sl1-report={}", report_path.display())])
         .args(["-mllvm", &format!("-sl1-threshold={}", args.threshold)])
-        .args(["-mllvm", &format!("-sl1-line-size={}", args.line_size)])
+        .args(["-mllvm", &format!("-sl1-line-size={}", args.line_sizes().0)])
+        .args([
+            "-mllvm",
+            &format!("-sl1-max-line-size={}", args.line_sizes().1),
+        ])
         .args(["-mllvm", &format!("-sl1-max-threads={}", args.max_threads)]);
     if args.force_uncached {
         device.args(["-mllvm", "-sl1-force-uncached"]);

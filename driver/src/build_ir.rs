@@ -120,7 +120,8 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
     }
     let options = Options {
         threshold: args.threshold,
-        line_size: args.line_size,
+        line_size: args.line_sizes().0,
+        max_line_size: args.line_sizes().1,
         transform: !args.no_sl1,
         max_threads: args.max_threads,
         force_uncached: args.force_uncached,

@@ -19,7 +19,7 @@ pub struct Cli {
 pub enum Command {
     /// Compile a .cu file (executable, PTX, cubin or IR) or a .ll/.bc module (PTX,
     /// cubin or IR) with S-L1.
-    Build(BuildArgs),
+    Build(Box<BuildArgs>),
     /// Show which tools were found and how to install the missing ones.
     Doctor(ToolArgs),
 }
@@ -101,9 +101,15 @@ pub struct BuildArgs {
     /// Accesses simulated per thread before deciding what to cache.
     #[arg(long, default_value_t = 300)]
     pub threshold: u32,
-    /// Cache line size in bytes.
-    #[arg(long, default_value_t = 16)]
-    pub line_size: u32,
+    /// Cache line size in bytes. Given alone, it fixes the size; by default
+    /// each launch picks 16 or 32 B (see --max-line-size).
+    #[arg(long)]
+    pub line_size: Option<u32>,
+    /// Largest line size a launch may pick: the runtime takes the largest
+    /// size up to this that gives every cached structure a line for every
+    /// thread of the block [default: 32, or --line-size when that is given].
+    #[arg(long)]
+    pub max_line_size: Option<u32>,
     /// Block size the S-L1 line buffer is provisioned for when a kernel has no
     /// __launch_bounds__.
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -137,4 +143,45 @@ pub struct BuildArgs {
     pub verbose: bool,
     #[command(flatten)]
     pub tools: ToolArgs,
+}
+
+impl BuildArgs {
+    /// (smallest, largest) line size: a line size given alone is fixed.
+    pub fn line_sizes(&self) -> (u32, u32) {
+        let defaults = sl1_pass::Options::default();
+        let line = self.line_size.unwrap_or(defaults.line_size);
+        let max = self.max_line_size.unwrap_or(if self.line_size.is_some() {
+            line
+        } else {
+            defaults.max_line_size.max(line)
+        });
+        (line, max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    fn line_sizes(args: &[&str]) -> (u32, u32) {
+        let cli =
+            super::Cli::try_parse_from(["sl1-driver", "build", "app.cu"].iter().chain(args.iter()))
+                .unwrap();
+        match cli.command {
+            super::Command::Build(b) => b.line_sizes(),
+            _ => unreachable!("a build command"),
+        }
+    }
+
+    #[test]
+    fn a_line_size_alone_is_fixed_and_the_default_ranges_16_to_32() {
+        assert_eq!(line_sizes(&[]), (16, 32));
+        assert_eq!(line_sizes(&["--line-size", "8"]), (8, 8));
+        assert_eq!(line_sizes(&["--line-size", "64"]), (64, 64));
+        assert_eq!(line_sizes(&["--max-line-size", "64"]), (16, 64));
+        assert_eq!(
+            line_sizes(&["--line-size", "8", "--max-line-size", "32"]),
+            (8, 32)
+        );
+    }
 }

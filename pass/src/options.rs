@@ -9,8 +9,15 @@ use crate::error::Error;
 pub struct Options {
     /// Accesses each thread simulates before deciding what to cache (paper: 300).
     pub threshold: u32,
-    /// Cache line size in bytes (paper: 16).
+    /// Cache line size in bytes (paper: 16); the smallest a launch uses.
     pub line_size: u32,
+    /// The largest line size a launch may use: per launch the decision picks
+    /// the largest power of two from `line_size` up to this that gives every
+    /// structure of the loop a line for every thread of the block (32 B, the
+    /// memory sector of current GPUs, by default; equal to `line_size`, the
+    /// size is fixed).
+    #[serde(default = "default_max_line_size")]
+    pub max_line_size: u32,
     /// When false the pass analyses and reports but leaves kernels untouched.
     pub transform: bool,
     /// Block size the shared-memory buffer is provisioned for when the kernel
@@ -45,11 +52,16 @@ fn yes() -> bool {
     true
 }
 
+fn default_max_line_size() -> u32 {
+    32
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {
             threshold: 300,
             line_size: 16,
+            max_line_size: default_max_line_size(),
             transform: true,
             max_threads: 1024,
             force_uncached: false,
@@ -72,6 +84,12 @@ impl Options {
             return Err(Error::InvalidOption(format!(
                 "line size {} B is not supported; use one of {:?}",
                 self.line_size, LINE_SIZES
+            )));
+        }
+        if !LINE_SIZES.contains(&self.max_line_size) || self.max_line_size < self.line_size {
+            return Err(Error::InvalidOption(format!(
+                "largest line size {} B must be one of {:?} and at least the line size ({} B)",
+                self.max_line_size, LINE_SIZES, self.line_size
             )));
         }
         if self.max_threads == 0 || self.max_threads > 1024 {

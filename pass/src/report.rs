@@ -255,7 +255,11 @@ impl Report {
             self.source,
             self.target,
             self.options.threshold,
-            self.options.line_size,
+            if self.options.max_line_size > self.options.line_size {
+                format!("{}-{}", self.options.line_size, self.options.max_line_size)
+            } else {
+                self.options.line_size.to_string()
+            },
             if self.options.transform {
                 ""
             } else {

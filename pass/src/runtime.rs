@@ -6,7 +6,10 @@
 //!
 //! Per data structure and thread the state is: `tag` (address of the line held,
 //! -1 when none), `dirty` (a byte mask of the line), `cached` (decided after
-//! monitoring) and `line` (the thread's line in shared memory).
+//! monitoring) and `line` (the thread's line in shared memory). Every helper
+//! but `simulate` also takes the line size in bytes, a power of two between
+//! the runtime's smallest and largest: a constant that folds away when the
+//! two are equal, else the size the decision picked for the launch.
 
 use std::collections::HashMap;
 
@@ -37,18 +40,26 @@ pub struct SiteKind {
 pub struct Runtime<'ctx, 'm> {
     module: &'m Module<'ctx>,
     ctx: ContextRef<'ctx>,
-    line_size: u32,
+    /// Smallest line size: what alignments and straddling are judged by,
+    /// and what the monitoring slice simulates.
+    min_line: u32,
+    /// Largest line size a launch may pick.
+    max_line: u32,
     helpers: HashMap<String, FunctionValue<'ctx>>,
 }
 
 type BuildResult<T> = Result<T, inkwell::builder::BuilderError>;
 
 impl<'ctx, 'm> Runtime<'ctx, 'm> {
-    pub fn new(module: &'m Module<'ctx>, line_size: u32) -> Self {
+    /// A runtime for lines of `min_line` to `max_line` bytes (powers of two).
+    pub fn new(module: &'m Module<'ctx>, min_line: u32, max_line: u32) -> Self {
+        debug_assert!(min_line.is_power_of_two() && max_line.is_power_of_two());
+        debug_assert!(min_line <= max_line && max_line <= 64);
         Runtime {
             module,
             ctx: module.get_context(),
-            line_size,
+            min_line,
+            max_line,
             helpers: HashMap::new(),
         }
     }
@@ -71,13 +82,17 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     fn global_ptr(&self) -> PointerType<'ctx> {
         self.ctx.ptr_type(AddressSpace::from(ADDRSPACE_GLOBAL))
     }
-    /// Mask with one bit per byte of a full line.
-    fn full_mask(&self) -> u64 {
-        if self.line_size == 64 {
-            u64::MAX
-        } else {
-            (1u64 << self.line_size) - 1
-        }
+    /// Mask with one bit per byte of a full line of `bytes` bytes.
+    fn full_mask(&self, b: &Builder<'ctx>, bytes: IntValue<'ctx>) -> BuildResult<IntValue<'ctx>> {
+        let one = self.i64().const_int(1, false);
+        let below = b.build_int_sub(b.build_left_shift(one, bytes, "")?, one, "")?;
+        // A shift by 64 is poison: 64-byte lines take every bit.
+        let is_64 =
+            b.build_int_compare(IntPredicate::EQ, bytes, self.i64().const_int(64, false), "")?;
+        Ok(
+            b.build_select(is_64, self.i64().const_all_ones(), below, "full")?
+                .into_int_value(),
+        )
     }
 
     /// A new internal always-inline function, or the existing one.
@@ -110,47 +125,43 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         self.helpers.keys().cloned().collect()
     }
 
-    /// Address of the line holding `addr`, and the offset of `addr` in it.
+    /// Address of the line of `bytes` bytes holding `addr`, and the offset
+    /// of `addr` in it.
     fn line_of(
         &self,
         b: &Builder<'ctx>,
         addr: PointerValue<'ctx>,
+        bytes: IntValue<'ctx>,
     ) -> BuildResult<(IntValue<'ctx>, IntValue<'ctx>)> {
         let a = b.build_ptr_to_int(addr, self.i64(), "a")?;
-        if self.line_size.is_power_of_two() {
-            let mask = self.i64().const_int(u64::from(self.line_size - 1), false);
-            let line = b.build_and(a, b.build_not(mask, "")?, "line")?;
-            let off = b.build_and(a, mask, "off")?;
-            Ok((line, off))
-        } else {
-            let size = self.i64().const_int(u64::from(self.line_size), false);
-            let off = b.build_int_unsigned_rem(a, size, "off")?;
-            let line = b.build_int_sub(a, off, "line")?;
-            Ok((line, off))
-        }
+        let mask = b.build_int_sub(bytes, self.i64().const_int(1, false), "")?;
+        let line = b.build_and(a, b.build_not(mask, "")?, "line")?;
+        let off = b.build_and(a, mask, "off")?;
+        Ok((line, off))
     }
 
-    /// The words a whole line moves in: 16-byte vectors when the line size is
-    /// a multiple of 16 (lines are then 16-byte aligned), else 8-byte words.
+    /// The words the largest line moves in: 16-byte vectors when the smallest
+    /// line size is a multiple of 16 (lines are then 16-byte aligned), else
+    /// 8-byte words.
     fn line_words(&self) -> Vec<(u64, BasicTypeEnum<'ctx>, u32)> {
-        let (step, ty) = if self.line_size % 16 == 0 {
+        let (step, ty) = if self.min_line % 16 == 0 {
             (16, self.v4i32())
         } else {
             (8, self.i64().as_basic_type_enum())
         };
-        (0..self.line_size / step)
+        (0..self.max_line / step)
             .map(|k| (u64::from(k * step), ty, step))
             .collect()
     }
 
     /// The alignment every line in shared memory and in memory has.
     fn line_align(&self) -> u32 {
-        1 << self.line_size.trailing_zeros()
+        1 << self.min_line.trailing_zeros()
     }
 
     /// Whether an access of this kind can cross the end of its line.
     fn may_straddle(&self, site: SiteKind) -> bool {
-        site.align < site.size || self.line_size % site.size != 0
+        site.align < site.size || self.min_line % site.size != 0
     }
 
     /// The alignment of an access inside its line in shared memory.
@@ -158,16 +169,28 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         site.align.min(site.size).min(self.line_align())
     }
 
-    /// Copies a whole line between shared memory and memory.
+    /// Copies a whole line of `bytes` bytes between shared memory and
+    /// memory: the words of the smallest line always, the others while they
+    /// are inside the line.
     fn copy_line(
         &self,
+        f: FunctionValue<'ctx>,
         b: &Builder<'ctx>,
         line: PointerValue<'ctx>,
         line_addr: IntValue<'ctx>,
         to_shared: bool,
+        bytes: IntValue<'ctx>,
     ) -> BuildResult<()> {
+        let copied = self.ctx.append_basic_block(f, "copied");
         for (off, ty, align) in self.line_words() {
+            let beyond_smallest = off >= u64::from(self.min_line);
             let off = self.i64().const_int(off, false);
+            if beyond_smallest {
+                let inside = b.build_int_compare(IntPredicate::ULT, off, bytes, "")?;
+                let word = self.ctx.append_basic_block(f, "word");
+                b.build_conditional_branch(inside, word, copied)?;
+                b.position_at_end(word);
+            }
             let shared = self.shared_at(b, line, off)?;
             let global = self.global_at(b, b.build_int_add(line_addr, off, "")?)?;
             let (src, dst) = if to_shared {
@@ -179,7 +202,16 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             set_align(v, align);
             set_align(b.build_store(dst, v)?, align);
         }
+        b.build_unconditional_branch(copied)?;
+        b.position_at_end(copied);
         Ok(())
+    }
+
+    /// The line size parameter of a helper (its last).
+    fn bytes_param(f: FunctionValue<'ctx>) -> IntValue<'ctx> {
+        f.get_last_param()
+            .expect("helpers take the line size last")
+            .into_int_value()
     }
 
     fn global_at(
@@ -211,7 +243,8 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         let ty = self.ctx.void_type().fn_type(&[p, p, p, p, p], false);
         self.helper("sl1.simulate".into(), ty, |rt, f, b| {
             let param = |i| f.get_nth_param(i).unwrap().into_pointer_value();
-            let (line, _) = rt.line_of(b, param(0))?;
+            let min_line = rt.i64().const_int(u64::from(rt.min_line), false);
+            let (line, _) = rt.line_of(b, param(0), min_line)?;
             let tag = b.build_load(rt.i64(), param(1), "tag")?.into_int_value();
             let hit = b.build_int_compare(IntPredicate::EQ, tag, line, "hit")?;
             let hits = b.build_load(rt.i32(), param(2), "hits")?.into_int_value();
@@ -228,36 +261,33 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         })
     }
 
-    /// `sl1.writeback(line_addr, dirty, line)`: writes the dirty bytes of a
-    /// line back, and nothing else, so that bytes other threads wrote in the
-    /// same memory line survive. A full line goes with 16-byte stores.
+    /// `sl1.writeback(line_addr, dirty, line, bytes)`: writes the dirty bytes
+    /// of a line back, and nothing else, so that bytes other threads wrote in
+    /// the same memory line survive. A full line goes with 16-byte stores.
     fn writeback(&mut self) -> FunctionValue<'ctx> {
         let ty = self.ctx.void_type().fn_type(
             &[
                 self.i64().into(),
                 self.i64().into(),
                 self.shared_ptr().into(),
+                self.i64().into(),
             ],
             false,
         );
-        let full_mask = self.full_mask();
         self.helper("sl1.writeback".into(), ty, move |rt, f, b| {
             let line_addr = f.get_nth_param(0).unwrap().into_int_value();
             let dirty = f.get_nth_param(1).unwrap().into_int_value();
             let line = f.get_nth_param(2).unwrap().into_pointer_value();
+            let line_bytes = Self::bytes_param(f);
             let full = rt.ctx.append_basic_block(f, "full");
             let bytes = rt.ctx.append_basic_block(f, "bytes");
             let done = rt.ctx.append_basic_block(f, "done");
-            let is_full = b.build_int_compare(
-                IntPredicate::EQ,
-                dirty,
-                rt.i64().const_int(full_mask, false),
-                "",
-            )?;
+            let full_mask = rt.full_mask(b, line_bytes)?;
+            let is_full = b.build_int_compare(IntPredicate::EQ, dirty, full_mask, "")?;
             b.build_conditional_branch(is_full, full, bytes)?;
 
             b.position_at_end(full);
-            rt.copy_line(b, line, line_addr, false)?;
+            rt.copy_line(f, b, line, line_addr, false, line_bytes)?;
             b.build_unconditional_branch(done)?;
 
             // One byte per set bit, lowest first.
@@ -299,14 +329,15 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         })
     }
 
-    /// `sl1.flush(tag, dirty, line)`: writes the line back and invalidates it.
+    /// `sl1.flush(tag, dirty, line, bytes)`: writes the line back and
+    /// invalidates it.
     pub fn flush(&mut self) -> FunctionValue<'ctx> {
         let writeback = self.writeback();
         let p = self.ptr().into();
         let ty = self
             .ctx
             .void_type()
-            .fn_type(&[p, p, self.shared_ptr().into()], false);
+            .fn_type(&[p, p, self.shared_ptr().into(), self.i64().into()], false);
         self.helper("sl1.flush".into(), ty, move |rt, f, b| {
             let tag_slot = f.get_nth_param(0).unwrap().into_pointer_value();
             let dirty_slot = f.get_nth_param(1).unwrap().into_pointer_value();
@@ -320,7 +351,12 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             let any = b.build_int_compare(IntPredicate::NE, dirty, rt.i64().const_zero(), "")?;
             b.build_conditional_branch(any, wb, done)?;
             b.position_at_end(wb);
-            b.build_call(writeback, &[tag.into(), dirty.into(), line.into()], "")?;
+            let bytes = Self::bytes_param(f);
+            b.build_call(
+                writeback,
+                &[tag.into(), dirty.into(), line.into(), bytes.into()],
+                "",
+            )?;
             b.build_unconditional_branch(done)?;
             b.position_at_end(done);
             b.build_store(dirty_slot, rt.i64().const_zero())?;
@@ -330,19 +366,19 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         })
     }
 
-    /// `sl1.evict(addr, tag, dirty, line)`: flushes the line only if it holds
-    /// `addr` (before an atomic on `addr`).
+    /// `sl1.evict(addr, tag, dirty, line, bytes)`: flushes the line only if
+    /// it holds `addr` (before an atomic on `addr`).
     pub fn evict(&mut self) -> FunctionValue<'ctx> {
         let flush = self.flush();
         let p = self.ptr().into();
-        let ty = self
-            .ctx
-            .void_type()
-            .fn_type(&[p, p, p, self.shared_ptr().into()], false);
+        let ty = self.ctx.void_type().fn_type(
+            &[p, p, p, self.shared_ptr().into(), self.i64().into()],
+            false,
+        );
         self.helper("sl1.evict".into(), ty, move |rt, f, b| {
             let addr = f.get_nth_param(0).unwrap().into_pointer_value();
             let tag_slot = f.get_nth_param(1).unwrap();
-            let (line_addr, _) = rt.line_of(b, addr)?;
+            let (line_addr, _) = rt.line_of(b, addr, Self::bytes_param(f))?;
             let tag = b
                 .build_load(rt.i64(), tag_slot.into_pointer_value(), "tag")?
                 .into_int_value();
@@ -351,7 +387,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             let done = rt.ctx.append_basic_block(f, "done");
             b.build_conditional_branch(holds, go, done)?;
             b.position_at_end(go);
-            let args: Vec<_> = (1..4).map(|i| f.get_nth_param(i).unwrap().into()).collect();
+            let args: Vec<_> = (1..5).map(|i| f.get_nth_param(i).unwrap().into()).collect();
             b.build_call(flush, &args, "")?;
             b.build_unconditional_branch(done)?;
             b.position_at_end(done);
@@ -373,6 +409,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         writeback: FunctionValue<'ctx>,
     ) -> BuildResult<()> {
         let (tag_slot, dirty_slot, line) = slots;
+        let bytes = Self::bytes_param(f);
         let tag = b.build_load(self.i64(), tag_slot, "tag")?.into_int_value();
         let hit = b.build_int_compare(IntPredicate::EQ, tag, line_addr, "hit")?;
         let miss = self.ctx.append_basic_block(f, "miss");
@@ -388,12 +425,16 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         let any = b.build_int_compare(IntPredicate::NE, dirty, self.i64().const_zero(), "")?;
         b.build_conditional_branch(any, wb, load)?;
         b.position_at_end(wb);
-        b.build_call(writeback, &[tag.into(), dirty.into(), line.into()], "")?;
+        b.build_call(
+            writeback,
+            &[tag.into(), dirty.into(), line.into(), bytes.into()],
+            "",
+        )?;
         b.build_unconditional_branch(load)?;
 
         b.position_at_end(load);
         if fill {
-            self.copy_line(b, line, line_addr, true)?;
+            self.copy_line(f, b, line, line_addr, true, bytes)?;
         }
         b.build_store(tag_slot, line_addr)?;
         b.build_store(dirty_slot, self.i64().const_zero())?;
@@ -410,7 +451,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         b: &Builder<'ctx>,
         site: SiteKind,
         off: IntValue<'ctx>,
-        flush_args: [inkwell::values::BasicMetadataValueEnum<'ctx>; 3],
+        flush_args: [inkwell::values::BasicMetadataValueEnum<'ctx>; 4],
         direct: inkwell::basic_block::BasicBlock<'ctx>,
     ) -> BuildResult<()> {
         if !self.may_straddle(site) {
@@ -418,8 +459,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         }
         let flush = self.flush();
         let end = b.build_int_add(off, self.i64().const_int(u64::from(site.size), false), "")?;
-        let limit = self.i64().const_int(u64::from(self.line_size), false);
-        let straddles = b.build_int_compare(IntPredicate::UGT, end, limit, "")?;
+        let straddles = b.build_int_compare(IntPredicate::UGT, end, Self::bytes_param(f), "")?;
         let evict = self.ctx.append_basic_block(f, "straddle");
         let cached = self.ctx.append_basic_block(f, "inline");
         b.build_conditional_branch(straddles, evict, cached)?;
@@ -430,12 +470,19 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         Ok(())
     }
 
-    /// `T sl1.load.<T>.a<align>(addr, cached, tag, dirty, line)`.
+    /// `T sl1.load.<T>.a<align>(addr, cached, tag, dirty, line, bytes)`.
     pub fn load(&mut self, ty: BasicTypeEnum<'ctx>, site: SiteKind) -> FunctionValue<'ctx> {
         let name = format!("sl1.load.{}.a{}", type_tag(ty), site.align);
         let p = self.ptr().into();
         let fn_ty = ty.fn_type(
-            &[p, self.i1().into(), p, p, self.shared_ptr().into()],
+            &[
+                p,
+                self.i1().into(),
+                p,
+                p,
+                self.shared_ptr().into(),
+                self.i64().into(),
+            ],
             false,
         );
         if let Some(f) = self.helpers.get(&name) {
@@ -448,7 +495,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         f
     }
 
-    /// `void sl1.store.<T>.a<align>[.fetch](addr, value, cached, tag, dirty, line)`.
+    /// `void sl1.store.<T>.a<align>[.fetch](addr, value, cached, tag, dirty, line, bytes)`.
     pub fn store(&mut self, ty: BasicTypeEnum<'ctx>, site: SiteKind) -> FunctionValue<'ctx> {
         let name = format!(
             "sl1.store.{}.a{}{}",
@@ -465,6 +512,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
                 p,
                 p,
                 self.shared_ptr().into(),
+                self.i64().into(),
             ],
             false,
         );
@@ -478,7 +526,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         f
     }
 
-    /// `sl1.aload.<T>.a<align>.g<k>.o<own>(addr, cached, tag_0.., dirty_0.., line_0..)`
+    /// `sl1.aload.<T>.a<align>.g<k>.o<own>(addr, cached, tag_0.., dirty_0.., line_0.., bytes)`
     /// and `sl1.astore...(addr, value, cached, ...)`: an access to a member of a
     /// group of arguments that may alias (no restrict), the paper's aliased
     /// mode. Every line of the group is looked up; at most one holds a given
@@ -512,6 +560,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         params.extend(std::iter::repeat_n(p, 2 * group as usize));
         let shared: inkwell::types::BasicMetadataTypeEnum = self.shared_ptr().into();
         params.extend(std::iter::repeat_n(shared, group as usize));
+        params.push(self.i64().into());
         let fn_ty = if is_load {
             ty.fn_type(&params, false)
         } else {
@@ -547,6 +596,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         let tag = |e: u32| param(first + 1 + e).into_pointer_value();
         let dirty = |e: u32| param(first + 1 + group + e).into_pointer_value();
         let line = |e: u32| param(first + 1 + 2 * group + e).into_pointer_value();
+        let bytes = Self::bytes_param(f);
         let align = self.in_line_align(site);
         let mask_bits = if site.size == 64 {
             u64::MAX
@@ -554,21 +604,24 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             (1u64 << site.size) - 1
         };
 
-        let (line_addr, off) = self.line_of(&b, addr)?;
+        let (line_addr, off) = self.line_of(&b, addr, bytes)?;
         let direct = self.ctx.append_basic_block(f, "direct");
         if self.may_straddle(site) {
             // A straddling access goes direct after every line of the group
             // is written back.
             let end =
                 b.build_int_add(off, self.i64().const_int(u64::from(site.size), false), "")?;
-            let limit = self.i64().const_int(u64::from(self.line_size), false);
-            let straddles = b.build_int_compare(IntPredicate::UGT, end, limit, "")?;
+            let straddles = b.build_int_compare(IntPredicate::UGT, end, bytes, "")?;
             let spill = self.ctx.append_basic_block(f, "straddle");
             let inline = self.ctx.append_basic_block(f, "inline");
             b.build_conditional_branch(straddles, spill, inline)?;
             b.position_at_end(spill);
             for e in 0..group {
-                b.build_call(flush, &[tag(e).into(), dirty(e).into(), line(e).into()], "")?;
+                b.build_call(
+                    flush,
+                    &[tag(e).into(), dirty(e).into(), line(e).into(), bytes.into()],
+                    "",
+                )?;
             }
             b.build_unconditional_branch(direct)?;
             b.position_at_end(inline);
@@ -664,13 +717,19 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         }
 
         b.position_at_end(via_cache);
-        let (line_addr, off) = self.line_of(&b, addr)?;
+        let bytes = Self::bytes_param(f);
+        let (line_addr, off) = self.line_of(&b, addr, bytes)?;
         self.guard_straddle(
             f,
             &b,
             site,
             off,
-            [tag_slot.into(), dirty_slot.into(), line.into()],
+            [
+                tag_slot.into(),
+                dirty_slot.into(),
+                line.into(),
+                bytes.into(),
+            ],
             direct,
         )?;
         let fill = is_load || site.fetch_on_write;

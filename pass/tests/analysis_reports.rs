@@ -56,10 +56,11 @@ fn report_of_every_ll_case() {
 #[test]
 fn transformed_ir_of_every_ll_case() {
     // By default and as the paper does (read-only structures cached too,
-    // every loop monitored).
+    // every loop monitored, 16 B lines).
     let paper = Options {
         cache_read_only: true,
         static_prediction: false,
+        max_line_size: 16,
         ..Options::default()
     };
     for (case, (prefix, options)) in ll_cases().into_iter().flat_map(|c| {

@@ -29,6 +29,7 @@ pub struct PassPluginLibraryInfo {
 pub struct RawOptions {
     threshold: u32,
     line_size: u32,
+    max_line_size: u32,
     max_threads: u32,
     disable: bool,
     force_uncached: bool,
@@ -146,6 +147,7 @@ pub unsafe extern "C" fn sl1_run_on_module(
         let options = Options {
             threshold: raw.threshold,
             line_size: raw.line_size,
+            max_line_size: raw.max_line_size,
             transform: !raw.disable,
             max_threads: raw.max_threads,
             force_uncached: raw.force_uncached,

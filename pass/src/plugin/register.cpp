@@ -24,8 +24,15 @@ cl::opt<bool> Sl1Disable("sl1-disable",
 cl::opt<unsigned> Sl1Threshold("sl1-threshold",
                                cl::desc("S-L1: accesses simulated per thread before deciding"),
                                cl::init(300));
-cl::opt<unsigned> Sl1LineSize("sl1-line-size", cl::desc("S-L1: cache line size in bytes"),
-                              cl::init(16));
+cl::opt<unsigned> Sl1LineSize(
+    "sl1-line-size",
+    cl::desc("S-L1: cache line size in bytes (the smallest; given alone, the only one)"),
+    cl::init(16));
+cl::opt<unsigned> Sl1MaxLineSize(
+    "sl1-max-line-size",
+    cl::desc("S-L1: largest line size a launch may pick (default 32, or -sl1-line-size when "
+             "that is given)"),
+    cl::init(32));
 cl::opt<unsigned> Sl1MaxThreads(
     "sl1-max-threads",
     cl::desc("S-L1: block size the line buffer is provisioned for without __launch_bounds__"),
@@ -60,6 +67,7 @@ cl::opt<std::string> Sl1Report("sl1-report",
 extern "C" struct Sl1RawOptions {
   unsigned threshold;
   unsigned line_size;
+  unsigned max_line_size;
   unsigned max_threads;
   bool disable;
   bool force_uncached;
@@ -108,7 +116,11 @@ namespace {
 struct Sl1Pass : PassInfoMixin<Sl1Pass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     std::string Report = Sl1Report;
-    Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, Sl1MaxThreads, Sl1Disable, Sl1ForceUncached, Sl1CacheReadOnly, Sl1Stats,
+    // A line size given alone fixes the size.
+    unsigned MaxLine = !Sl1MaxLineSize.getNumOccurrences() && Sl1LineSize.getNumOccurrences()
+                           ? unsigned(Sl1LineSize)
+                           : unsigned(Sl1MaxLineSize);
+    Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, MaxLine, Sl1MaxThreads, Sl1Disable, Sl1ForceUncached, Sl1CacheReadOnly, Sl1Stats,
                        Sl1NoStaticPrediction, Sl1PanicForTesting,
                        Report.empty() ? nullptr : Report.c_str()};
     int Changed = sl1_run_on_module(wrap(&M), &Opts);

@@ -77,8 +77,44 @@ impl LoopSlice<'_, '_> {
                 ),
                 c"sl1.tid".as_ptr(),
             );
-            let line = i64::from(self.options.line_size);
-            let per_line = LLVMBuildMul(r, threads, const_int(i32t, line), c"".as_ptr());
+            // The line size: the largest that gives every structure of the
+            // loop a line for every thread of the block, from the smallest
+            // up (fits for a size implies fits for the smaller ones). The
+            // same for the whole block, so the threads' lines never overlap.
+            let min_line = self.options.line_size;
+            let mut line = const_int(i32t, i64::from(min_line));
+            if self.line_bytes.is_some() {
+                let all = LLVMBuildMul(
+                    r,
+                    threads,
+                    const_int(i32t, structures.len() as i64),
+                    c"".as_ptr(),
+                );
+                let mut size = min_line * 2;
+                while size <= self.options.max_line_size {
+                    let need = LLVMBuildMul(r, all, const_int(i32t, i64::from(size)), c"".as_ptr());
+                    let fits = LLVMBuildICmp(
+                        r,
+                        inkwell::llvm_sys::LLVMIntPredicate::LLVMIntULE,
+                        need,
+                        const_int(i32t, self.buffer_bytes as i64),
+                        c"".as_ptr(),
+                    );
+                    line = LLVMBuildSelect(
+                        r,
+                        fits,
+                        const_int(i32t, i64::from(size)),
+                        line,
+                        c"sl1.line.size".as_ptr(),
+                    );
+                    size *= 2;
+                }
+            }
+            let line64 = LLVMBuildZExt(r, line, i64t, c"".as_ptr());
+            if let Some(slot) = self.line_bytes {
+                b.store(line64, slot);
+            }
+            let per_line = LLVMBuildMul(r, threads, line, c"".as_ptr());
             let cln = LLVMBuildUDiv(
                 r,
                 const_int(i32t, self.buffer_bytes as i64),
@@ -202,7 +238,7 @@ impl LoopSlice<'_, '_> {
                     c"".as_ptr(),
                 );
                 let index = LLVMBuildZExt(r, index, i64t, c"".as_ptr());
-                let offset = LLVMBuildMul(r, index, const_int(i64t, line), c"".as_ptr());
+                let offset = LLVMBuildMul(r, index, line64, c"".as_ptr());
                 let mut idx = [offset];
                 let ptr = LLVMBuildGEP2(
                     r,

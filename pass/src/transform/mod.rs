@@ -378,7 +378,7 @@ pub fn transform_kernel(
     }
     report.shared_bytes = buffer;
 
-    let mut rt = Runtime::new(module, line);
+    let mut rt = Runtime::new(module, line, options.max_line_size);
     let buffer_global = add_line_buffer(module, kernel, buffer);
     let function = kernel.as_value_ref();
     let kernel_name = kernel.get_name().to_string_lossy().into_owned();
@@ -401,6 +401,14 @@ pub fn transform_kernel(
         .collect();
     let count = edit::entry_alloca(function, i32_type(function), "sl1.count");
     store_before_entry_end(function, count, const_int(i32_type(function), 0));
+    // The line size each loop's decision picks, when it may pick one.
+    let line_bytes = (options.max_line_size > line).then(|| {
+        // SAFETY: reads the i64 type of the function's context.
+        let i64t = unsafe { LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(function))) };
+        let slot = edit::entry_alloca(function, i64t, "sl1.line.bytes");
+        store_before_entry_end(function, slot, const_int(i64t, i64::from(line)));
+        slot
+    });
 
     for chosen in headers {
         let ChosenLoop {
@@ -437,6 +445,7 @@ pub fn transform_kernel(
             options,
             states: &loop_states,
             count,
+            line_bytes,
             buffer: buffer_global,
             buffer_bytes: buffer,
             uniform,

@@ -25,6 +25,9 @@ pub(super) struct LoopSlice<'a, 'm> {
     pub(super) options: &'a Options,
     pub(super) states: &'a [Option<State>],
     pub(super) count: LLVMValueRef,
+    /// The slot of the line size the decision picked, when it picks one
+    /// (`Options::max_line_size` above `line_size`); else the size is fixed.
+    pub(super) line_bytes: Option<LLVMValueRef>,
     pub(super) buffer: LLVMValueRef,
     pub(super) buffer_bytes: u64,
     /// The loop has a block barrier: leave monitoring, and pick the version
@@ -41,6 +44,18 @@ pub(super) struct LoopSlice<'a, 'm> {
 }
 
 impl LoopSlice<'_, '_> {
+    /// The line size in bytes, as an i64 value before `before`.
+    fn bytes_at(&self, before: LLVMValueRef) -> LLVMValueRef {
+        // SAFETY: reads the i64 type of the function's context.
+        let i64t = unsafe {
+            LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(self.k.function.as_raw())))
+        };
+        match self.line_bytes {
+            Some(slot) => Builder::before(before).load(i64t, slot),
+            None => const_int(i64t, i64::from(self.options.line_size)),
+        }
+    }
+
     fn state_of(&self, a: &Access<'_>) -> Option<(usize, State)> {
         let ds = self.k.data_structure_of(a)?;
         self.states[ds.id as usize].map(|s| (ds.id as usize, s))
@@ -191,7 +206,7 @@ impl LoopSlice<'_, '_> {
         // Slice 2: accesses through the cache, coherence, flush on exit.
         for (inst, states) in &flush_before {
             for s in states {
-                call_flush(rt, *inst, *s);
+                call_flush(rt, *inst, *s, self.bytes_at(*inst));
             }
         }
         let evict = rt.evict();
@@ -199,7 +214,13 @@ impl LoopSlice<'_, '_> {
             call(
                 *inst,
                 evict.as_value_ref(),
-                &mut [*addr, s.tag, s.dirty, load_line(*inst, s)],
+                &mut [
+                    *addr,
+                    s.tag,
+                    s.dirty,
+                    load_line(*inst, s),
+                    self.bytes_at(*inst),
+                ],
             );
         }
         for (a, state, _) in &cached {
@@ -208,7 +229,7 @@ impl LoopSlice<'_, '_> {
         for exit in exits {
             let at = edit::first_non_phi(exit);
             for s in &loop_states {
-                call_flush(rt, at, *s);
+                call_flush(rt, at, *s, self.bytes_at(at));
                 if let Some(stats) = &self.stats {
                     stats.flush_counts(&Builder::before(at), s);
                 }
@@ -401,7 +422,8 @@ impl LoopSlice<'_, '_> {
             } else {
                 std::slice::from_ref(&state)
             };
-            stats.count_access(&b, &state, holders, addr, cached, self.options.line_size);
+            let bytes = self.bytes_at(inst);
+            stats.count_access(&b, &state, holders, addr, cached, bytes);
         }
         if !state.restrict && group.len() > 1 {
             let own = group
@@ -419,6 +441,7 @@ impl LoopSlice<'_, '_> {
             args.extend(group.iter().map(|s| s.tag));
             args.extend(group.iter().map(|s| s.dirty));
             args.extend(group.iter().map(|s| load_line(inst, s)));
+            args.push(self.bytes_at(inst));
             let v = call(inst, f.as_value_ref(), &mut args);
             if is_load {
                 edit::replace_uses(inst, v);
@@ -431,7 +454,14 @@ impl LoopSlice<'_, '_> {
             let v = call(
                 inst,
                 f.as_value_ref(),
-                &mut [addr, cached, state.tag, state.dirty, line],
+                &mut [
+                    addr,
+                    cached,
+                    state.tag,
+                    state.dirty,
+                    line,
+                    self.bytes_at(inst),
+                ],
             );
             edit::replace_uses(inst, v);
         } else {
@@ -441,7 +471,15 @@ impl LoopSlice<'_, '_> {
             call(
                 inst,
                 f.as_value_ref(),
-                &mut [addr, value, cached, state.tag, state.dirty, line],
+                &mut [
+                    addr,
+                    value,
+                    cached,
+                    state.tag,
+                    state.dirty,
+                    line,
+                    self.bytes_at(inst),
+                ],
             );
         }
         edit::erase(inst);
@@ -495,10 +533,14 @@ fn load_line(before: LLVMValueRef, state: &State) -> LLVMValueRef {
     Builder::before(before).load(sp, state.line)
 }
 
-fn call_flush(rt: &mut Runtime<'_, '_>, before: LLVMValueRef, s: State) {
+fn call_flush(rt: &mut Runtime<'_, '_>, before: LLVMValueRef, s: State, bytes: LLVMValueRef) {
     let flush = rt.flush();
     let line = load_line(before, &s);
-    call(before, flush.as_value_ref(), &mut [s.tag, s.dirty, line]);
+    call(
+        before,
+        flush.as_value_ref(),
+        &mut [s.tag, s.dirty, line, bytes],
+    );
 }
 
 /// Builds `call f(args)` before `before`.

@@ -126,7 +126,7 @@ impl Stats {
         holders: &[State],
         addr: LLVMValueRef,
         cached: LLVMValueRef,
-        line_size: u32,
+        line_bytes: LLVMValueRef,
     ) {
         let (hits, misses) = state
             .counts
@@ -135,12 +135,8 @@ impl Stats {
         // SAFETY: loads and integer arithmetic on values of the function.
         unsafe {
             let a = LLVMBuildPtrToInt(r, addr, self.i64t, c"".as_ptr());
-            let line = LLVMBuildAnd(
-                r,
-                a,
-                const_int(self.i64t, !(i64::from(line_size) - 1)),
-                c"".as_ptr(),
-            );
+            let mask = LLVMBuildSub(r, line_bytes, const_int(self.i64t, 1), c"".as_ptr());
+            let line = LLVMBuildAnd(r, a, LLVMBuildNot(r, mask, c"".as_ptr()), c"".as_ptr());
             let mut held = LLVMConstInt(LLVMTypeOf(cached), 0, 0);
             for h in holders {
                 let tag = b.load(self.i64t, h.tag);
