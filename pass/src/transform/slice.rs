@@ -340,25 +340,72 @@ impl LoopSlice<'_, '_> {
         plain: LLVMBasicBlockRef,
     ) {
         let slots: Vec<LLVMValueRef> = loop_states.iter().map(|s| s.cached).collect();
-        let fast = edit::clone_blocks(slice2, decide, ".sl1.cached");
-        // SAFETY: reads and rewrites instructions of the clone, and the
+        // One all-cached copy per line size the decision may pick, in which
+        // the line size is a constant too.
+        let sizes: Vec<u32> = match self.line_bytes {
+            Some(_) => std::iter::successors(Some(self.options.line_size), |s| Some(s * 2))
+                .take_while(|&s| s <= self.options.max_line_size)
+                .collect(),
+            None => vec![self.options.line_size],
+        };
+        // SAFETY: reads and rewrites instructions of the clones, and the
         // decide block's terminator, all live in `function`.
         unsafe {
             let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
             let i1t = LLVMInt1TypeInContext(ctx);
+            let i64t = LLVMInt64TypeInContext(ctx);
             let yes = LLVMConstInt(i1t, 1, 0);
-            for &copy in fast.values.values() {
-                if LLVMGetInstructionOpcode(copy) == inkwell::llvm_sys::LLVMOpcode::LLVMLoad
-                    && slots.contains(&LLVMGetOperand(copy, 0))
-                {
-                    edit::replace_uses(copy, yes);
+            let mut fast_headers = Vec::new();
+            for &size in &sizes {
+                let suffix = if sizes.len() > 1 {
+                    format!(".sl1.cached{size}")
+                } else {
+                    ".sl1.cached".to_string()
+                };
+                let fast = edit::clone_blocks(slice2, decide, &suffix);
+                let known = |slot: LLVMValueRef| {
+                    if slots.contains(&slot) {
+                        Some(yes)
+                    } else if Some(slot) == self.line_bytes {
+                        Some(const_int(i64t, i64::from(size)))
+                    } else {
+                        None
+                    }
+                };
+                let loads: Vec<(LLVMValueRef, LLVMValueRef)> = fast
+                    .values
+                    .values()
+                    .filter(|&&copy| {
+                        LLVMGetInstructionOpcode(copy) == inkwell::llvm_sys::LLVMOpcode::LLVMLoad
+                    })
+                    .filter_map(|&copy| known(LLVMGetOperand(copy, 0)).map(|v| (copy, v)))
+                    .collect();
+                for &(copy, value) in &loads {
+                    edit::replace_uses(copy, value);
                 }
-            }
-            for &copy in fast.values.values() {
-                if LLVMGetInstructionOpcode(copy) == inkwell::llvm_sys::LLVMOpcode::LLVMLoad
-                    && slots.contains(&LLVMGetOperand(copy, 0))
-                {
+                for (copy, _) in loads {
                     edit::erase(copy);
+                }
+                fast_headers.push(fast.blocks[&self.header]);
+            }
+            // Choose the copy of the picked line size (the last by default).
+            let mut fast_entry = *fast_headers.last().expect("one size at least");
+            if let Some(slot) = self.line_bytes {
+                for (&size, &header) in sizes.iter().zip(&fast_headers).rev().skip(1) {
+                    let pick = edit::new_block_before(self.header, self.header, "sl1.pick.line");
+                    let old = edit::terminator(pick);
+                    let b = Builder::before(old);
+                    let bytes = b.load(i64t, slot);
+                    let is = LLVMBuildICmp(
+                        b.raw(),
+                        inkwell::llvm_sys::LLVMIntPredicate::LLVMIntEQ,
+                        bytes,
+                        const_int(i64t, i64::from(size)),
+                        c"".as_ptr(),
+                    );
+                    LLVMBuildCondBr(b.raw(), is, header, fast_entry);
+                    edit::erase(old);
+                    fast_entry = pick;
                 }
             }
             let old = edit::terminator(decide);
@@ -378,7 +425,7 @@ impl LoopSlice<'_, '_> {
                 none = block_reduce(b.raw(), function, and, none);
             }
             let some = edit::new_block_before(self.header, self.header, "sl1.some.cached");
-            LLVMBuildCondBr(b.raw(), all, fast.blocks[&self.header], some);
+            LLVMBuildCondBr(b.raw(), all, fast_entry, some);
             edit::erase(old);
             let old = edit::terminator(some);
             LLVMBuildCondBr(Builder::before(old).raw(), none, plain, self.header);
