@@ -328,9 +328,11 @@ impl LoopSlice<'_, '_> {
     /// Adds a copy of slice 2 for threads that cache every structure of the
     /// loop, in which the cached flags are constants: the per-access branch on
     /// the flag disappears (a loop unswitch that LLVM does not do on GPUs,
-    /// where the flag may differ between threads). The decision then sends
-    /// each thread to that copy, to the plain loop (`plain`, nothing cached)
-    /// or to slice 2 with its per-access flags (some cached).
+    /// where the flag may differ between threads). When a launch may pick its
+    /// line size, both that copy and slice 2 come once per size, with the
+    /// size a constant. The decision then sends each thread to the all-cached
+    /// copy of its size, to the plain loop (`plain`, nothing cached) or to
+    /// slice 2 of its size, with its per-access flags (some cached).
     fn dispatch_versions(
         &self,
         function: LLVMValueRef,
@@ -339,80 +341,49 @@ impl LoopSlice<'_, '_> {
         loop_states: &[State],
         plain: LLVMBasicBlockRef,
     ) {
-        let slots: Vec<LLVMValueRef> = loop_states.iter().map(|s| s.cached).collect();
-        // One all-cached copy per line size the decision may pick, in which
-        // the line size is a constant too.
+        let flags: Vec<LLVMValueRef> = loop_states.iter().map(|s| s.cached).collect();
         let sizes: Vec<u32> = match self.line_bytes {
             Some(_) => std::iter::successors(Some(self.options.line_size), |s| Some(s * 2))
                 .take_while(|&s| s <= self.options.max_line_size)
                 .collect(),
             None => vec![self.options.line_size],
         };
-        // SAFETY: reads and rewrites instructions of the clones, and the
-        // decide block's terminator, all live in `function`.
+        let suffix = |what: &str, size: u32| {
+            if sizes.len() > 1 {
+                format!(".sl1.{what}{size}")
+            } else {
+                format!(".sl1.{what}")
+            }
+        };
+        // Clones first, while slice 2 still reads the slots.
+        let mut fast = Vec::new();
+        for &size in &sizes {
+            let copy = edit::clone_blocks(slice2, decide, &suffix("cached", size));
+            self.fold_slots(copy.values.values().copied(), &flags, Some(size));
+            fast.push(copy.blocks[&self.header]);
+        }
+        let mut some_cached = vec![self.header];
+        for &size in sizes.iter().skip(1) {
+            let copy = edit::clone_blocks(slice2, decide, &suffix("some", size));
+            self.fold_slots(copy.values.values().copied(), &[], Some(size));
+            some_cached.push(copy.blocks[&self.header]);
+        }
+        if sizes.len() > 1 {
+            let originals: Vec<LLVMValueRef> =
+                slice2.iter().flat_map(|&b| edit::instructions(b)).collect();
+            self.fold_slots(originals.into_iter(), &[], Some(sizes[0]));
+        }
+        let fast_entry = self.pick_line_size(&sizes, &fast);
+        let some_entry = self.pick_line_size(&sizes, &some_cached);
+        // SAFETY: rewrites the decide block's terminator, in `function`.
         unsafe {
             let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
             let i1t = LLVMInt1TypeInContext(ctx);
-            let i64t = LLVMInt64TypeInContext(ctx);
-            let yes = LLVMConstInt(i1t, 1, 0);
-            let mut fast_headers = Vec::new();
-            for &size in &sizes {
-                let suffix = if sizes.len() > 1 {
-                    format!(".sl1.cached{size}")
-                } else {
-                    ".sl1.cached".to_string()
-                };
-                let fast = edit::clone_blocks(slice2, decide, &suffix);
-                let known = |slot: LLVMValueRef| {
-                    if slots.contains(&slot) {
-                        Some(yes)
-                    } else if Some(slot) == self.line_bytes {
-                        Some(const_int(i64t, i64::from(size)))
-                    } else {
-                        None
-                    }
-                };
-                let loads: Vec<(LLVMValueRef, LLVMValueRef)> = fast
-                    .values
-                    .values()
-                    .filter(|&&copy| {
-                        LLVMGetInstructionOpcode(copy) == inkwell::llvm_sys::LLVMOpcode::LLVMLoad
-                    })
-                    .filter_map(|&copy| known(LLVMGetOperand(copy, 0)).map(|v| (copy, v)))
-                    .collect();
-                for &(copy, value) in &loads {
-                    edit::replace_uses(copy, value);
-                }
-                for (copy, _) in loads {
-                    edit::erase(copy);
-                }
-                fast_headers.push(fast.blocks[&self.header]);
-            }
-            // Choose the copy of the picked line size (the last by default).
-            let mut fast_entry = *fast_headers.last().expect("one size at least");
-            if let Some(slot) = self.line_bytes {
-                for (&size, &header) in sizes.iter().zip(&fast_headers).rev().skip(1) {
-                    let pick = edit::new_block_before(self.header, self.header, "sl1.pick.line");
-                    let old = edit::terminator(pick);
-                    let b = Builder::before(old);
-                    let bytes = b.load(i64t, slot);
-                    let is = LLVMBuildICmp(
-                        b.raw(),
-                        inkwell::llvm_sys::LLVMIntPredicate::LLVMIntEQ,
-                        bytes,
-                        const_int(i64t, i64::from(size)),
-                        c"".as_ptr(),
-                    );
-                    LLVMBuildCondBr(b.raw(), is, header, fast_entry);
-                    edit::erase(old);
-                    fast_entry = pick;
-                }
-            }
             let old = edit::terminator(decide);
             let b = Builder::before(old);
-            let mut all = yes;
+            let mut all = LLVMConstInt(i1t, 1, 0);
             let mut any = LLVMConstInt(i1t, 0, 0);
-            for slot in &slots {
+            for slot in &flags {
                 let flag = b.load(i1t, *slot);
                 all = LLVMBuildAnd(b.raw(), all, flag, c"sl1.all.cached".as_ptr());
                 any = LLVMBuildOr(b.raw(), any, flag, c"sl1.any.cached".as_ptr());
@@ -428,9 +399,72 @@ impl LoopSlice<'_, '_> {
             LLVMBuildCondBr(b.raw(), all, fast_entry, some);
             edit::erase(old);
             let old = edit::terminator(some);
-            LLVMBuildCondBr(Builder::before(old).raw(), none, plain, self.header);
+            LLVMBuildCondBr(Builder::before(old).raw(), none, plain, some_entry);
             edit::erase(old);
         }
+    }
+
+    /// Replaces, among `instructions`, the loads of the cached `flags` by
+    /// true and the loads of the line size slot by `size`.
+    fn fold_slots(
+        &self,
+        instructions: impl Iterator<Item = LLVMValueRef>,
+        flags: &[LLVMValueRef],
+        size: Option<u32>,
+    ) {
+        // SAFETY: reads and rewrites live instructions of the kernel.
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(self.k.function.as_raw()));
+            let known = |slot: LLVMValueRef| {
+                if flags.contains(&slot) {
+                    Some(LLVMConstInt(LLVMInt1TypeInContext(ctx), 1, 0))
+                } else if self.line_bytes == Some(slot) {
+                    size.map(|s| const_int(LLVMInt64TypeInContext(ctx), i64::from(s)))
+                } else {
+                    None
+                }
+            };
+            let loads: Vec<(LLVMValueRef, LLVMValueRef)> = instructions
+                .filter(|&i| LLVMGetInstructionOpcode(i) == inkwell::llvm_sys::LLVMOpcode::LLVMLoad)
+                .filter_map(|i| known(LLVMGetOperand(i, 0)).map(|v| (i, v)))
+                .collect();
+            for &(load, value) in &loads {
+                edit::replace_uses(load, value);
+            }
+            for (load, _) in loads {
+                edit::erase(load);
+            }
+        }
+    }
+
+    /// A chain of blocks that enters `headers[i]` when the decision picked
+    /// line size `sizes[i]` (the last when nothing else matches); its entry.
+    fn pick_line_size(&self, sizes: &[u32], headers: &[LLVMBasicBlockRef]) -> LLVMBasicBlockRef {
+        let mut entry = *headers.last().expect("one size at least");
+        let Some(slot) = self.line_bytes else {
+            return entry;
+        };
+        // SAFETY: builds compares and branches in new blocks of the kernel.
+        unsafe {
+            let i64t = LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(slot)));
+            for (&size, &header) in sizes.iter().zip(headers).rev().skip(1) {
+                let pick = edit::new_block_before(self.header, self.header, "sl1.pick.line");
+                let old = edit::terminator(pick);
+                let b = Builder::before(old);
+                let bytes = b.load(i64t, slot);
+                let is = LLVMBuildICmp(
+                    b.raw(),
+                    inkwell::llvm_sys::LLVMIntPredicate::LLVMIntEQ,
+                    bytes,
+                    const_int(i64t, i64::from(size)),
+                    c"".as_ptr(),
+                );
+                LLVMBuildCondBr(b.raw(), is, header, entry);
+                edit::erase(old);
+                entry = pick;
+            }
+        }
+        entry
     }
 
     /// Replaces one access of slice 2 by a call into the runtime.
