@@ -81,10 +81,6 @@ impl LoopSlice<'_, '_> {
             // loop a line for every thread of the block, from the smallest
             // up (fits for a size implies fits for the smaller ones). The
             // same for the whole block, so the threads' lines never overlap.
-            // Read-only companions do not count: a longer line for the
-            // written structures pays more than a line for a read stream
-            // (upper at 1024-thread blocks: 32 B for `out` alone ran 0.84 ms,
-            // 16 B for both 1.18 ms); they get the lines left over.
             let companion: Vec<bool> = structures
                 .iter()
                 .map(|(s, mode)| {
@@ -92,15 +88,15 @@ impl LoopSlice<'_, '_> {
                 })
                 .collect();
             let written = companion.iter().filter(|c| !**c).count();
-            let sized = if written == 0 {
-                structures.len()
-            } else {
-                written
-            };
             let min_line = self.options.line_size;
             let mut line = const_int(i32t, i64::from(min_line));
             if self.line_bytes.is_some() {
-                let all = LLVMBuildMul(r, threads, const_int(i32t, sized as i64), c"".as_ptr());
+                let sized = if written == 0 || written == structures.len() {
+                    const_int(i32t, structures.len() as i64)
+                } else {
+                    self.structures_to_fit(r, &sreg, threads, written, structures.len())
+                };
+                let all = LLVMBuildMul(r, threads, sized, c"".as_ptr());
                 let mut size = min_line * 2;
                 while size <= self.options.max_line_size {
                     let need = LLVMBuildMul(r, all, const_int(i32t, i64::from(size)), c"".as_ptr());
@@ -256,6 +252,87 @@ impl LoopSlice<'_, '_> {
                 let chosen = LLVMBuildSelect(r, on, ptr, self.buffer, c"".as_ptr());
                 b.store(chosen, s.line);
             }
+        }
+    }
+}
+
+/// Threads per SM whose read streams the hardware L1 holds (measured on the
+/// H100 with `upper`: one 1024-thread block per SM reads its input through
+/// L1 as fast as through S-L1 lines, two blocks thrash it: 128 B L1 lines per
+/// thread outgrow the L1 left beside shared memory).
+const L1_RESIDENT_THREADS: i64 = 1024;
+
+/// Threads an SM holds at most (compute capability 8.0 and later).
+const MAX_THREADS_PER_SM: i64 = 2048;
+
+impl LoopSlice<'_, '_> {
+    /// How many structures the line size must fit for every thread: only
+    /// the `written` ones while few enough threads share an SM for the
+    /// hardware L1 to serve the read-only companions (a longer line for the
+    /// written structures then pays more: `upper` at 132x1024 ran 0.84 ms
+    /// with 32 B for `out` alone, 1.18 ms with 16 B for both), else all
+    /// `total` (at 264x1024, 2.24 ms against 1.78 ms). Resident threads are
+    /// estimated from the grid spread over the SMs (`%nsmid`).
+    fn structures_to_fit(
+        &self,
+        r: LLVMBuilderRef,
+        sreg: &dyn Fn(&str) -> LLVMValueRef,
+        threads: LLVMValueRef,
+        written: usize,
+        total: usize,
+    ) -> LLVMValueRef {
+        let function = self.k.function.as_raw();
+        // SAFETY: integer arithmetic on values of the decide block.
+        unsafe {
+            let i32t = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(function)));
+            let grid = LLVMBuildMul(
+                r,
+                LLVMBuildMul(r, sreg("nctaid.x"), sreg("nctaid.y"), c"".as_ptr()),
+                sreg("nctaid.z"),
+                c"".as_ptr(),
+            );
+            let sms = sreg("nsmid");
+            let one = const_int(i32t, 1);
+            let per_sm = LLVMBuildUDiv(
+                r,
+                LLVMBuildSub(
+                    r,
+                    LLVMBuildAdd(r, grid, sms, c"".as_ptr()),
+                    one,
+                    c"".as_ptr(),
+                ),
+                sms,
+                c"".as_ptr(),
+            );
+            let fit = LLVMBuildUDiv(
+                r,
+                const_int(i32t, MAX_THREADS_PER_SM),
+                threads,
+                c"".as_ptr(),
+            );
+            let fewer = LLVMBuildICmp(
+                r,
+                inkwell::llvm_sys::LLVMIntPredicate::LLVMIntULT,
+                per_sm,
+                fit,
+                c"".as_ptr(),
+            );
+            let blocks = LLVMBuildSelect(r, fewer, per_sm, fit, c"".as_ptr());
+            let resident = LLVMBuildMul(r, blocks, threads, c"sl1.resident".as_ptr());
+            let crowded = LLVMBuildICmp(
+                r,
+                inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGT,
+                resident,
+                const_int(i32t, L1_RESIDENT_THREADS),
+                c"sl1.crowded".as_ptr(),
+            );
+            LLVMBuildSelect(
+                r,
+                crowded,
+                const_int(i32t, total as i64),
+                const_int(i32t, written as i64),
+                c"sl1.fitted".as_ptr(),
+            )
         }
     }
 }
