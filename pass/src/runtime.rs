@@ -25,6 +25,16 @@ use inkwell::{AddressSpace, IntPredicate};
 pub const ADDRSPACE_GLOBAL: u16 = 1;
 pub const ADDRSPACE_SHARED: u16 = 3;
 
+/// Bits of a dirty mask, one per byte of the largest line: 32 while lines
+/// stay within 32 bytes (32-bit arithmetic is cheaper than 64 on the GPU).
+pub fn dirty_mask_bits(max_line: u32) -> u32 {
+    if max_line <= 32 {
+        32
+    } else {
+        64
+    }
+}
+
 /// What a load or store site needs from the runtime.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SiteKind {
@@ -82,17 +92,30 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     fn global_ptr(&self) -> PointerType<'ctx> {
         self.ctx.ptr_type(AddressSpace::from(ADDRSPACE_GLOBAL))
     }
+    fn dirty(&self) -> IntType<'ctx> {
+        if dirty_mask_bits(self.max_line) == 32 {
+            self.ctx.i32_type()
+        } else {
+            self.ctx.i64_type()
+        }
+    }
+
+    /// `off` (an i64 offset in a line) as a dirty-mask shift amount.
+    fn dirty_shift(&self, b: &Builder<'ctx>, off: IntValue<'ctx>) -> BuildResult<IntValue<'ctx>> {
+        b.build_int_truncate_or_bit_cast(off, self.dirty(), "")
+    }
+
     /// Mask with one bit per byte of a full line of `bytes` bytes.
     fn full_mask(&self, b: &Builder<'ctx>, bytes: IntValue<'ctx>) -> BuildResult<IntValue<'ctx>> {
-        let one = self.i64().const_int(1, false);
-        let below = b.build_int_sub(b.build_left_shift(one, bytes, "")?, one, "")?;
-        // A shift by 64 is poison: 64-byte lines take every bit.
-        let is_64 =
-            b.build_int_compare(IntPredicate::EQ, bytes, self.i64().const_int(64, false), "")?;
-        Ok(
-            b.build_select(is_64, self.i64().const_all_ones(), below, "full")?
-                .into_int_value(),
-        )
+        let ty = self.dirty();
+        let one = ty.const_int(1, false);
+        let shift = self.dirty_shift(b, bytes)?;
+        let below = b.build_int_sub(b.build_left_shift(one, shift, "")?, one, "")?;
+        // A shift by the mask's width is poison: such lines take every bit.
+        let width = self.i64().const_int(u64::from(ty.get_bit_width()), false);
+        let is_all = b.build_int_compare(IntPredicate::EQ, bytes, width, "")?;
+        Ok(b.build_select(is_all, ty.const_all_ones(), below, "full")?
+            .into_int_value())
     }
 
     /// A new internal always-inline function, or the existing one.
@@ -268,7 +291,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         let ty = self.ctx.void_type().fn_type(
             &[
                 self.i64().into(),
-                self.i64().into(),
+                self.dirty().into(),
                 self.shared_ptr().into(),
                 self.i64().into(),
             ],
@@ -293,14 +316,16 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             // One byte per set bit, lowest first.
             b.position_at_end(bytes);
             let has_any =
-                b.build_int_compare(IntPredicate::NE, dirty, rt.i64().const_zero(), "")?;
+                b.build_int_compare(IntPredicate::NE, dirty, rt.dirty().const_zero(), "")?;
             let loop_ = rt.ctx.append_basic_block(f, "byte");
             b.build_conditional_branch(has_any, loop_, done)?;
             b.position_at_end(loop_);
-            let m = b.build_phi(rt.i64(), "m")?;
+            let m = b.build_phi(rt.dirty(), "m")?;
             let mv = m.as_basic_value().into_int_value();
             let cttz = inkwell::intrinsics::Intrinsic::find("llvm.cttz").unwrap();
-            let cttz = cttz.get_declaration(rt.module, &[rt.i64().into()]).unwrap();
+            let cttz = cttz
+                .get_declaration(rt.module, &[rt.dirty().into()])
+                .unwrap();
             let bit = b
                 .build_call(
                     cttz,
@@ -311,16 +336,17 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
                 .basic()
                 .expect("cttz returns a value")
                 .into_int_value();
+            let bit = b.build_int_z_extend_or_bit_cast(bit, rt.i64(), "")?;
             let byte = b.build_load(rt.ctx.i8_type(), rt.shared_at(b, line, bit)?, "")?;
             let dst = rt.global_at(b, b.build_int_add(line_addr, bit, "")?)?;
             b.build_store(dst, byte)?;
             let rest = b.build_and(
                 mv,
-                b.build_int_sub(mv, rt.i64().const_int(1, false), "")?,
+                b.build_int_sub(mv, rt.dirty().const_int(1, false), "")?,
                 "",
             )?;
             m.add_incoming(&[(&dirty, bytes), (&rest, loop_)]);
-            let more = b.build_int_compare(IntPredicate::NE, rest, rt.i64().const_zero(), "")?;
+            let more = b.build_int_compare(IntPredicate::NE, rest, rt.dirty().const_zero(), "")?;
             b.build_conditional_branch(more, loop_, done)?;
 
             b.position_at_end(done);
@@ -343,12 +369,12 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             let dirty_slot = f.get_nth_param(1).unwrap().into_pointer_value();
             let line = f.get_nth_param(2).unwrap();
             let dirty = b
-                .build_load(rt.i64(), dirty_slot, "dirty")?
+                .build_load(rt.dirty(), dirty_slot, "dirty")?
                 .into_int_value();
             let tag = b.build_load(rt.i64(), tag_slot, "tag")?.into_int_value();
             let wb = rt.ctx.append_basic_block(f, "wb");
             let done = rt.ctx.append_basic_block(f, "done");
-            let any = b.build_int_compare(IntPredicate::NE, dirty, rt.i64().const_zero(), "")?;
+            let any = b.build_int_compare(IntPredicate::NE, dirty, rt.dirty().const_zero(), "")?;
             b.build_conditional_branch(any, wb, done)?;
             b.position_at_end(wb);
             let bytes = Self::bytes_param(f);
@@ -359,7 +385,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             )?;
             b.build_unconditional_branch(done)?;
             b.position_at_end(done);
-            b.build_store(dirty_slot, rt.i64().const_zero())?;
+            b.build_store(dirty_slot, rt.dirty().const_zero())?;
             b.build_store(tag_slot, rt.i64().const_all_ones())?;
             b.build_return(None)?;
             Ok(())
@@ -420,9 +446,9 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
 
         b.position_at_end(miss);
         let dirty = b
-            .build_load(self.i64(), dirty_slot, "dirty")?
+            .build_load(self.dirty(), dirty_slot, "dirty")?
             .into_int_value();
-        let any = b.build_int_compare(IntPredicate::NE, dirty, self.i64().const_zero(), "")?;
+        let any = b.build_int_compare(IntPredicate::NE, dirty, self.dirty().const_zero(), "")?;
         b.build_conditional_branch(any, wb, load)?;
         b.position_at_end(wb);
         b.build_call(
@@ -437,7 +463,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             self.copy_line(f, b, line, line_addr, true, bytes)?;
         }
         b.build_store(tag_slot, line_addr)?;
-        b.build_store(dirty_slot, self.i64().const_zero())?;
+        b.build_store(dirty_slot, self.dirty().const_zero())?;
         b.build_unconditional_branch(ready)?;
         b.position_at_end(ready);
         Ok(())
@@ -632,9 +658,13 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             let at = self.shared_at(b, line(e), off)?;
             if let Some(v) = value {
                 set_align(b.build_store(at, v)?, align);
-                let mask = b.build_left_shift(self.i64().const_int(mask_bits, false), off, "")?;
+                let mask = b.build_left_shift(
+                    self.dirty().const_int(mask_bits, false),
+                    self.dirty_shift(b, off)?,
+                    "",
+                )?;
                 let d = b
-                    .build_load(self.i64(), dirty(e), "dirty")?
+                    .build_load(self.dirty(), dirty(e), "dirty")?
                     .into_int_value();
                 b.build_store(dirty(e), b.build_or(d, mask, "")?)?;
                 b.build_return(None)?;
@@ -754,9 +784,13 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             } else {
                 (1u64 << site.size) - 1
             };
-            let mask = b.build_left_shift(self.i64().const_int(bits, false), off, "")?;
+            let mask = b.build_left_shift(
+                self.dirty().const_int(bits, false),
+                self.dirty_shift(&b, off)?,
+                "",
+            )?;
             let dirty = b
-                .build_load(self.i64(), dirty_slot, "dirty")?
+                .build_load(self.dirty(), dirty_slot, "dirty")?
                 .into_int_value();
             b.build_store(dirty_slot, b.build_or(dirty, mask, "")?)?;
             b.build_return(None)?;

@@ -396,7 +396,7 @@ pub fn transform_kernel(
         .map(|d| {
             structures
                 .contains(&d.id)
-                .then(|| new_state(function, buffer_global, d, options.stats))
+                .then(|| new_state(function, buffer_global, d, options))
         })
         .collect();
     let count = edit::entry_alloca(function, i32_type(function), "sl1.count");
@@ -611,9 +611,10 @@ fn new_state(
     function: LLVMValueRef,
     buffer: LLVMValueRef,
     ds: &crate::analysis::DataStructure,
-    stats: bool,
+    options: &Options,
 ) -> State {
     let name = ds.name.as_str();
+    let stats = options.stats;
     // SAFETY: builds types and constants in the function's context.
     unsafe {
         let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
@@ -621,6 +622,9 @@ fn new_state(
         let i32t = LLVMInt32TypeInContext(ctx);
         let i1t = LLVMInt1TypeInContext(ctx);
         let sp = LLVMPointerTypeInContext(ctx, u32::from(ADDRSPACE_SHARED));
+        // The runtime's dirty mask: one bit per byte of the largest line.
+        let dirty_t =
+            LLVMIntTypeInContext(ctx, crate::runtime::dirty_mask_bits(options.max_line_size));
         let slot = |ty, what: &str, init| {
             let s = edit::entry_alloca(function, ty, &format!("sl1.{name}.{what}"));
             store_before_entry_end(function, s, init);
@@ -630,7 +634,7 @@ fn new_state(
             id: ds.id,
             restrict: ds.restrict,
             tag: slot(i64t, "tag", const_int(i64t, -1)),
-            dirty: slot(i64t, "dirty", const_int(i64t, 0)),
+            dirty: slot(dirty_t, "dirty", const_int(dirty_t, 0)),
             cached: slot(i1t, "cached", const_int(i1t, 0)),
             line: slot(sp, "line", buffer),
             sim_tag: slot(i64t, "sim.tag", const_int(i64t, -1)),
