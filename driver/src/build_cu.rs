@@ -61,10 +61,6 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
     if !args.jump_tables {
         device.arg("-fno-jump-tables");
     }
-    // 32-bit shared, local and constant pointers, as nvcc has: shared-memory
-    // addresses (S-L1's lines among them) then cost 32-bit arithmetic.
-    // `--clang-arg=-fno-cuda-short-ptr` turns it off.
-    device.arg("-fcuda-short-ptr");
     device.args(&args.clang_args);
     match emit {
         Emit::Ll => device.args(["-S", "-emit-llvm"]),
