@@ -70,6 +70,18 @@ __global__ void barrier_uneven(const int *__restrict__ in, int *__restrict__ out
 
 // Writes each element, then bumps it atomically: the line must be written back
 // before the atomic.
+// Per-thread rows with a block barrier in every iteration: the strides are
+// known, so the decision is static and the same for the whole block (no
+// block-wide vote), and every barrier flushes the lines.
+__global__ void barrier_static(const char *__restrict__ in, char *__restrict__ out,
+                               size_t width) {
+  size_t row = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * width;
+  for (size_t k = 0; k < width; ++k) {
+    out[row + k] = (char)(in[row + k] ^ 0x20);
+    __syncthreads();
+  }
+}
+
 __global__ void atomic_after_store(const unsigned *__restrict__ in, unsigned *__restrict__ out,
                                    size_t n, size_t chunk) {
   size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -296,6 +308,18 @@ int main() {
           ok &= out[row + t] == first(row, t) + first(row, (t + 1) % threads);
         }
     failures += report("barrier_uneven", ok);
+  }
+  { // barrier, strides known
+    size_t width = 77, n = total * width;
+    std::vector<char> in(n);
+    for (auto &c : in) c = char(next_random());
+    char *din = to_device(in), *dout = poisoned<char>(n);
+    barrier_static<<<blocks, threads>>>(din, dout, width);
+    CUDA_CHECK(cudaGetLastError());
+    auto out = to_host(dout, n);
+    bool ok = true;
+    for (size_t i = 0; i < n; ++i) ok &= out[i] == (char)(in[i] ^ 0x20);
+    failures += report("barrier_static", ok);
   }
   { // atomic after a cached store
     size_t n = total * 403 + 5, chunk = (n + total - 1) / total;
