@@ -427,3 +427,35 @@ pub fn annotated_kernels(module: &Module<'_>) -> Vec<String> {
 pub fn target_triple(module: &Module<'_>) -> String {
     module.get_triple().as_str().to_string_lossy().into_owned()
 }
+
+/// The functions whose instructions use `value`, directly or through
+/// constant expressions; `None` for a use outside any function (another
+/// global's initializer).
+pub fn using_functions(value: LLVMValueRef) -> Vec<Option<LLVMValueRef>> {
+    let mut out = Vec::new();
+    let mut stack = vec![value];
+    let mut seen = std::collections::HashSet::new();
+    // SAFETY: walks the use lists of live values without changing them.
+    unsafe {
+        while let Some(v) = stack.pop() {
+            if !seen.insert(v) {
+                continue;
+            }
+            let mut used = LLVMGetFirstUse(v);
+            while !used.is_null() {
+                let user = LLVMGetUser(used);
+                if !LLVMIsAInstruction(user).is_null() {
+                    out.push(Some(LLVMGetBasicBlockParent(LLVMGetInstructionParent(
+                        user,
+                    ))));
+                } else if !LLVMIsAConstantExpr(user).is_null() {
+                    stack.push(user);
+                } else {
+                    out.push(None);
+                }
+                used = LLVMGetNextUse(used);
+            }
+        }
+    }
+    out
+}

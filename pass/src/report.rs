@@ -346,6 +346,17 @@ impl KernelReport {
                 t.max_threads
             ));
         }
+        if let (Some(all), Some(one)) = (t.warps_with_lines, t.warps_with_a_line) {
+            lines.push(format!(
+                "warp threshold: at blocks of {} threads ({} warps) the buffer gives the first {} \
+                 warps a line for every structure and the first {} a line for one; the others \
+                 go direct",
+                t.max_threads,
+                t.max_threads.div_ceil(32),
+                all,
+                one
+            ));
+        }
         for p in &t.predictions {
             lines.push(format!(
                 "structure `{}` in loop at {}: {}",

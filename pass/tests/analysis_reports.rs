@@ -263,3 +263,22 @@ fn strides_predict_hit_rates_or_say_why_not() {
         .iter()
         .all(|k| k.transform.predictions.is_empty()));
 }
+
+#[test]
+fn shared_memory_counts_per_kernel_and_a_small_buffer_serves_the_first_warps() {
+    let report = with_module(&repo().join("testdata/ll/shared_per_kernel.ll"), |m| {
+        run_on_module(m, &Options::default()).unwrap()
+    });
+    let kernel = |name: &str| report.kernels.iter().find(|k| k.name == name).unwrap();
+    let crowded = &kernel("crowded").transform;
+    assert!(crowded.applied);
+    assert_eq!(crowded.kernel_shared_bytes, 40960);
+    assert_eq!(crowded.shared_bytes, 48 * 1024 - 40960);
+    // 512 lines of 16 B: one line each for 16 warps, two for none.
+    assert_eq!(crowded.warps_with_lines, Some(0));
+    assert_eq!(crowded.warps_with_a_line, Some(16));
+    let roomy = &kernel("roomy").transform;
+    assert_eq!(roomy.kernel_shared_bytes, 0);
+    assert_eq!(roomy.shared_bytes, 1024 * 2 * 16);
+    assert_eq!(roomy.warps_with_lines, None);
+}

@@ -82,6 +82,19 @@ __global__ void barrier_static(const char *__restrict__ in, char *__restrict__ o
   }
 }
 
+// Uses 40 KiB of static shared memory itself, so S-L1's buffer (8 KiB) holds
+// lines for the first warps of a 1024-thread block only: later warps go
+// direct (the warp threshold).
+__global__ void crowded(const char *__restrict__ in, char *__restrict__ out, size_t width) {
+  __shared__ char scratch[1024 * 40];
+  char *mine = scratch + threadIdx.x * 40;
+  for (int j = 0; j < 40; ++j)
+    mine[j] = (char)(threadIdx.x + j);
+  size_t row = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * width;
+  for (size_t k = 0; k < width; ++k)
+    out[row + k] = (char)(in[row + k] + mine[k % 40]);
+}
+
 __global__ void atomic_after_store(const unsigned *__restrict__ in, unsigned *__restrict__ out,
                                    size_t n, size_t chunk) {
   size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -320,6 +333,22 @@ int main() {
     bool ok = true;
     for (size_t i = 0; i < n; ++i) ok &= out[i] == (char)(in[i] ^ 0x20);
     failures += report("barrier_static", ok);
+  }
+  { // warp threshold: 1024-thread blocks, lines for the first warps only
+    const unsigned big_blocks = 8, big_threads = 1024;
+    size_t width = 61, n = (size_t)big_blocks * big_threads * width;
+    std::vector<char> in(n);
+    for (auto &c : in) c = char(next_random());
+    char *din = to_device(in), *dout = poisoned<char>(n);
+    crowded<<<big_blocks, big_threads>>>(din, dout, width);
+    CUDA_CHECK(cudaGetLastError());
+    auto out = to_host(dout, n);
+    bool ok = true;
+    for (size_t i = 0; i < n; ++i) {
+      size_t t = i / width, k = i % width;
+      ok &= out[i] == (char)(in[i] + (char)((t % big_threads) + k % 40));
+    }
+    failures += report("crowded_warps", ok);
   }
   { // atomic after a cached store
     size_t n = total * 403 + 5, chunk = (n + total - 1) / total;

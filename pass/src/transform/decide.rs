@@ -128,6 +128,30 @@ impl LoopSlice<'_, '_> {
                 per_line,
                 c"sl1.cln".as_ptr(),
             );
+            // Warp threshold: line `rank` of a thread fits when the slot of
+            // the last thread of its warp does, so that the first warps of a
+            // block get lines where the buffer cannot give every thread one
+            // (rank < CLN is the case where all threads fit). Loops with a
+            // block barrier keep rank < CLN: their version must be the same
+            // for the whole block.
+            let capacity = LLVMBuildUDiv(
+                r,
+                const_int(i32t, self.buffer_bytes as i64),
+                line,
+                c"sl1.capacity".as_ptr(),
+            );
+            let warp_last = {
+                let last = LLVMBuildOr(r, tid, const_int(i32t, 31), c"".as_ptr());
+                let block_last = LLVMBuildSub(r, threads, const_int(i32t, 1), c"".as_ptr());
+                let inside = LLVMBuildICmp(
+                    r,
+                    inkwell::llvm_sys::LLVMIntPredicate::LLVMIntULT,
+                    last,
+                    block_last,
+                    c"".as_ptr(),
+                );
+                LLVMBuildSelect(r, inside, last, block_last, c"sl1.warp.last".as_ptr())
+            };
             // (accesses, hits) per structure: simulated, or predicted.
             let counts: Vec<(LLVMValueRef, LLVMValueRef)> = structures
                 .iter()
@@ -213,13 +237,29 @@ impl LoopSlice<'_, '_> {
                         c"".as_ptr(),
                     );
                 }
-                let fits = LLVMBuildICmp(
-                    r,
-                    inkwell::llvm_sys::LLVMIntPredicate::LLVMIntULT,
-                    rank,
-                    cln,
-                    c"".as_ptr(),
-                );
+                let fits = if self.uniform {
+                    LLVMBuildICmp(
+                        r,
+                        inkwell::llvm_sys::LLVMIntPredicate::LLVMIntULT,
+                        rank,
+                        cln,
+                        c"".as_ptr(),
+                    )
+                } else {
+                    let slot = LLVMBuildAdd(
+                        r,
+                        LLVMBuildMul(r, rank, threads, c"".as_ptr()),
+                        warp_last,
+                        c"".as_ptr(),
+                    );
+                    LLVMBuildICmp(
+                        r,
+                        inkwell::llvm_sys::LLVMIntPredicate::LLVMIntULT,
+                        slot,
+                        capacity,
+                        c"sl1.fits".as_ptr(),
+                    )
+                };
                 let on = if self.options.force_uncached {
                     LLVMConstInt(LLVMTypeOf(fits), 0, 0)
                 } else {

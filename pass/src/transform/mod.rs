@@ -59,6 +59,14 @@ pub struct TransformReport {
     pub kernel_shared_bytes: u64,
     /// Block size the buffer is provisioned for.
     pub max_threads: u32,
+    /// When the buffer cannot hold every line of a block of `max_threads`
+    /// threads at the smallest line size: how many of its warps get all
+    /// their lines (the warp threshold); later warps get fewer or none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warps_with_lines: Option<u32>,
+    /// With the warp threshold: how many warps get at least one line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warps_with_a_line: Option<u32>,
     /// Static predictions per main loop and structure (with static
     /// prediction on).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -86,9 +94,15 @@ struct State {
     counts: Option<(LLVMValueRef, LLVMValueRef)>,
 }
 
-/// Static shared memory of the module (our own buffers excluded), and whether
-/// it declares dynamic shared memory.
-fn kernel_shared_memory(module: &Module<'_>) -> (u64, bool) {
+/// Static shared memory `kernel` may use (our own buffers excluded), and
+/// whether it may use dynamic shared memory: the shared globals used by the
+/// kernel or by any function that is not a kernel (it may call them).
+fn kernel_shared_memory(module: &Module<'_>, kernel: FunctionValue<'_>) -> (u64, bool) {
+    let kernels: Vec<LLVMValueRef> = crate::analysis::find_kernels(module)
+        .iter()
+        .map(|k| k.as_value_ref())
+        .collect();
+    let mine = kernel.as_value_ref();
     let mut bytes = 0;
     let mut dynamic = false;
     for global in module.get_globals() {
@@ -98,6 +112,12 @@ fn kernel_shared_memory(module: &Module<'_>) -> (u64, bool) {
         }
         let ptr = global.as_pointer_value();
         if ptr.get_type().get_address_space() != AddressSpace::from(ADDRSPACE_SHARED) {
+            continue;
+        }
+        let used_here = crate::ir::using_functions(global.as_value_ref())
+            .into_iter()
+            .any(|f| f.is_none_or(|f| f == mine || !kernels.contains(&f)));
+        if !used_here {
             continue;
         }
         let ty = global.get_value_type();
@@ -155,7 +175,7 @@ pub fn transform_kernel(
         ));
         return report;
     }
-    let (kernel_shared, dynamic) = kernel_shared_memory(module);
+    let (kernel_shared, dynamic) = kernel_shared_memory(module, kernel);
     report.kernel_shared_bytes = kernel_shared;
     if dynamic {
         report.reasons.push(
@@ -377,6 +397,14 @@ pub fn transform_kernel(
         return report;
     }
     report.shared_bytes = buffer;
+    let lines = buffer / u64::from(line);
+    let block = u64::from(report.max_threads);
+    let wanted_lines = block * structures.len() as u64;
+    if lines < wanted_lines {
+        let first_warps = (lines + block).saturating_sub(wanted_lines) / 32;
+        report.warps_with_lines = Some(first_warps as u32);
+        report.warps_with_a_line = Some((lines.min(block) / 32) as u32);
+    }
 
     let mut rt = Runtime::new(module, line, options.max_line_size);
     let buffer_global = add_line_buffer(module, kernel, buffer);
