@@ -234,21 +234,29 @@ pub fn table(best: &[Best], baseline: &str) -> String {
     out
 }
 
-/// The hit rates each app's statistics build counted, at the configuration
-/// where the plain S-L1 build (`sl1`) was best (else at the first counted).
+/// The hit rates each statistics build counted for each app, at the
+/// configuration where the plain S-L1 build (`sl1`) was best (else at the
+/// first counted).
 pub fn hit_rates_at_best<'a>(hit_rates: &'a [HitRates], best: &[Best]) -> Vec<&'a HitRates> {
-    let mut apps: Vec<&str> = hit_rates.iter().map(|h| h.app.as_str()).collect();
-    apps.dedup();
-    apps.iter()
-        .filter_map(|app| {
+    let mut keys: Vec<(&str, &str)> = hit_rates
+        .iter()
+        .map(|h| (h.app.as_str(), h.variant.as_str()))
+        .collect();
+    keys.dedup();
+    keys.iter()
+        .filter_map(|&(app, variant)| {
             let at = best
                 .iter()
-                .find(|b| b.app == *app && b.variant == "sl1")
+                .find(|b| b.app == app && b.variant == "sl1")
                 .map(|b| b.config);
-            let of_app = || hit_rates.iter().filter(|h| h.app == *app);
-            of_app()
+            let of_build = || {
+                hit_rates
+                    .iter()
+                    .filter(move |h| h.app == app && h.variant == variant)
+            };
+            of_build()
                 .find(|h| Some(h.config) == at)
-                .or_else(|| of_app().next())
+                .or_else(|| of_build().next())
         })
         .collect()
 }
@@ -257,14 +265,15 @@ pub fn hit_rates_at_best<'a>(hit_rates: &'a [HitRates], best: &[Best]) -> Vec<&'
 pub fn hit_rate_table(hit_rates: &[HitRates], best: &[Best]) -> String {
     let pct = |r: Option<f64>| r.map_or("-".to_string(), |r| format!("{:.1}%", 100.0 * r));
     let mut out = format!(
-        "{:<10} {:<12} {:>12} {:>10} {:>10} {:>12}\n",
-        "app", "structure", "blocks x thr", "simulated", "real", "threads on"
+        "{:<10} {:<16} {:<12} {:>12} {:>10} {:>10} {:>12}\n",
+        "app", "build", "structure", "blocks x thr", "simulated", "real", "threads on"
     );
     for h in hit_rates_at_best(hit_rates, best) {
         for s in &h.structures {
             out += &format!(
-                "{:<10} {:<12} {:>12} {:>10} {:>10} {:>12}\n",
+                "{:<10} {:<16} {:<12} {:>12} {:>10} {:>10} {:>12}\n",
                 h.app,
+                h.variant,
                 s.argument,
                 format!("{}x{}", h.config.blocks, h.config.threads),
                 pct(s.simulated_hit_rate()),
@@ -353,7 +362,10 @@ mod tests {
         );
         assert_eq!(report.hit_rates[0].structures[0].hit_rate(), None);
         let text = hit_rate_table(&report.hit_rates, &report.best);
-        assert!(text.contains("upper") && text.contains("75.0%"), "{text}");
+        assert!(
+            text.contains("upper") && text.contains("sl1-stats") && text.contains("75.0%"),
+            "{text}"
+        );
     }
 
     fn part(gpu: &str, ms: Vec<Measurement>) -> Report {
