@@ -52,6 +52,9 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
     if args.stats {
         device.args(["-mllvm", "-sl1-stats"]);
     }
+    if args.prefetch {
+        device.args(["-mllvm", "-sl1-prefetch"]);
+    }
     if args.no_static_prediction {
         device.args(["-mllvm", "-sl1-no-static-prediction"]);
     }

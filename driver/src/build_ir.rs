@@ -128,6 +128,7 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
         cache_read_only: args.cache_read_only,
         stats: args.stats,
         static_prediction: !args.no_static_prediction,
+        prefetch: args.prefetch,
     };
     let report = sl1_pass::run_on_module(&module, &options)
         .with_context(|| format!("{}: S-L1 failed", args.input.display()))?;

@@ -129,6 +129,9 @@ pub struct BuildArgs {
     /// strides predict the hit rate (by default such loops skip monitoring).
     #[arg(long)]
     pub no_static_prediction: bool,
+    /// On a fill, also prefetch into L2 the memory 128 bytes further on.
+    #[arg(long)]
+    pub prefetch: bool,
     /// Let clang lower switches to jump tables. Off by default: on the GPU a
     /// jump table is an indirect branch (`brx.idx`) that a warp whose threads
     /// take different cases serializes on, where a compare tree predicates.

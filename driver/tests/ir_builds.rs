@@ -153,3 +153,24 @@ fn a_transformed_module_is_not_transformed_again() {
         .count();
     assert_eq!(buffers, 1, "{text}");
 }
+
+#[test]
+fn prefetch_adds_an_l2_prefetch_to_fills_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let build = |extra: &[&str], out: &str| {
+        let ptx = dir.path().join(out);
+        run_ok(
+            driver()
+                .arg("build")
+                .arg(testdata("ll/restrict_loop.ll"))
+                .args(extra)
+                .arg("-o")
+                .arg(&ptx),
+        );
+        std::fs::read_to_string(&ptx).unwrap()
+    };
+    let plain = build(&[], "plain.ptx");
+    let prefetching = build(&["--prefetch"], "prefetch.ptx");
+    assert!(!plain.contains("prefetch.global.L2"), "{plain}");
+    assert!(prefetching.contains("prefetch.global.L2"), "{prefetching}");
+}

@@ -46,6 +46,10 @@ pub struct Options {
     /// loop is monitored as in the paper.
     #[serde(default = "yes")]
     pub static_prediction: bool,
+    /// On a fill, also ask L2 for the memory 128 bytes further on (a unit
+    /// stride structure's next lines), so that later fills wait less.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prefetch: bool,
 }
 
 fn yes() -> bool {
@@ -68,6 +72,7 @@ impl Default for Options {
             cache_read_only: false,
             stats: false,
             static_prediction: true,
+            prefetch: false,
         }
     }
 }

@@ -25,6 +25,9 @@ use inkwell::{AddressSpace, IntPredicate};
 pub const ADDRSPACE_GLOBAL: u16 = 1;
 pub const ADDRSPACE_SHARED: u16 = 3;
 
+/// How far ahead a fill prefetches (`Options::prefetch`): one 128-byte L2 line.
+const PREFETCH_AHEAD: u64 = 128;
+
 /// Bits of a dirty mask, one per byte of the largest line: 32 while lines
 /// stay within 32 bytes (32-bit arithmetic is cheaper than 64 on the GPU).
 pub fn dirty_mask_bits(max_line: u32) -> u32 {
@@ -55,6 +58,8 @@ pub struct Runtime<'ctx, 'm> {
     min_line: u32,
     /// Largest line size a launch may pick.
     max_line: u32,
+    /// Fills also prefetch the memory `PREFETCH_AHEAD` bytes further on.
+    prefetch: bool,
     helpers: HashMap<String, FunctionValue<'ctx>>,
 }
 
@@ -62,7 +67,7 @@ type BuildResult<T> = Result<T, inkwell::builder::BuilderError>;
 
 impl<'ctx, 'm> Runtime<'ctx, 'm> {
     /// A runtime for lines of `min_line` to `max_line` bytes (powers of two).
-    pub fn new(module: &'m Module<'ctx>, min_line: u32, max_line: u32) -> Self {
+    pub fn new(module: &'m Module<'ctx>, min_line: u32, max_line: u32, prefetch: bool) -> Self {
         debug_assert!(min_line.is_power_of_two() && max_line.is_power_of_two());
         debug_assert!(min_line <= max_line && max_line <= 64);
         Runtime {
@@ -70,6 +75,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             ctx: module.get_context(),
             min_line,
             max_line,
+            prefetch,
             helpers: HashMap::new(),
         }
     }
@@ -227,6 +233,20 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         }
         b.build_unconditional_branch(copied)?;
         b.position_at_end(copied);
+        Ok(())
+    }
+
+    /// Asks L2 for the memory `PREFETCH_AHEAD` bytes after `line_addr` (a
+    /// hint: it never faults, past the end of an allocation included).
+    fn prefetch_ahead(&self, b: &Builder<'ctx>, line_addr: IntValue<'ctx>) -> BuildResult<()> {
+        let ahead = self.i64().const_int(PREFETCH_AHEAD, false);
+        let at = self.global_at(b, b.build_int_add(line_addr, ahead, "")?)?;
+        let prefetch = inkwell::intrinsics::Intrinsic::find("llvm.nvvm.prefetch.global.L2")
+            .expect("LLVM knows llvm.nvvm.prefetch.global.L2");
+        let decl = prefetch
+            .get_declaration(self.module, &[])
+            .expect("a declaration without overloads");
+        b.build_call(decl, &[at.into()], "")?;
         Ok(())
     }
 
@@ -461,6 +481,9 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         b.position_at_end(load);
         if fill {
             self.copy_line(f, b, line, line_addr, true, bytes)?;
+            if self.prefetch {
+                self.prefetch_ahead(b, line_addr)?;
+            }
         }
         b.build_store(tag_slot, line_addr)?;
         b.build_store(dirty_slot, self.dirty().const_zero())?;

@@ -36,6 +36,7 @@ pub struct RawOptions {
     cache_read_only: bool,
     stats: bool,
     no_static_prediction: bool,
+    prefetch: bool,
     panic_for_testing: bool,
     report_path: *const c_char,
 }
@@ -154,6 +155,7 @@ pub unsafe extern "C" fn sl1_run_on_module(
             cache_read_only: raw.cache_read_only,
             stats: raw.stats,
             static_prediction: !raw.no_static_prediction,
+            prefetch: raw.prefetch,
         };
         let report = crate::run_on_module(&view, &options).map_err(|e| e.to_string())?;
         if !raw.report_path.is_null() {

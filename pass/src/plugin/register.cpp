@@ -54,6 +54,9 @@ cl::opt<bool> Sl1NoStaticPrediction(
     "sl1-no-static-prediction",
     cl::desc("S-L1: monitor every loop, even where strides predict the hit rate (the paper)"),
     cl::init(false));
+cl::opt<bool> Sl1Prefetch("sl1-prefetch",
+                          cl::desc("S-L1: on a fill, prefetch into L2 the memory 128 B further on"),
+                          cl::init(false));
 cl::opt<bool> Sl1PanicForTesting("sl1-panic-for-testing",
                                   cl::desc("S-L1: fail inside the pass (tests the error path)"),
                                   cl::init(false), cl::Hidden);
@@ -74,6 +77,7 @@ extern "C" struct Sl1RawOptions {
   bool cache_read_only;
   bool stats;
   bool no_static_prediction;
+  bool prefetch;
   bool panic_for_testing;
   const char *report_path;
 };
@@ -121,7 +125,7 @@ struct Sl1Pass : PassInfoMixin<Sl1Pass> {
                            ? unsigned(Sl1LineSize)
                            : unsigned(Sl1MaxLineSize);
     Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, MaxLine, Sl1MaxThreads, Sl1Disable, Sl1ForceUncached, Sl1CacheReadOnly, Sl1Stats,
-                       Sl1NoStaticPrediction, Sl1PanicForTesting,
+                       Sl1NoStaticPrediction, Sl1Prefetch, Sl1PanicForTesting,
                        Report.empty() ? nullptr : Report.c_str()};
     int Changed = sl1_run_on_module(wrap(&M), &Opts);
     return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
