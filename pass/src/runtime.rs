@@ -237,16 +237,23 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     }
 
     /// Asks L2 for the memory `PREFETCH_AHEAD` bytes after `line_addr` (a
-    /// hint: it never faults, past the end of an allocation included).
+    /// hint: it never faults, past the end of an allocation included). Inline
+    /// PTX: LLVM's prefetch intrinsic selects only for sm_90 with PTX 8.0,
+    /// while the instruction exists on every architecture we target.
     fn prefetch_ahead(&self, b: &Builder<'ctx>, line_addr: IntValue<'ctx>) -> BuildResult<()> {
         let ahead = self.i64().const_int(PREFETCH_AHEAD, false);
-        let at = self.global_at(b, b.build_int_add(line_addr, ahead, "")?)?;
-        let prefetch = inkwell::intrinsics::Intrinsic::find("llvm.nvvm.prefetch.global.L2")
-            .expect("LLVM knows llvm.nvvm.prefetch.global.L2");
-        let decl = prefetch
-            .get_declaration(self.module, &[])
-            .expect("a declaration without overloads");
-        b.build_call(decl, &[at.into()], "")?;
+        let at = b.build_int_add(line_addr, ahead, "")?;
+        let ty = self.ctx.void_type().fn_type(&[self.i64().into()], false);
+        let asm = self.ctx.create_inline_asm(
+            ty,
+            "prefetch.global.L2 [$0];".to_string(),
+            "l".to_string(),
+            true,
+            false,
+            None,
+            false,
+        );
+        b.build_indirect_call(ty, asm, &[at.into()], "")?;
         Ok(())
     }
 
