@@ -99,18 +99,7 @@ fn bitcode_input_builds() {
 #[test]
 fn force_uncached_keeps_the_code_but_never_uses_shared_memory() {
     let dir = tempfile::tempdir().unwrap();
-    let build = |extra: &[&str], out: &str| {
-        let ptx = dir.path().join(out);
-        run_ok(
-            driver()
-                .arg("build")
-                .arg(testdata("ll/restrict_loop.ll"))
-                .args(extra)
-                .arg("-o")
-                .arg(&ptx),
-        );
-        std::fs::read_to_string(&ptx).unwrap()
-    };
+    let build = |extra: &[&str], out: &str| restrict_loop_ptx(dir.path(), extra, out);
     let cached = build(&[], "cached.ptx");
     let off = build(&["--force-uncached"], "off.ptx");
     assert!(cached.contains("ld.shared") && cached.contains("st.shared"));
@@ -157,20 +146,24 @@ fn a_transformed_module_is_not_transformed_again() {
 #[test]
 fn prefetch_adds_an_l2_prefetch_to_fills_only_when_asked() {
     let dir = tempfile::tempdir().unwrap();
-    let build = |extra: &[&str], out: &str| {
-        let ptx = dir.path().join(out);
-        run_ok(
-            driver()
-                .arg("build")
-                .arg(testdata("ll/restrict_loop.ll"))
-                .args(extra)
-                .arg("-o")
-                .arg(&ptx),
-        );
-        std::fs::read_to_string(&ptx).unwrap()
-    };
+    let build = |extra: &[&str], out: &str| restrict_loop_ptx(dir.path(), extra, out);
     let plain = build(&[], "plain.ptx");
     let prefetching = build(&["--prefetch"], "prefetch.ptx");
     assert!(!plain.contains("prefetch.global.L2"), "{plain}");
     assert!(prefetching.contains("prefetch.global.L2"), "{prefetching}");
+}
+
+/// PTX of `testdata/ll/restrict_loop.ll` built with `extra` options into
+/// `dir/out`.
+fn restrict_loop_ptx(dir: &std::path::Path, extra: &[&str], out: &str) -> String {
+    let ptx = dir.join(out);
+    run_ok(
+        driver()
+            .arg("build")
+            .arg(testdata("ll/restrict_loop.ll"))
+            .args(extra)
+            .arg("-o")
+            .arg(&ptx),
+    );
+    std::fs::read_to_string(&ptx).unwrap()
 }

@@ -84,6 +84,14 @@ impl Default for Options {
 pub const LINE_SIZES: [u32; 4] = [8, 16, 32, 64];
 
 impl Options {
+    /// The line sizes a launch may use, smallest first: powers of two from
+    /// `line_size` to `max_line_size`.
+    pub fn line_sizes(&self) -> Vec<u32> {
+        std::iter::successors(Some(self.line_size), |s| Some(s * 2))
+            .take_while(|&s| s <= self.max_line_size)
+            .collect()
+    }
+
     pub fn validate(&self) -> Result<(), Error> {
         if !LINE_SIZES.contains(&self.line_size) {
             return Err(Error::InvalidOption(format!(

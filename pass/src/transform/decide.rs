@@ -8,7 +8,7 @@ use crate::analysis::Mode;
 use crate::edit::{self, Builder};
 
 use super::slice::LoopSlice;
-use super::{const_int, State};
+use super::{const_int, read_only_companion, State};
 
 /// The simulated hit rate, in percent, a read-only restrict structure needs
 /// to ride along with a cached written one. Streams the suite caches well
@@ -83,9 +83,7 @@ impl LoopSlice<'_, '_> {
             // same for the whole block, so the threads' lines never overlap.
             let companion: Vec<bool> = structures
                 .iter()
-                .map(|(s, mode)| {
-                    !self.options.cache_read_only && s.restrict && *mode == Mode::ReadOnly
-                })
+                .map(|(s, mode)| read_only_companion(s.restrict, *mode, self.options))
                 .collect();
             let written = companion.iter().filter(|c| !**c).count();
             let min_line = self.options.line_size;
@@ -97,8 +95,7 @@ impl LoopSlice<'_, '_> {
                     self.structures_to_fit(r, &sreg, threads, written, structures.len())
                 };
                 let all = LLVMBuildMul(r, threads, sized, c"".as_ptr());
-                let mut size = min_line * 2;
-                while size <= self.options.max_line_size {
+                for size in self.options.line_sizes().into_iter().skip(1) {
                     let need = LLVMBuildMul(r, all, const_int(i32t, i64::from(size)), c"".as_ptr());
                     let fits = LLVMBuildICmp(
                         r,
@@ -114,7 +111,6 @@ impl LoopSlice<'_, '_> {
                         line,
                         c"sl1.line.size".as_ptr(),
                     );
-                    size *= 2;
                 }
             }
             let line64 = LLVMBuildZExt(r, line, i64t, c"".as_ptr());

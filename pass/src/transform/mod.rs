@@ -188,7 +188,10 @@ pub fn transform_kernel(
 
     // Main loops and the data structures worth a line.
     let first = analyse_kernel(module, kernel);
-    let companion = |id: u32| read_only_companion(&first.data_structures[id as usize], options);
+    let companion = |id: u32| {
+        let ds = &first.data_structures[id as usize];
+        read_only_companion(ds.restrict, ds.mode, options)
+    };
     let convergent = crate::analysis::sync::convergent_calls(&first.blocks);
     let line = options.line_size;
     let mut headers = Vec::new();
@@ -199,17 +202,22 @@ pub fn transform_kernel(
             .iter()
             .filter(|a| l.blocks.contains(&a.block))
             .collect();
-        // Each cacheable access's structure, with the loop depth it sits at.
-        let cacheable_at: Vec<(u32, u32)> = in_loop
+        // Each cacheable access, with its structure and the loop depth it sits at.
+        let cacheable_accesses: Vec<(&Access<'_>, u32, u32)> = in_loop
             .iter()
+            .copied()
             .filter(|a| uncacheable_reason(&first, a, line).is_none())
             .filter_map(|a| {
                 let depth = first
                     .loops
                     .innermost_loop_of(a.block)
                     .map_or(0, |i| first.loops.loops[i].depth);
-                first.data_structure_of(a).map(|d| (d.id, depth))
+                first.data_structure_of(a).map(|d| (a, d.id, depth))
             })
+            .collect();
+        let cacheable_at: Vec<(u32, u32)> = cacheable_accesses
+            .iter()
+            .map(|&(_, id, depth)| (id, depth))
             .collect();
         let cold = cold_structures(&cacheable_at);
         let mut cacheable: Vec<u32> = cacheable_at
@@ -232,7 +240,7 @@ pub fn transform_kernel(
         // Forced off measures the paper's overhead (monitoring and per-access
         // checks), which a static decision would fold away.
         let predictions = if options.static_prediction && !options.force_uncached {
-            predict_structures(&first, &in_loop, &cacheable, line)
+            predict_structures(&first, &cacheable_accesses, &cacheable, line)
         } else {
             Vec::new()
         };
@@ -586,20 +594,20 @@ struct ChosenLoop {
 }
 
 /// Each cacheable structure's prediction in one main loop, by structure id.
+/// `accesses` are the loop's cacheable accesses with their structure and depth.
 fn predict_structures(
     k: &crate::analysis::KernelAnalysis<'_>,
-    in_loop: &[&Access<'_>],
+    accesses: &[(&Access<'_>, u32, u32)],
     cacheable: &[u32],
     line: u32,
 ) -> Vec<(u32, Prediction)> {
     let ids: BTreeSet<u32> = cacheable.iter().copied().collect();
     ids.into_iter()
         .map(|id| {
-            let accesses: Vec<&Access<'_>> = in_loop
+            let accesses: Vec<&Access<'_>> = accesses
                 .iter()
-                .copied()
-                .filter(|a| uncacheable_reason(k, a, line).is_none())
-                .filter(|a| k.data_structure_of(a).is_some_and(|d| d.id == id))
+                .filter(|&&(_, of, _)| of == id)
+                .map(|&(a, _, _)| a)
                 .collect();
             (id, predict::predict(k, &accesses, line))
         })
@@ -627,8 +635,8 @@ fn cold_structures(cacheable_at: &[(u32, u32)]) -> BTreeSet<u32> {
 /// A read-only restrict structure, by default cached only by threads that
 /// also cache a structure the loop writes (see `decide`). Without restrict
 /// it stays a full member: it may alias a cached structure.
-fn read_only_companion(ds: &crate::analysis::DataStructure, options: &Options) -> bool {
-    !options.cache_read_only && ds.restrict && ds.mode == Mode::ReadOnly
+pub(super) fn read_only_companion(restrict: bool, mode: Mode, options: &Options) -> bool {
+    !options.cache_read_only && restrict && mode == Mode::ReadOnly
 }
 
 fn line_buffer_name(kernel: FunctionValue<'_>) -> String {

@@ -343,9 +343,7 @@ impl LoopSlice<'_, '_> {
     ) {
         let flags: Vec<LLVMValueRef> = loop_states.iter().map(|s| s.cached).collect();
         let sizes: Vec<u32> = match self.line_bytes {
-            Some(_) => std::iter::successors(Some(self.options.line_size), |s| Some(s * 2))
-                .take_while(|&s| s <= self.options.max_line_size)
-                .collect(),
+            Some(_) => self.options.line_sizes(),
             None => vec![self.options.line_size],
         };
         let suffix = |what: &str, size: u32| {
@@ -359,19 +357,19 @@ impl LoopSlice<'_, '_> {
         let mut fast = Vec::new();
         for &size in &sizes {
             let copy = edit::clone_blocks(slice2, decide, &suffix("cached", size));
-            self.fold_slots(copy.values.values().copied(), &flags, Some(size));
+            self.fold_slots(copy.values.values().copied(), &flags, size);
             fast.push(copy.blocks[&self.header]);
         }
         let mut some_cached = vec![self.header];
         for &size in sizes.iter().skip(1) {
             let copy = edit::clone_blocks(slice2, decide, &suffix("some", size));
-            self.fold_slots(copy.values.values().copied(), &[], Some(size));
+            self.fold_slots(copy.values.values().copied(), &[], size);
             some_cached.push(copy.blocks[&self.header]);
         }
         if sizes.len() > 1 {
             let originals: Vec<LLVMValueRef> =
                 slice2.iter().flat_map(|&b| edit::instructions(b)).collect();
-            self.fold_slots(originals.into_iter(), &[], Some(sizes[0]));
+            self.fold_slots(originals.into_iter(), &[], sizes[0]);
         }
         let fast_entry = self.pick_line_size(&sizes, &fast);
         let some_entry = self.pick_line_size(&sizes, &some_cached);
@@ -410,7 +408,7 @@ impl LoopSlice<'_, '_> {
         &self,
         instructions: impl Iterator<Item = LLVMValueRef>,
         flags: &[LLVMValueRef],
-        size: Option<u32>,
+        size: u32,
     ) {
         // SAFETY: reads and rewrites live instructions of the kernel.
         unsafe {
@@ -419,7 +417,7 @@ impl LoopSlice<'_, '_> {
                 if flags.contains(&slot) {
                     Some(LLVMConstInt(LLVMInt1TypeInContext(ctx), 1, 0))
                 } else if self.line_bytes == Some(slot) {
-                    size.map(|s| const_int(LLVMInt64TypeInContext(ctx), i64::from(s)))
+                    Some(const_int(LLVMInt64TypeInContext(ctx), i64::from(size)))
                 } else {
                     None
                 }
