@@ -132,6 +132,10 @@ pub struct BuildArgs {
     /// On a fill, also prefetch into L2 the memory 128 bytes further on.
     #[arg(long)]
     pub prefetch: bool,
+    /// Check every access's tag, also in loops whose strides let the
+    /// iterations that stay in the resident lines run without checks.
+    #[arg(long)]
+    pub no_line_runs: bool,
     /// Let clang lower switches to jump tables. Off by default: on the GPU a
     /// jump table is an indirect branch (`brx.idx`) that a warp whose threads
     /// take different cases serializes on, where a compare tree predicates.

@@ -50,6 +50,12 @@ pub struct Options {
     /// stride structure's next lines), so that later fills wait less.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub prefetch: bool,
+    /// In the all-cached copy of a loop whose structures all move by a
+    /// positive stride in the loop itself, run the iterations that stay in
+    /// the resident lines as an inner loop without tag checks (line runs).
+    /// Off, every access checks its tag.
+    #[serde(default = "yes")]
+    pub line_runs: bool,
 }
 
 fn yes() -> bool {
@@ -73,6 +79,7 @@ impl Default for Options {
             stats: false,
             static_prediction: true,
             prefetch: false,
+            line_runs: true,
         }
     }
 }

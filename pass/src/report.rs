@@ -363,6 +363,18 @@ impl KernelReport {
                 p.argument, p.loop_header, p.decision
             ));
         }
+        for r in &t.line_runs {
+            lines.push(format!(
+                "{} in loop at {}: {}",
+                if r.applied {
+                    "line runs"
+                } else {
+                    "no line runs"
+                },
+                r.loop_header,
+                r.detail
+            ));
+        }
         for d in &t.accesses_direct {
             lines.push(format!(
                 "direct {:?} of `{}`: {}",

@@ -16,8 +16,9 @@ use std::collections::HashMap;
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::builder::Builder;
 use inkwell::context::ContextRef;
+use inkwell::llvm_sys::prelude::LLVMTypeRef;
 use inkwell::module::{Linkage, Module};
-use inkwell::types::{BasicType, BasicTypeEnum, IntType, PointerType};
+use inkwell::types::{AsTypeRef, BasicType, BasicTypeEnum, IntType, PointerType};
 use inkwell::values::{BasicValue, FunctionValue, IntValue, PointerValue};
 
 use inkwell::{AddressSpace, IntPredicate};
@@ -98,6 +99,11 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     fn global_ptr(&self) -> PointerType<'ctx> {
         self.ctx.ptr_type(AddressSpace::from(ADDRSPACE_GLOBAL))
     }
+    /// The dirty mask's type, for code that builds masks outside the helpers.
+    pub fn dirty_type(&self) -> LLVMTypeRef {
+        self.dirty().as_type_ref()
+    }
+
     fn dirty(&self) -> IntType<'ctx> {
         if dirty_mask_bits(self.max_line) == 32 {
             self.ctx.i32_type()
@@ -189,7 +195,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     }
 
     /// Whether an access of this kind can cross the end of its line.
-    fn may_straddle(&self, site: SiteKind) -> bool {
+    pub fn may_straddle(&self, site: SiteKind) -> bool {
         site.align < site.size || self.min_line % site.size != 0
     }
 
@@ -809,23 +815,104 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             b.build_return(Some(&v))?;
         } else {
             set_align(b.build_store(at, param(1))?, align);
-            let bits = if site.size == 64 {
-                u64::MAX
-            } else {
-                (1u64 << site.size) - 1
-            };
-            let mask = b.build_left_shift(
-                self.dirty().const_int(bits, false),
-                self.dirty_shift(&b, off)?,
-                "",
-            )?;
-            let dirty = b
-                .build_load(self.dirty(), dirty_slot, "dirty")?
-                .into_int_value();
-            b.build_store(dirty_slot, b.build_or(dirty, mask, "")?)?;
+            self.mark_dirty(&b, dirty_slot, off, site.size)?;
             b.build_return(None)?;
         }
         Ok(())
+    }
+
+    /// Sets the dirty bits of `size` bytes at `off` in the line.
+    fn mark_dirty(
+        &self,
+        b: &Builder<'ctx>,
+        dirty_slot: PointerValue<'ctx>,
+        off: IntValue<'ctx>,
+        size: u32,
+    ) -> BuildResult<()> {
+        let bits = if size == 64 {
+            u64::MAX
+        } else {
+            (1u64 << size) - 1
+        };
+        let mask = b.build_left_shift(
+            self.dirty().const_int(bits, false),
+            self.dirty_shift(b, off)?,
+            "",
+        )?;
+        let dirty = b
+            .build_load(self.dirty(), dirty_slot, "dirty")?
+            .into_int_value();
+        b.build_store(dirty_slot, b.build_or(dirty, mask, "")?)?;
+        Ok(())
+    }
+
+    /// `T sl1.hit.load.<T>.a<align>(addr, tag, line)`: a load of a line run
+    /// (`transform::line_runs`), where the line is known to hold `addr`: no
+    /// tag check, the offset is the distance from the line's address.
+    pub fn hit_load(&mut self, ty: BasicTypeEnum<'ctx>, site: SiteKind) -> FunctionValue<'ctx> {
+        let name = format!("sl1.hit.load.{}.a{}", type_tag(ty), site.align);
+        let p = self.ptr().into();
+        let fn_ty = ty.fn_type(&[p, p, self.shared_ptr().into()], false);
+        let align = self.in_line_align(site);
+        self.helper(name, fn_ty, |rt, f, b| {
+            let param = |i: u32| f.get_nth_param(i).unwrap();
+            let at = rt.hit_at(b, param(0), param(1), param(2))?.0;
+            let v = b.build_load(ty, at, "v")?;
+            set_align(v, align);
+            b.build_return(Some(&v))?;
+            Ok(())
+        })
+    }
+
+    /// `void sl1.hit.store.<T>.a<align>[.premarked](addr, value, tag, dirty,
+    /// line)`: a store of a line run, which hits (see `hit_load`). It sets
+    /// its dirty bits unless the run set them all before it started (`mark`).
+    pub fn hit_store(
+        &mut self,
+        ty: BasicTypeEnum<'ctx>,
+        site: SiteKind,
+        mark: bool,
+    ) -> FunctionValue<'ctx> {
+        let name = format!(
+            "sl1.hit.store.{}.a{}{}",
+            type_tag(ty),
+            site.align,
+            if mark { "" } else { ".premarked" }
+        );
+        let p = self.ptr().into();
+        let fn_ty = self
+            .ctx
+            .void_type()
+            .fn_type(&[p, ty.into(), p, p, self.shared_ptr().into()], false);
+        let align = self.in_line_align(site);
+        self.helper(name, fn_ty, |rt, f, b| {
+            let param = |i: u32| f.get_nth_param(i).unwrap();
+            let (at, off) = rt.hit_at(b, param(0), param(2), param(4))?;
+            set_align(b.build_store(at, param(1))?, align);
+            if mark {
+                rt.mark_dirty(b, param(3).into_pointer_value(), off, site.size)?;
+            }
+            b.build_return(None)?;
+            Ok(())
+        })
+    }
+
+    /// Where a hit's `addr` sits in the line, and its offset there: the
+    /// distance from the line's address, which a line run does not change
+    /// (so the offset moves with the loop, unlike `addr & (bytes - 1)`).
+    fn hit_at(
+        &self,
+        b: &Builder<'ctx>,
+        addr: inkwell::values::BasicValueEnum<'ctx>,
+        tag_slot: inkwell::values::BasicValueEnum<'ctx>,
+        line: inkwell::values::BasicValueEnum<'ctx>,
+    ) -> BuildResult<(PointerValue<'ctx>, IntValue<'ctx>)> {
+        let a = b.build_ptr_to_int(addr.into_pointer_value(), self.i64(), "a")?;
+        let tag = b
+            .build_load(self.i64(), tag_slot.into_pointer_value(), "tag")?
+            .into_int_value();
+        let off = b.build_int_sub(a, tag, "off")?;
+        Ok((self.shared_at(b, line.into_pointer_value(), off)?, off))
     }
 }
 

@@ -205,6 +205,28 @@ __global__ void rows(const char *__restrict__ in, char *__restrict__ out, int *_
   }
 }
 
+// Line runs with lines of `in` and `out` at different alignments (the host
+// passes `out` 3 bytes into its buffer) and a read 7 bytes ahead: each
+// structure's run ends at its own line boundary.
+__global__ void runs_shifted(const char *__restrict__ in, char *__restrict__ out, size_t n,
+                             size_t chunk) {
+  size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  size_t b = chunk_begin(tid, chunk), e = b + chunk < n ? b + chunk : n;
+  for (size_t i = b; i < e; ++i)
+    out[i] = (char)(in[i + 7] ^ in[i]);
+}
+
+// Line runs with a 32-bit `!=` loop counter, a read-modify-write structure
+// and stores 4 bytes apart of 2-byte elements (each store sets its own
+// dirty bits; the bytes between them stay as they were).
+__global__ void runs_strided(const unsigned short *__restrict__ in,
+                             unsigned short *__restrict__ out, unsigned chunk) {
+  unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned b = tid * chunk, e = b + chunk;
+  for (unsigned i = b; i != e; ++i)
+    out[2 * i] = (unsigned short)(out[2 * i] * 3 + in[i]);
+}
+
 template <typename T> T *to_device(const std::vector<T> &h) {
   T *d = nullptr;
   CUDA_CHECK(cudaMalloc(&d, h.size() * sizeof(T)));
@@ -493,6 +515,32 @@ int main() {
       ok &= out[r * width] == (char)(up + zs) && lens[r] == spaces + zs;
     }
     failures += report("rows_cold", ok);
+  }
+  { // line runs, lines of the two structures at different alignments
+    size_t n = total * 389 + 17, chunk = (n + total - 1) / total;
+    std::vector<char> in(n + 8);
+    for (auto &c : in) c = char(next_random());
+    char *din = to_device(in), *dout = poisoned<char>(n + 3);
+    runs_shifted<<<blocks, threads>>>(din, dout + 3, n, chunk);
+    CUDA_CHECK(cudaGetLastError());
+    auto out = to_host(dout, n + 3);
+    std::vector<char> want(n + 3, (char)0xa5);
+    for (size_t i = 0; i < n; ++i) want[i + 3] = (char)(in[i + 7] ^ in[i]);
+    failures += report("runs_shifted", out == want);
+  }
+  { // line runs, 32-bit != counter, strided read-modify-write
+    unsigned chunk = 203;
+    size_t n = total * chunk;
+    std::vector<unsigned short> in(n), out0(2 * n);
+    for (auto &v : in) v = (unsigned short)next_random();
+    for (auto &v : out0) v = (unsigned short)next_random();
+    unsigned short *din = to_device(in), *dout = to_device(out0);
+    runs_strided<<<blocks, threads>>>(din, dout, chunk);
+    CUDA_CHECK(cudaGetLastError());
+    auto out = to_host(dout, 2 * n);
+    auto want = out0;
+    for (size_t i = 0; i < n; ++i) want[2 * i] = (unsigned short)(out0[2 * i] * 3 + in[i]);
+    failures += report("runs_strided", out == want);
   }
   std::printf("patterns: %d failure(s)\n", failures);
   return failures ? 1 : 0;

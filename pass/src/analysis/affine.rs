@@ -15,6 +15,9 @@ use crate::ir::{Block, Function, GepIndex, Value};
 
 use super::loops::Loop;
 
+mod exit;
+pub use exit::CountedExit;
+
 /// How far the analysis follows address arithmetic.
 const MAX_DEPTH: u32 = 24;
 

@@ -37,6 +37,7 @@ pub struct RawOptions {
     stats: bool,
     no_static_prediction: bool,
     prefetch: bool,
+    no_line_runs: bool,
     panic_for_testing: bool,
     report_path: *const c_char,
 }
@@ -156,6 +157,7 @@ pub unsafe extern "C" fn sl1_run_on_module(
             stats: raw.stats,
             static_prediction: !raw.no_static_prediction,
             prefetch: raw.prefetch,
+            line_runs: !raw.no_line_runs,
         };
         let report = crate::run_on_module(&view, &options).map_err(|e| e.to_string())?;
         if !raw.report_path.is_null() {

@@ -57,6 +57,11 @@ cl::opt<bool> Sl1NoStaticPrediction(
 cl::opt<bool> Sl1Prefetch("sl1-prefetch",
                           cl::desc("S-L1: on a fill, prefetch into L2 the memory 128 B further on"),
                           cl::init(false));
+cl::opt<bool> Sl1NoLineRuns(
+    "sl1-no-line-runs",
+    cl::desc("S-L1: check every access's tag, also where a loop's strides let iterations run "
+             "in their lines without checks"),
+    cl::init(false));
 cl::opt<bool> Sl1PanicForTesting("sl1-panic-for-testing",
                                   cl::desc("S-L1: fail inside the pass (tests the error path)"),
                                   cl::init(false), cl::Hidden);
@@ -78,6 +83,7 @@ extern "C" struct Sl1RawOptions {
   bool stats;
   bool no_static_prediction;
   bool prefetch;
+  bool no_line_runs;
   bool panic_for_testing;
   const char *report_path;
 };
@@ -125,7 +131,7 @@ struct Sl1Pass : PassInfoMixin<Sl1Pass> {
                            ? unsigned(Sl1LineSize)
                            : unsigned(Sl1MaxLineSize);
     Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, MaxLine, Sl1MaxThreads, Sl1Disable, Sl1ForceUncached, Sl1CacheReadOnly, Sl1Stats,
-                       Sl1NoStaticPrediction, Sl1Prefetch, Sl1PanicForTesting,
+                       Sl1NoStaticPrediction, Sl1Prefetch, Sl1NoLineRuns, Sl1PanicForTesting,
                        Report.empty() ? nullptr : Report.c_str()};
     int Changed = sl1_run_on_module(wrap(&M), &Opts);
     return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -21,6 +21,7 @@ use crate::options::Options;
 use crate::runtime::{Runtime, ADDRSPACE_SHARED};
 
 mod decide;
+mod line_runs;
 pub mod predict;
 mod sites;
 mod slice;
@@ -71,9 +72,23 @@ pub struct TransformReport {
     /// prediction on).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub predictions: Vec<PredictionReport>,
+    /// Per predicted loop: whether its all-cached copy got line runs, or why not.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub line_runs: Vec<LineRunsReport>,
     /// The global holding the run-time statistics (statistics builds only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stats_symbol: Option<String>,
+}
+
+/// Line runs in one predicted main loop (`line_runs`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineRunsReport {
+    /// Header of the main loop.
+    #[serde(rename = "loop")]
+    pub loop_header: String,
+    pub applied: bool,
+    /// What runs without checks, or why nothing does.
+    pub detail: String,
 }
 
 /// Per data structure state slots (allocas in the entry block).
@@ -363,12 +378,19 @@ pub fn transform_kernel(
             .filter(|(id, _)| hot.contains(id))
             .map(|(id, p)| match p {
                 Prediction::Static {
-                    hit_percent, sites, ..
+                    hit_percent,
+                    sites,
+                    stride,
                 } => Some((
                     *id,
                     StaticRate {
                         hit_percent: *hit_percent,
                         sites: *sites,
+                        stride: *stride,
+                        in_main_loop: cacheable_accesses
+                            .iter()
+                            .filter(|&&(_, of, _)| of == *id)
+                            .all(|&(_, _, depth)| depth == 1),
                     },
                 )),
                 Prediction::Dynamic(_) => None,
@@ -488,10 +510,12 @@ pub fn transform_kernel(
             direct,
             static_rates,
             stats,
+            exit: crate::analysis::affine::LoopScope::new(k.function, &k.blocks, l).counted_exit(),
         };
-        let (cached, direct) = slice.apply(&mut rt);
+        let (cached, direct, runs) = slice.apply(&mut rt, &label);
         report.accesses_cached += cached;
         report.accesses_direct.extend(direct);
+        report.line_runs.extend(runs);
         report.loops_sliced.push(label);
     }
 
@@ -576,6 +600,11 @@ pub(super) struct StaticRate {
     pub(super) hit_percent: u32,
     /// Accesses of the structure per iteration.
     pub(super) sites: u32,
+    /// Bytes its addresses move per iteration of their loop.
+    pub(super) stride: i64,
+    /// Its accesses sit in the main loop itself, not in an inner loop: the
+    /// stride is per iteration of the main loop.
+    pub(super) in_main_loop: bool,
 }
 
 /// A main loop chosen for slicing.

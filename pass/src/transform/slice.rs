@@ -9,13 +9,17 @@ use inkwell::types::BasicTypeEnum;
 use inkwell::values::AsValueRef;
 
 use crate::analysis::accesses::{Access, AccessKind};
+use crate::analysis::affine::CountedExit;
 use crate::analysis::{KernelAnalysis, Mode};
 use crate::edit::{self, Builder};
 use crate::options::Options;
 use crate::runtime::{Runtime, SiteKind, ADDRSPACE_SHARED};
 
+use super::line_runs::{self, RunSite};
 use super::sites::access_type;
-use super::{const_int, pointer_operand, uncacheable_reason, DirectAccess, State, StaticRate};
+use super::{
+    const_int, pointer_operand, uncacheable_reason, DirectAccess, LineRunsReport, State, StaticRate,
+};
 
 /// One main loop being sliced.
 pub(super) struct LoopSlice<'a, 'm> {
@@ -41,6 +45,8 @@ pub(super) struct LoopSlice<'a, 'm> {
     pub(super) static_rates: Option<BTreeMap<u32, StaticRate>>,
     /// Counters of the statistics build.
     pub(super) stats: Option<super::Stats>,
+    /// The loop's exit test as a count, or why it is not one (line runs).
+    pub(super) exit: Result<CountedExit, &'static str>,
 }
 
 impl LoopSlice<'_, '_> {
@@ -61,8 +67,13 @@ impl LoopSlice<'_, '_> {
         self.states[ds.id as usize].map(|s| (ds.id as usize, s))
     }
 
-    /// Slices the loop; returns the number of cached accesses and the direct ones.
-    pub(super) fn apply(mut self, rt: &mut Runtime<'_, '_>) -> (usize, Vec<DirectAccess>) {
+    /// Slices the loop; returns the number of cached accesses, the direct
+    /// ones, and whether the loop got line runs (predicted loops only).
+    pub(super) fn apply(
+        mut self,
+        rt: &mut Runtime<'_, '_>,
+        label: &str,
+    ) -> (usize, Vec<DirectAccess>, Option<LineRunsReport>) {
         let function = self.k.function.as_raw();
         let line = self.options.line_size;
 
@@ -223,9 +234,16 @@ impl LoopSlice<'_, '_> {
                 ],
             );
         }
+        let mut run_sites = Vec::new();
         for (a, state, _) in &cached {
-            self.route_through_cache(rt, a, *state, &cached, &group);
+            run_sites.extend(self.route_through_cache(rt, a, *state, &cached, &group));
         }
+        let runs = self.line_runs_plan(
+            rt,
+            &cached,
+            run_sites,
+            !flush_before.is_empty() || !evict_before.is_empty(),
+        );
         for exit in exits {
             let at = edit::first_non_phi(exit);
             for s in &loop_states {
@@ -235,14 +253,84 @@ impl LoopSlice<'_, '_> {
                 }
             }
         }
+        let run_sites = runs.as_ref().and_then(|r| r.as_ref().ok());
         self.dispatch_versions(
-            function,
+            rt,
             decide,
-            &order,
+            (&order, latch),
             &loop_states,
             plain.blocks[&self.header],
+            run_sites.map(Vec::as_slice),
         );
-        (cached.len(), direct)
+        let report = runs.map(|r| LineRunsReport {
+            loop_header: label.to_string(),
+            applied: r.is_ok(),
+            detail: match (r, self.exit) {
+                (Ok(_), Ok(_)) => "iterations that stay in the resident lines and in the loop's \
+                                   count run without tag checks or exit test"
+                    .to_string(),
+                (Ok(_), Err(why)) => format!(
+                    "iterations that stay in the resident lines run without tag checks; they \
+                     keep the exit test ({why})"
+                ),
+                (Err(why), _) => why,
+            },
+        });
+        (cached.len(), direct, report)
+    }
+
+    /// The sites of the loop's line runs, or why it gets none; `None` where
+    /// they do not apply (monitored loops, or `--no-line-runs`).
+    fn line_runs_plan(
+        &self,
+        rt: &Runtime<'_, '_>,
+        cached: &[(Access<'_>, State, Mode)],
+        mut sites: Vec<RunSite>,
+        flushes: bool,
+    ) -> Option<Result<Vec<RunSite>, String>> {
+        let rates = self
+            .static_rates
+            .as_ref()
+            .filter(|_| self.options.line_runs)?;
+        let name = |a: &Access<'_>| {
+            self.k
+                .data_structure_of(a)
+                .map_or_else(String::new, |d| d.name.clone())
+        };
+        let mut check = || {
+            if self.stats.is_some() {
+                return Err("the statistics build counts every access".to_string());
+            }
+            if sites.len() != cached.len() {
+                return Err("arguments without restrict share their lines".to_string());
+            }
+            if flushes {
+                return Err(
+                    "a fence, barrier, call, atomic or direct access in the loop writes lines \
+                     back"
+                        .to_string(),
+                );
+            }
+            for ((a, state, _), site) in cached.iter().zip(sites.iter_mut()) {
+                let rate = rates[&state.id];
+                if !rate.in_main_loop {
+                    return Err(format!("`{}` is accessed in an inner loop", name(a)));
+                }
+                if rate.stride <= 0 {
+                    return Err(format!(
+                        "`{}` moves by {} B per iteration, not forward",
+                        name(a),
+                        rate.stride
+                    ));
+                }
+                if rt.may_straddle(site.kind) {
+                    return Err(format!("an access of `{}` may straddle two lines", name(a)));
+                }
+                site.stride = rate.stride;
+            }
+            Ok(())
+        };
+        Some(check().map(|()| sites))
     }
 
     /// Slice 1: the monitoring clone, entered from the preheader. It simulates
@@ -335,12 +423,14 @@ impl LoopSlice<'_, '_> {
     /// slice 2 of its size, with its per-access flags (some cached).
     fn dispatch_versions(
         &self,
-        function: LLVMValueRef,
+        rt: &mut Runtime<'_, '_>,
         decide: LLVMBasicBlockRef,
-        slice2: &[LLVMBasicBlockRef],
+        (slice2, latch): (&[LLVMBasicBlockRef], LLVMBasicBlockRef),
         loop_states: &[State],
         plain: LLVMBasicBlockRef,
+        run_sites: Option<&[RunSite]>,
     ) {
+        let function = self.k.function.as_raw();
         let flags: Vec<LLVMValueRef> = loop_states.iter().map(|s| s.cached).collect();
         let sizes: Vec<u32> = match self.line_bytes {
             Some(_) => self.options.line_sizes(),
@@ -358,6 +448,15 @@ impl LoopSlice<'_, '_> {
         for &size in &sizes {
             let copy = edit::clone_blocks(slice2, decide, &suffix("cached", size));
             self.fold_slots(copy.values.values().copied(), &flags, size);
+            if let Some(sites) = run_sites {
+                // SAFETY: reads the i64 type of the function's context.
+                let i64t =
+                    unsafe { LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(function))) };
+                let run = edit::entry_alloca(function, i64t, "sl1.run");
+                let exit = self.exit.as_ref().ok();
+                let blocks = (slice2, self.header, latch);
+                line_runs::add(rt, &copy, blocks, sites, exit, size, run);
+            }
             fast.push(copy.blocks[&self.header]);
         }
         let mut some_cached = vec![self.header];
@@ -473,7 +572,7 @@ impl LoopSlice<'_, '_> {
         state: State,
         all: &[(Access<'_>, State, Mode)],
         group: &[State],
-    ) {
+    ) -> Option<RunSite> {
         let inst = a.inst.as_raw();
         let ty_raw = access_type(inst, a.kind);
         // SAFETY: `ty_raw` is a sized first-class type of the module's context.
@@ -526,9 +625,10 @@ impl LoopSlice<'_, '_> {
                 edit::replace_uses(inst, v);
             }
             edit::erase(inst);
-            return;
+            return None;
         }
-        if a.kind == AccessKind::Load {
+        let is_load = a.kind == AccessKind::Load;
+        let routed = if is_load {
             let f = rt.load(ty, site);
             let v = call(
                 inst,
@@ -543,6 +643,7 @@ impl LoopSlice<'_, '_> {
                 ],
             );
             edit::replace_uses(inst, v);
+            v
         } else {
             let f = rt.store(ty, site);
             // SAFETY: operand 0 of a store is the stored value.
@@ -559,9 +660,17 @@ impl LoopSlice<'_, '_> {
                     line,
                     self.bytes_at(inst),
                 ],
-            );
-        }
+            )
+        };
         edit::erase(inst);
+        Some(RunSite {
+            call: routed,
+            state,
+            stride: 0,
+            kind: site,
+            ty: ty_raw,
+            is_load,
+        })
     }
 }
 
@@ -623,7 +732,11 @@ fn call_flush(rt: &mut Runtime<'_, '_>, before: LLVMValueRef, s: State, bytes: L
 }
 
 /// Builds `call f(args)` before `before`.
-fn call(before: LLVMValueRef, f: LLVMValueRef, args: &mut [LLVMValueRef]) -> LLVMValueRef {
+pub(super) fn call(
+    before: LLVMValueRef,
+    f: LLVMValueRef,
+    args: &mut [LLVMValueRef],
+) -> LLVMValueRef {
     let b = Builder::before(before);
     // SAFETY: `f` is a function whose parameters match `args`.
     unsafe {

@@ -1,0 +1,330 @@
+//! Line runs: in the all-cached copy of a loop whose cached structures all
+//! move by a positive constant stride per iteration, the iterations whose
+//! accesses stay in the lines already resident run as an inner loop without
+//! tag checks. After each checked iteration the loop computes how many of
+//! the next iterations stay in every structure's current line (from the
+//! real tags and addresses, so it holds for any alignment), and runs that
+//! many iterations through `sl1.hit.*` accesses. A unit-stride byte loop
+//! with 32 B lines then checks one iteration in 32.
+//!
+//! When the loop's only exit is a counted test (`CountedExit`), the run is
+//! also cut to the iterations the loop has left, so the run leaves the test
+//! out: it is a counted loop LLVM can unroll, and its stores' dirty bits are
+//! set once before it starts. Otherwise the run keeps the loop's exits and
+//! each store sets its own bits.
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::LLVMIntPredicate;
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::AsValueRef;
+
+use crate::analysis::affine::CountedExit;
+use crate::edit::{self, Builder};
+use crate::runtime::{Runtime, SiteKind};
+
+use super::slice::call;
+use super::{const_int, State};
+
+/// One cached access of slice 2, as a line run needs it.
+#[derive(Clone, Copy)]
+pub(super) struct RunSite {
+    /// The `sl1.load` / `sl1.store` call in slice 2.
+    pub(super) call: LLVMValueRef,
+    pub(super) state: State,
+    /// Bytes its address moves per iteration.
+    pub(super) stride: i64,
+    pub(super) kind: SiteKind,
+    /// The loaded or stored type.
+    pub(super) ty: LLVMTypeRef,
+    pub(super) is_load: bool,
+}
+
+/// Adds line runs to `copy`, the all-cached clone of slice 2 (blocks
+/// `slice2`, single latch `latch` branching to `header`) for lines of `line`
+/// bytes. `run` is an i64 slot: iterations left in the current run. `exit`
+/// is the loop's exit test when it is counted.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn add(
+    rt: &mut Runtime<'_, '_>,
+    copy: &edit::Clone,
+    (slice2, header, latch): (&[LLVMBasicBlockRef], LLVMBasicBlockRef, LLVMBasicBlockRef),
+    sites: &[RunSite],
+    exit: Option<&CountedExit>,
+    line: u32,
+    run: LLVMValueRef,
+) {
+    let checked: Vec<LLVMBasicBlockRef> = slice2.iter().map(|b| copy.blocks[b]).collect();
+    let checked_header = copy.blocks[&header];
+    let checked_latch = copy.blocks[&latch];
+    let fast = edit::clone_blocks(&checked, checked_header, ".run");
+    let fast_header = fast.blocks[&checked_header];
+    let fast_latch = fast.blocks[&checked_latch];
+    // Stores whose bits a counted run sets before it starts: the run's
+    // stores of one site then cover one range of bytes.
+    let premarked = |site: &RunSite| {
+        exit.is_some() && !site.is_load && site.stride <= i64::from(site.kind.size)
+    };
+
+    // SAFETY: builds integer arithmetic and branches in live blocks of the
+    // kernel; every value used at the checked latch is an address of an
+    // access or the exit test, which run on every iteration, so they
+    // dominate the latch.
+    unsafe {
+        let i64t = LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(run)));
+        let zero = const_int(i64t, 0);
+
+        // After a checked iteration: how many next iterations stay in the lines.
+        let old = edit::terminator(checked_latch);
+        let b = Builder::before(old);
+        let mut left = const_int(i64t, i64::MAX);
+        let mut offsets = Vec::new();
+        for site in sites {
+            let access = copy.values[&site.call];
+            let addr = LLVMBuildPtrToInt(b.raw(), LLVMGetOperand(access, 0), i64t, c"".as_ptr());
+            let tag = b.load(i64t, site.state.tag);
+            let d = LLVMBuildSub(b.raw(), addr, tag, c"sl1.run.off".as_ptr());
+            offsets.push(d);
+            let s = const_int(i64t, site.stride);
+            // Iteration t >= 1 accesses [d + t*s, d + t*s + size): inside the
+            // line while d + s >= 0 and t <= (line - size - d) / s.
+            let room = LLVMBuildSub(
+                b.raw(),
+                const_int(i64t, i64::from(line) - i64::from(site.kind.size)),
+                d,
+                c"".as_ptr(),
+            );
+            let n = LLVMBuildSDiv(b.raw(), room, s, c"".as_ptr());
+            let next = LLVMBuildAdd(b.raw(), d, s, c"".as_ptr());
+            // None when the next access is before the line or the room is
+            // negative (this access is in another line of the structure).
+            let ahead = LLVMBuildAnd(
+                b.raw(),
+                LLVMBuildICmp(
+                    b.raw(),
+                    LLVMIntPredicate::LLVMIntSGE,
+                    next,
+                    zero,
+                    c"".as_ptr(),
+                ),
+                LLVMBuildICmp(
+                    b.raw(),
+                    LLVMIntPredicate::LLVMIntSGE,
+                    room,
+                    zero,
+                    c"".as_ptr(),
+                ),
+                c"".as_ptr(),
+            );
+            let n = LLVMBuildSelect(b.raw(), ahead, n, zero, c"".as_ptr());
+            left = smaller(&b, n, left, LLVMIntPredicate::LLVMIntSLT);
+        }
+        if let Some(exit) = exit {
+            let k = iterations_left(&b, copy.values[&exit.branch], exit, i64t);
+            // Every `n` is at least 0, `k` may exceed i64::MAX: compare unsigned.
+            left = smaller(&b, k, left, LLVMIntPredicate::LLVMIntULT);
+        }
+        b.store(left, run);
+        for (site, &d) in sites.iter().zip(&offsets) {
+            if premarked(site) {
+                premark(&b, rt, site, d, left);
+            }
+        }
+        let go = LLVMBuildICmp(
+            b.raw(),
+            LLVMIntPredicate::LLVMIntSGT,
+            left,
+            zero,
+            c"".as_ptr(),
+        );
+        LLVMBuildCondBr(b.raw(), go, fast_header, checked_header);
+        edit::erase(old);
+
+        // After an iteration of the run: one fewer left.
+        let old = edit::terminator(fast_latch);
+        let b = Builder::before(old);
+        let left = b.load(i64t, run);
+        let left = LLVMBuildSub(b.raw(), left, const_int(i64t, 1), c"sl1.run.left".as_ptr());
+        b.store(left, run);
+        let go = LLVMBuildICmp(
+            b.raw(),
+            LLVMIntPredicate::LLVMIntSGT,
+            left,
+            zero,
+            c"".as_ptr(),
+        );
+        LLVMBuildCondBr(b.raw(), go, fast_header, checked_header);
+        edit::erase(old);
+
+        // A counted run stays in the loop: its copy of the exit test goes.
+        if let Some(exit) = exit {
+            let branch = fast.values[&copy.values[&exit.branch]];
+            // A conditional branch's operands: condition, false, true.
+            let stay = LLVMGetOperand(branch, if exit.stays_on_true { 2 } else { 1 });
+            Builder::before(branch).br(LLVMValueAsBasicBlock(stay));
+            edit::erase(branch);
+        }
+    }
+
+    // The run's accesses hit: no tag check, no fill, no write-back.
+    for site in sites {
+        let access = fast.values[&copy.values[&site.call]];
+        // SAFETY: `site.ty` is the sized first-class type the access moves.
+        let ty = unsafe { BasicTypeEnum::new(site.ty) };
+        // Operands: load (addr, cached, tag, dirty, line, bytes), store
+        // (addr, value, cached, tag, dirty, line, bytes).
+        // SAFETY: `access` is one of those calls; the indices are in range.
+        let operand = |i: u32| unsafe { LLVMGetOperand(access, i) };
+        let first_state = if site.is_load { 1 } else { 2 };
+        let (tag, dirty, line) = (
+            operand(first_state + 1),
+            operand(first_state + 2),
+            operand(first_state + 3),
+        );
+        if site.is_load {
+            let f = rt.hit_load(ty, site.kind);
+            let v = call(access, f.as_value_ref(), &mut [operand(0), tag, line]);
+            edit::replace_uses(access, v);
+        } else {
+            let f = rt.hit_store(ty, site.kind, !premarked(site));
+            call(
+                access,
+                f.as_value_ref(),
+                &mut [operand(0), operand(1), tag, dirty, line],
+            );
+        }
+        edit::erase(access);
+    }
+}
+
+/// `a` when `a pred b`, else `b`.
+///
+/// SAFETY (for callers): both are i64 values available at the builder.
+unsafe fn smaller(
+    b: &Builder,
+    a: LLVMValueRef,
+    other: LLVMValueRef,
+    pred: LLVMIntPredicate,
+) -> LLVMValueRef {
+    let less = LLVMBuildICmp(b.raw(), pred, a, other, c"".as_ptr());
+    LLVMBuildSelect(b.raw(), less, a, other, c"sl1.run.left".as_ptr())
+}
+
+/// Further iterations the loop stays for, as an i64, from this iteration's
+/// exit test (`branch`, in the checked copy): `CountedExit::iterations_left`
+/// in the compared values' own width.
+///
+/// SAFETY (for callers): `branch` is the conditional branch of `exit` in a
+/// block that dominates the builder's position.
+unsafe fn iterations_left(
+    b: &Builder,
+    branch: LLVMValueRef,
+    exit: &CountedExit,
+    i64t: LLVMTypeRef,
+) -> LLVMValueRef {
+    let compare = LLVMGetOperand(branch, 0);
+    let mut x0 = LLVMGetOperand(compare, exit.x_operand);
+    let mut bound = LLVMGetOperand(compare, 1 - exit.x_operand);
+    if LLVMGetTypeKind(LLVMTypeOf(x0)) == inkwell::llvm_sys::LLVMTypeKind::LLVMPointerTypeKind {
+        x0 = LLVMBuildPtrToInt(b.raw(), x0, i64t, c"".as_ptr());
+        bound = LLVMBuildPtrToInt(b.raw(), bound, i64t, c"".as_ptr());
+    }
+    let ty = LLVMTypeOf(x0);
+    let distance = if exit.step > 0 {
+        LLVMBuildSub(b.raw(), bound, x0, c"".as_ptr())
+    } else {
+        LLVMBuildSub(b.raw(), x0, bound, c"".as_ptr())
+    };
+    let distance = LLVMBuildSub(
+        b.raw(),
+        distance,
+        LLVMConstInt(ty, u64::from(exit.strict), 0),
+        c"".as_ptr(),
+    );
+    let k = LLVMBuildUDiv(
+        b.raw(),
+        distance,
+        LLVMConstInt(ty, exit.step.unsigned_abs(), 0),
+        c"sl1.run.loop.left".as_ptr(),
+    );
+    if LLVMGetIntTypeWidth(ty) < 64 {
+        LLVMBuildZExt(b.raw(), k, i64t, c"".as_ptr())
+    } else {
+        k
+    }
+}
+
+/// Sets the dirty bits of every store of `site` in a run of `left`
+/// iterations before it starts: bytes `[d + s, d + left*s - s + size)`,
+/// one range because the stride `s` is at most the store's size.
+///
+/// SAFETY (for callers): `d` (the site's offset in its line this
+/// iteration) and `left` are i64 values available at the builder.
+unsafe fn premark(
+    b: &Builder,
+    rt: &Runtime<'_, '_>,
+    site: &RunSite,
+    d: LLVMValueRef,
+    left: LLVMValueRef,
+) {
+    let i64t = LLVMTypeOf(left);
+    let ty = rt.dirty_type();
+    let width = LLVMGetIntTypeWidth(ty);
+    let s = const_int(i64t, site.stride);
+    let size = const_int(i64t, i64::from(site.kind.size));
+    let last = LLVMBuildSub(b.raw(), left, const_int(i64t, 1), c"".as_ptr());
+    let len = LLVMBuildAdd(
+        b.raw(),
+        LLVMBuildMul(b.raw(), last, s, c"".as_ptr()),
+        size,
+        c"".as_ptr(),
+    );
+    let start = LLVMBuildAdd(b.raw(), d, s, c"".as_ptr());
+    let one = LLVMConstInt(ty, 1, 0);
+    // A shift by the mask's width is poison: a full range takes every bit.
+    let below = LLVMBuildSub(
+        b.raw(),
+        LLVMBuildShl(
+            b.raw(),
+            one,
+            LLVMBuildTrunc(b.raw(), len, ty, c"".as_ptr()),
+            c"".as_ptr(),
+        ),
+        one,
+        c"".as_ptr(),
+    );
+    let full = LLVMBuildICmp(
+        b.raw(),
+        LLVMIntPredicate::LLVMIntUGE,
+        len,
+        const_int(i64t, i64::from(width)),
+        c"".as_ptr(),
+    );
+    let ones = LLVMBuildSelect(b.raw(), full, LLVMConstAllOnes(ty), below, c"".as_ptr());
+    let mask = LLVMBuildShl(
+        b.raw(),
+        ones,
+        LLVMBuildTrunc(b.raw(), start, ty, c"".as_ptr()),
+        c"".as_ptr(),
+    );
+    // No run, no bits (the shifts above may then be poison).
+    let any = LLVMBuildICmp(
+        b.raw(),
+        LLVMIntPredicate::LLVMIntSGT,
+        left,
+        const_int(i64t, 0),
+        c"".as_ptr(),
+    );
+    let mask = LLVMBuildSelect(
+        b.raw(),
+        any,
+        mask,
+        LLVMConstNull(ty),
+        c"sl1.run.dirty".as_ptr(),
+    );
+    let dirty = b.load(ty, site.state.dirty);
+    b.store(
+        LLVMBuildOr(b.raw(), dirty, mask, c"".as_ptr()),
+        site.state.dirty,
+    );
+}
