@@ -130,6 +130,7 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
         static_prediction: !args.no_static_prediction,
         prefetch: args.prefetch,
         line_runs: !args.no_line_runs,
+        line_padding: !args.no_line_padding,
     };
     let report = sl1_pass::run_on_module(&module, &options)
         .with_context(|| format!("{}: S-L1 failed", args.input.display()))?;

@@ -136,6 +136,10 @@ pub struct BuildArgs {
     /// iterations that stay in the resident lines run without checks.
     #[arg(long)]
     pub no_line_runs: bool,
+    /// Pack lines in shared memory; by default each line is padded so that
+    /// the threads of a warp reading the same offset hit different banks.
+    #[arg(long)]
+    pub no_line_padding: bool,
     /// Let clang lower switches to jump tables. Off by default: on the GPU a
     /// jump table is an indirect branch (`brx.idx`) that a warp whose threads
     /// take different cases serializes on, where a compare tree predicates.

@@ -56,6 +56,11 @@ pub struct Options {
     /// Off, every access checks its tag.
     #[serde(default = "yes")]
     pub line_runs: bool,
+    /// Pad each line in shared memory so that a warp's threads reading the
+    /// same offset of their lines hit different banks. Off, lines are packed
+    /// and byte accesses of a warp to 32 B lines conflict eight ways.
+    #[serde(default = "yes")]
+    pub line_padding: bool,
 }
 
 fn yes() -> bool {
@@ -80,6 +85,7 @@ impl Default for Options {
             static_prediction: true,
             prefetch: false,
             line_runs: true,
+            line_padding: true,
         }
     }
 }

@@ -61,22 +61,33 @@ pub struct Runtime<'ctx, 'm> {
     max_line: u32,
     /// Fills also prefetch the memory `PREFETCH_AHEAD` bytes further on.
     prefetch: bool,
+    /// Bytes of padding after each line in shared memory (0: packed).
+    pad: u32,
     helpers: HashMap<String, FunctionValue<'ctx>>,
 }
 
 type BuildResult<T> = Result<T, inkwell::builder::BuilderError>;
 
 impl<'ctx, 'm> Runtime<'ctx, 'm> {
-    /// A runtime for lines of `min_line` to `max_line` bytes (powers of two).
-    pub fn new(module: &'m Module<'ctx>, min_line: u32, max_line: u32, prefetch: bool) -> Self {
+    /// A runtime for lines of `min_line` to `max_line` bytes (powers of two),
+    /// each followed by `pad` bytes in shared memory (0 or a power of two).
+    pub fn new(
+        module: &'m Module<'ctx>,
+        min_line: u32,
+        max_line: u32,
+        prefetch: bool,
+        pad: u32,
+    ) -> Self {
         debug_assert!(min_line.is_power_of_two() && max_line.is_power_of_two());
         debug_assert!(min_line <= max_line && max_line <= 64);
+        debug_assert!(pad == 0 || pad.is_power_of_two());
         Runtime {
             module,
             ctx: module.get_context(),
             min_line,
             max_line,
             prefetch,
+            pad,
             helpers: HashMap::new(),
         }
     }
@@ -189,9 +200,19 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             .collect()
     }
 
-    /// The alignment every line in shared memory and in memory has.
+    /// The alignment every line in memory has.
     fn line_align(&self) -> u32 {
         1 << self.min_line.trailing_zeros()
+    }
+
+    /// The alignment every line in shared memory has: lines lie a line and
+    /// its padding apart.
+    fn shared_line_align(&self) -> u32 {
+        if self.pad == 0 {
+            self.line_align()
+        } else {
+            self.line_align().min(self.pad)
+        }
     }
 
     /// Whether an access of this kind can cross the end of its line.
@@ -201,7 +222,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
 
     /// The alignment of an access inside its line in shared memory.
     fn in_line_align(&self, site: SiteKind) -> u32 {
-        site.align.min(site.size).min(self.line_align())
+        site.align.min(site.size).min(self.shared_line_align())
     }
 
     /// Copies a whole line of `bytes` bytes between shared memory and
@@ -228,14 +249,15 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             }
             let shared = self.shared_at(b, line, off)?;
             let global = self.global_at(b, b.build_int_add(line_addr, off, "")?)?;
-            let (src, dst) = if to_shared {
-                (global, shared)
+            let shared_align = align.min(self.shared_line_align());
+            let (src, dst, src_align, dst_align) = if to_shared {
+                (global, shared, align, shared_align)
             } else {
-                (shared, global)
+                (shared, global, shared_align, align)
             };
             let v = b.build_load(ty, src, "")?;
-            set_align(v, align);
-            set_align(b.build_store(dst, v)?, align);
+            set_align(v, src_align);
+            set_align(b.build_store(dst, v)?, dst_align);
         }
         b.build_unconditional_branch(copied)?;
         b.position_at_end(copied);

@@ -274,11 +274,53 @@ fn shared_memory_counts_per_kernel_and_a_small_buffer_serves_the_first_warps() {
     assert!(crowded.applied);
     assert_eq!(crowded.kernel_shared_bytes, 40960);
     assert_eq!(crowded.shared_bytes, 48 * 1024 - 40960);
-    // 512 lines of 16 B: one line each for 16 warps, two for none.
+    // 409 lines of 16 B with 4 B of padding: one line each for 12 warps,
+    // two for none.
+    assert_eq!(crowded.line_pad_bytes, 4);
     assert_eq!(crowded.warps_with_lines, Some(0));
-    assert_eq!(crowded.warps_with_a_line, Some(16));
+    assert_eq!(crowded.warps_with_a_line, Some(12));
     let roomy = &kernel("roomy").transform;
     assert_eq!(roomy.kernel_shared_bytes, 0);
-    assert_eq!(roomy.shared_bytes, 1024 * 2 * 16);
+    assert_eq!(roomy.shared_bytes, 1024 * 2 * (16 + 4));
     assert_eq!(roomy.warps_with_lines, None);
+}
+
+#[test]
+fn line_runs_where_strides_and_exit_tests_allow() {
+    let report = with_module(&repo().join("testdata/ll/line_runs.ll"), |m| {
+        run_on_module(m, &Options::default()).unwrap()
+    });
+    let runs = |name: &str| {
+        let k = report.kernels.iter().find(|k| k.name == name).unwrap();
+        assert!(k.transform.applied, "{name}");
+        assert_eq!(k.transform.line_runs.len(), 1, "{name}");
+        k.transform.line_runs[0].clone()
+    };
+    for counted in ["counted", "narrow", "spread"] {
+        let r = runs(counted);
+        assert!(
+            r.applied && r.detail.contains("or exit test"),
+            "{counted}: {r:?}"
+        );
+    }
+    let stops = runs("stops");
+    assert!(
+        stops.applied && stops.detail.contains("keep the exit test"),
+        "{stops:?}"
+    );
+    let backward = runs("backward");
+    assert!(
+        !backward.applied && backward.detail.contains("not forward"),
+        "{backward:?}"
+    );
+
+    // Off, nothing is reported or done.
+    let off = with_module(&repo().join("testdata/ll/line_runs.ll"), |m| {
+        let options = Options {
+            line_runs: false,
+            ..Options::default()
+        };
+        run_on_module(m, &options).unwrap()
+    });
+    assert!(off.kernels.iter().all(|k| k.transform.line_runs.is_empty()));
 }

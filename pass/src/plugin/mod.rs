@@ -38,6 +38,7 @@ pub struct RawOptions {
     no_static_prediction: bool,
     prefetch: bool,
     no_line_runs: bool,
+    no_line_padding: bool,
     panic_for_testing: bool,
     report_path: *const c_char,
 }
@@ -158,6 +159,7 @@ pub unsafe extern "C" fn sl1_run_on_module(
             static_prediction: !raw.no_static_prediction,
             prefetch: raw.prefetch,
             line_runs: !raw.no_line_runs,
+            line_padding: !raw.no_line_padding,
         };
         let report = crate::run_on_module(&view, &options).map_err(|e| e.to_string())?;
         if !raw.report_path.is_null() {

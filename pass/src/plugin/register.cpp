@@ -62,6 +62,11 @@ cl::opt<bool> Sl1NoLineRuns(
     cl::desc("S-L1: check every access's tag, also where a loop's strides let iterations run "
              "in their lines without checks"),
     cl::init(false));
+cl::opt<bool> Sl1NoLinePadding(
+    "sl1-no-line-padding",
+    cl::desc("S-L1: pack lines in shared memory (by default each line is padded so that a "
+             "warp's threads hit different banks)"),
+    cl::init(false));
 cl::opt<bool> Sl1PanicForTesting("sl1-panic-for-testing",
                                   cl::desc("S-L1: fail inside the pass (tests the error path)"),
                                   cl::init(false), cl::Hidden);
@@ -84,6 +89,7 @@ extern "C" struct Sl1RawOptions {
   bool no_static_prediction;
   bool prefetch;
   bool no_line_runs;
+  bool no_line_padding;
   bool panic_for_testing;
   const char *report_path;
 };
@@ -131,7 +137,7 @@ struct Sl1Pass : PassInfoMixin<Sl1Pass> {
                            ? unsigned(Sl1LineSize)
                            : unsigned(Sl1MaxLineSize);
     Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, MaxLine, Sl1MaxThreads, Sl1Disable, Sl1ForceUncached, Sl1CacheReadOnly, Sl1Stats,
-                       Sl1NoStaticPrediction, Sl1Prefetch, Sl1NoLineRuns, Sl1PanicForTesting,
+                       Sl1NoStaticPrediction, Sl1Prefetch, Sl1NoLineRuns, Sl1NoLinePadding, Sl1PanicForTesting,
                        Report.empty() ? nullptr : Report.c_str()};
     int Changed = sl1_run_on_module(wrap(&M), &Opts);
     return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();

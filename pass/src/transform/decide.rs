@@ -96,7 +96,8 @@ impl LoopSlice<'_, '_> {
                 };
                 let all = LLVMBuildMul(r, threads, sized, c"".as_ptr());
                 for size in self.options.line_sizes().into_iter().skip(1) {
-                    let need = LLVMBuildMul(r, all, const_int(i32t, i64::from(size)), c"".as_ptr());
+                    let pitch = const_int(i32t, i64::from(size + self.pad));
+                    let need = LLVMBuildMul(r, all, pitch, c"".as_ptr());
                     let fits = LLVMBuildICmp(
                         r,
                         inkwell::llvm_sys::LLVMIntPredicate::LLVMIntULE,
@@ -117,7 +118,10 @@ impl LoopSlice<'_, '_> {
             if let Some(slot) = self.line_bytes {
                 b.store(line64, slot);
             }
-            let per_line = LLVMBuildMul(r, threads, line, c"".as_ptr());
+            // Lines lie `pitch` bytes apart: the line and its padding.
+            let pitch = LLVMBuildAdd(r, line, const_int(i32t, i64::from(self.pad)), c"".as_ptr());
+            let pitch64 = LLVMBuildZExt(r, pitch, i64t, c"".as_ptr());
+            let per_line = LLVMBuildMul(r, threads, pitch, c"".as_ptr());
             let cln = LLVMBuildUDiv(
                 r,
                 const_int(i32t, self.buffer_bytes as i64),
@@ -133,7 +137,7 @@ impl LoopSlice<'_, '_> {
             let capacity = LLVMBuildUDiv(
                 r,
                 const_int(i32t, self.buffer_bytes as i64),
-                line,
+                pitch,
                 c"sl1.capacity".as_ptr(),
             );
             let warp_last = {
@@ -275,7 +279,7 @@ impl LoopSlice<'_, '_> {
                     c"".as_ptr(),
                 );
                 let index = LLVMBuildZExt(r, index, i64t, c"".as_ptr());
-                let offset = LLVMBuildMul(r, index, line64, c"".as_ptr());
+                let offset = LLVMBuildMul(r, index, pitch64, c"".as_ptr());
                 let mut idx = [offset];
                 let ptr = LLVMBuildGEP2(
                     r,

@@ -34,6 +34,8 @@ pub(super) struct LoopSlice<'a, 'm> {
     pub(super) line_bytes: Option<LLVMValueRef>,
     pub(super) buffer: LLVMValueRef,
     pub(super) buffer_bytes: u64,
+    /// Bytes after each line in the buffer.
+    pub(super) pad: u32,
     /// The loop has a block barrier: leave monitoring, and pick the version
     /// of slice 2, for the whole block at once.
     pub(super) uniform: bool,

@@ -113,9 +113,28 @@ impl LoopScope<'_, '_> {
     }
 
     /// The step of `v` when it is a header phi moving by a constant, or
-    /// such a phi plus a constant (same width, no casts: the step is then
-    /// exact, wrapping included).
+    /// such a phi plus a constant (same width: the step is then exact,
+    /// wrapping included), or that sum widened where it cannot wrap: `zext`
+    /// of an `add nuw`, `sext` of an `add nsw` (a wrap would be poison).
     fn exact_step(&self, v: Value<'_>) -> Option<i64> {
+        let widened = match v.opcode() {
+            Some(LLVMOpcode::LLVMZExt) => Some(false),
+            Some(LLVMOpcode::LLVMSExt) => Some(true),
+            _ => None,
+        };
+        if let Some(signed) = widened {
+            let sum = v.operand(0)?;
+            let flagged = sum.opcode() == Some(LLVMOpcode::LLVMAdd)
+                // SAFETY: `sum` is an add instruction.
+                && unsafe {
+                    if signed {
+                        inkwell::llvm_sys::core::LLVMGetNSW(sum.as_raw()) != 0
+                    } else {
+                        inkwell::llvm_sys::core::LLVMGetNUW(sum.as_raw()) != 0
+                    }
+                };
+            return if flagged { self.exact_step(sum) } else { None };
+        }
         let header_phi = |p: Value<'_>| -> Option<i64> {
             if p.opcode() != Some(LLVMOpcode::LLVMPHI) || self.block_index(p) != Some(self.l.header)
             {
