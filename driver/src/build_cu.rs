@@ -55,6 +55,9 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
     if args.prefetch {
         device.args(["-mllvm", "-sl1-prefetch"]);
     }
+    if args.no_line_staging {
+        device.args(["-mllvm", "-sl1-no-line-staging"]);
+    }
     if args.no_line_padding {
         device.args(["-mllvm", "-sl1-no-line-padding"]);
     }

@@ -131,6 +131,7 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
         prefetch: args.prefetch,
         line_runs: !args.no_line_runs,
         line_padding: !args.no_line_padding,
+        line_staging: !args.no_line_staging,
     };
     let report = sl1_pass::run_on_module(&module, &options)
         .with_context(|| format!("{}: S-L1 failed", args.input.display()))?;

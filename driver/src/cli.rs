@@ -140,6 +140,10 @@ pub struct BuildArgs {
     /// the threads of a warp reading the same offset hit different banks.
     #[arg(long)]
     pub no_line_padding: bool,
+    /// Fill lines when they miss; by default line runs load the next line
+    /// of a read-only structure into registers ahead.
+    #[arg(long)]
+    pub no_line_staging: bool,
     /// Let clang lower switches to jump tables. Off by default: on the GPU a
     /// jump table is an indirect branch (`brx.idx`) that a warp whose threads
     /// take different cases serializes on, where a compare tree predicates.

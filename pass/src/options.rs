@@ -61,6 +61,11 @@ pub struct Options {
     /// and byte accesses of a warp to 32 B lines conflict eight ways.
     #[serde(default = "yes")]
     pub line_padding: bool,
+    /// In counted line runs, load the next line of each read-only structure
+    /// into registers when a run starts, so that its fill after the run
+    /// does not wait on memory. Off, fills load when they miss.
+    #[serde(default = "yes")]
+    pub line_staging: bool,
 }
 
 fn yes() -> bool {
@@ -86,6 +91,7 @@ impl Default for Options {
             prefetch: false,
             line_runs: true,
             line_padding: true,
+            line_staging: true,
         }
     }
 }

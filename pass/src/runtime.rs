@@ -39,6 +39,26 @@ pub fn dirty_mask_bits(max_line: u32) -> u32 {
     }
 }
 
+/// How a missed line gets its contents.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fill<'ctx> {
+    /// Not at all: a store to a structure the loop does not read, whose
+    /// unwritten bytes are never read or written back.
+    Nothing,
+    /// Loaded from memory.
+    Memory,
+    /// From the stage when it holds the line, else from memory.
+    Staged(Staged<'ctx>),
+}
+
+/// A line staged in registers ahead of its fill: the line address it holds
+/// (-1: none) and its words.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Staged<'ctx> {
+    tag: PointerValue<'ctx>,
+    words: PointerValue<'ctx>,
+}
+
 /// What a load or store site needs from the runtime.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SiteKind {
@@ -486,7 +506,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         b: &Builder<'ctx>,
         line_addr: IntValue<'ctx>,
         slots: (PointerValue<'ctx>, PointerValue<'ctx>, PointerValue<'ctx>),
-        fill: bool,
+        fill: Fill<'ctx>,
         writeback: FunctionValue<'ctx>,
     ) -> BuildResult<()> {
         let (tag_slot, dirty_slot, line) = slots;
@@ -514,11 +534,28 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         b.build_unconditional_branch(load)?;
 
         b.position_at_end(load);
-        if fill {
+        if let Fill::Staged(staged) = fill {
+            // The line staged in registers when it is the one wanted.
+            let staged_tag = b
+                .build_load(self.i64(), staged.tag, "staged")?
+                .into_int_value();
+            let is_staged = b.build_int_compare(IntPredicate::EQ, staged_tag, line_addr, "")?;
+            let from_stage = self.ctx.append_basic_block(f, "from.stage");
+            let from_memory = self.ctx.append_basic_block(f, "from.memory");
+            let filled = self.ctx.append_basic_block(f, "filled");
+            b.build_conditional_branch(is_staged, from_stage, from_memory)?;
+            b.position_at_end(from_stage);
+            self.unstage(f, b, line, staged.words, bytes)?;
+            b.build_unconditional_branch(filled)?;
+            b.position_at_end(from_memory);
             self.copy_line(f, b, line, line_addr, true, bytes)?;
-            if self.prefetch {
-                self.prefetch_ahead(b, line_addr)?;
-            }
+            b.build_unconditional_branch(filled)?;
+            b.position_at_end(filled);
+        } else if fill == Fill::Memory {
+            self.copy_line(f, b, line, line_addr, true, bytes)?;
+        }
+        if fill != Fill::Nothing && self.prefetch {
+            self.prefetch_ahead(b, line_addr)?;
         }
         b.build_store(tag_slot, line_addr)?;
         b.build_store(dirty_slot, self.dirty().const_zero())?;
@@ -577,6 +614,120 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         self.build_access_body(f, ty, site, writeback, true)
             .expect("well formed");
         f
+    }
+
+    /// `T sl1.load.<T>.a<align>.staged(addr, cached, tag, dirty, line,
+    /// stage_tag, stage_words, bytes)`: `load`, whose fill takes the line
+    /// from the stage (`stage`) when the stage holds it.
+    pub fn load_staged(&mut self, ty: BasicTypeEnum<'ctx>, site: SiteKind) -> FunctionValue<'ctx> {
+        let name = format!("sl1.load.{}.a{}.staged", type_tag(ty), site.align);
+        let p = self.ptr().into();
+        let fn_ty = ty.fn_type(
+            &[
+                p,
+                self.i1().into(),
+                p,
+                p,
+                self.shared_ptr().into(),
+                p,
+                p,
+                self.i64().into(),
+            ],
+            false,
+        );
+        if let Some(f) = self.helpers.get(&name) {
+            return *f;
+        }
+        let writeback = self.writeback();
+        let f = self.helper(name, fn_ty, |_, _, _| Ok(()));
+        self.build_access_body(f, ty, site, writeback, true)
+            .expect("well formed");
+        f
+    }
+
+    /// The type of a stage: the words of the largest line, in registers once
+    /// promoted.
+    pub fn stage_type(&self) -> LLVMTypeRef {
+        let words = self.line_words();
+        words[0].1.array_type(words.len() as u32).as_type_ref()
+    }
+
+    /// `void sl1.stage(from, tag, stage_tag, stage_words, bytes)`: loads the
+    /// line of `bytes` bytes at `from` into the stage and records `tag` as
+    /// what it holds (-1: nothing usable). Issued a run ahead of the fill
+    /// that takes it, so the load's latency passes during the run.
+    pub fn stage(&mut self) -> FunctionValue<'ctx> {
+        let i64t = self.i64();
+        let p = self.ptr();
+        let fn_ty = self.ctx.void_type().fn_type(
+            &[i64t.into(), i64t.into(), p.into(), p.into(), i64t.into()],
+            false,
+        );
+        self.helper("sl1.stage".to_string(), fn_ty, |rt, f, b| {
+            let param = |i: u32| f.get_nth_param(i).unwrap();
+            let from = param(0).into_int_value();
+            let words = param(3).into_pointer_value();
+            let bytes = param(4).into_int_value();
+            let done = rt.ctx.append_basic_block(f, "staged");
+            for (k, (off, ty, align)) in rt.line_words().into_iter().enumerate() {
+                let at = rt.i64().const_int(off, false);
+                if off >= u64::from(rt.min_line) {
+                    let inside = b.build_int_compare(IntPredicate::ULT, at, bytes, "")?;
+                    let word = rt.ctx.append_basic_block(f, "word");
+                    b.build_conditional_branch(inside, word, done)?;
+                    b.position_at_end(word);
+                }
+                let v = b.build_load(ty, rt.global_at(b, b.build_int_add(from, at, "")?)?, "")?;
+                set_align(v, align);
+                b.build_store(rt.stage_word(b, words, k)?, v)?;
+            }
+            b.build_unconditional_branch(done)?;
+            b.position_at_end(done);
+            b.build_store(param(2).into_pointer_value(), param(1).into_int_value())?;
+            b.build_return(None)?;
+            Ok(())
+        })
+    }
+
+    fn stage_word(
+        &self,
+        b: &Builder<'ctx>,
+        words: PointerValue<'ctx>,
+        k: usize,
+    ) -> BuildResult<PointerValue<'ctx>> {
+        let ty = self.line_words()[0].1;
+        // SAFETY of the IR: `k` is below the stage's word count.
+        unsafe { b.build_gep(ty, words, &[self.i64().const_int(k as u64, false)], "w") }
+    }
+
+    /// Copies the staged words of a line of `bytes` bytes into the line.
+    fn unstage(
+        &self,
+        f: FunctionValue<'ctx>,
+        b: &Builder<'ctx>,
+        line: PointerValue<'ctx>,
+        words: PointerValue<'ctx>,
+        bytes: IntValue<'ctx>,
+    ) -> BuildResult<()> {
+        let copied = self.ctx.append_basic_block(f, "unstaged");
+        for (k, (off, ty, align)) in self.line_words().into_iter().enumerate() {
+            let at = self.i64().const_int(off, false);
+            if off >= u64::from(self.min_line) {
+                let inside = b.build_int_compare(IntPredicate::ULT, at, bytes, "")?;
+                let word = self.ctx.append_basic_block(f, "word");
+                b.build_conditional_branch(inside, word, copied)?;
+                b.position_at_end(word);
+            }
+            let v = b.build_load(ty, self.stage_word(b, words, k)?, "")?;
+            let shared = self.shared_at(b, line, at)?;
+            set_align(
+                b.build_store(shared, v)?,
+                align.min(self.shared_line_align()),
+            );
+        }
+        b.build_unconditional_branch(copied)?;
+        b.position_at_end(copied);
+        Ok(())
     }
 
     /// `void sl1.store.<T>.a<align>[.fetch](addr, value, cached, tag, dirty, line, bytes)`.
@@ -751,7 +902,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             &b,
             line_addr,
             (tag(own), dirty(own), line(own)),
-            true,
+            Fill::Memory,
             writeback,
         )?;
         access_line(&b, own)?;
@@ -789,6 +940,11 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         let tag_slot = param(first_state + 1).into_pointer_value();
         let dirty_slot = param(first_state + 2).into_pointer_value();
         let line = param(first_state + 3).into_pointer_value();
+        // Staged loads take the stage's slots before the line size.
+        let staged = (f.count_params() == first_state + 7).then(|| Staged {
+            tag: param(first_state + 4).into_pointer_value(),
+            words: param(first_state + 5).into_pointer_value(),
+        });
 
         let direct = self.ctx.append_basic_block(f, "direct");
         let via_cache = self.ctx.append_basic_block(f, "cached");
@@ -820,13 +976,17 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             ],
             direct,
         )?;
-        let fill = is_load || site.fetch_on_write;
         self.ensure_line(
             f,
             &b,
             line_addr,
             (tag_slot, dirty_slot, line),
-            fill,
+            // Stores to a structure the loop also reads fill first.
+            match (is_load || site.fetch_on_write, staged) {
+                (false, _) => Fill::Nothing,
+                (true, None) => Fill::Memory,
+                (true, Some(s)) => Fill::Staged(s),
+            },
             writeback,
         )?;
         let at = self.shared_at(&b, line, off)?;

@@ -302,10 +302,18 @@ fn line_runs_where_strides_and_exit_tests_allow() {
             r.applied && r.detail.contains("or exit test"),
             "{counted}: {r:?}"
         );
+        // The loops only read `in`: its next line is staged.
+        assert!(
+            r.detail
+                .contains("the next line of `in` is loaded a run ahead"),
+            "{counted}: {r:?}"
+        );
     }
     let stops = runs("stops");
     assert!(
-        stops.applied && stops.detail.contains("keep the exit test"),
+        stops.applied
+            && stops.detail.contains("keep the exit test")
+            && !stops.detail.contains("loaded a run ahead"),
         "{stops:?}"
     );
     let backward = runs("backward");

@@ -39,6 +39,7 @@ pub struct RawOptions {
     prefetch: bool,
     no_line_runs: bool,
     no_line_padding: bool,
+    no_line_staging: bool,
     panic_for_testing: bool,
     report_path: *const c_char,
 }
@@ -160,6 +161,7 @@ pub unsafe extern "C" fn sl1_run_on_module(
             prefetch: raw.prefetch,
             line_runs: !raw.no_line_runs,
             line_padding: !raw.no_line_padding,
+            line_staging: !raw.no_line_staging,
         };
         let report = crate::run_on_module(&view, &options).map_err(|e| e.to_string())?;
         if !raw.report_path.is_null() {

@@ -67,6 +67,11 @@ cl::opt<bool> Sl1NoLinePadding(
     cl::desc("S-L1: pack lines in shared memory (by default each line is padded so that a "
              "warp's threads hit different banks)"),
     cl::init(false));
+cl::opt<bool> Sl1NoLineStaging(
+    "sl1-no-line-staging",
+    cl::desc("S-L1: fill lines when they miss (by default line runs load a read-only "
+             "structure's next line into registers ahead)"),
+    cl::init(false));
 cl::opt<bool> Sl1PanicForTesting("sl1-panic-for-testing",
                                   cl::desc("S-L1: fail inside the pass (tests the error path)"),
                                   cl::init(false), cl::Hidden);
@@ -90,6 +95,7 @@ extern "C" struct Sl1RawOptions {
   bool prefetch;
   bool no_line_runs;
   bool no_line_padding;
+  bool no_line_staging;
   bool panic_for_testing;
   const char *report_path;
 };
@@ -137,7 +143,7 @@ struct Sl1Pass : PassInfoMixin<Sl1Pass> {
                            ? unsigned(Sl1LineSize)
                            : unsigned(Sl1MaxLineSize);
     Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, MaxLine, Sl1MaxThreads, Sl1Disable, Sl1ForceUncached, Sl1CacheReadOnly, Sl1Stats,
-                       Sl1NoStaticPrediction, Sl1Prefetch, Sl1NoLineRuns, Sl1NoLinePadding, Sl1PanicForTesting,
+                       Sl1NoStaticPrediction, Sl1Prefetch, Sl1NoLineRuns, Sl1NoLinePadding, Sl1NoLineStaging, Sl1PanicForTesting,
                        Report.empty() ? nullptr : Report.c_str()};
     int Changed = sl1_run_on_module(wrap(&M), &Opts);
     return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -43,7 +43,9 @@ pub(super) struct RunSite {
 /// Adds line runs to `copy`, the all-cached clone of slice 2 (blocks
 /// `slice2`, single latch `latch` branching to `header`) for lines of `line`
 /// bytes. `run` is an i64 slot: iterations left in the current run. `exit`
-/// is the loop's exit test when it is counted.
+/// is the loop's exit test when it is counted; then, with `stage`, the next
+/// line of every structure the loop only reads is staged a run ahead.
+/// Returns the ids of the staged structures.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn add(
     rt: &mut Runtime<'_, '_>,
@@ -53,7 +55,8 @@ pub(super) fn add(
     exit: Option<&CountedExit>,
     line: u32,
     run: LLVMValueRef,
-) {
+    stage: bool,
+) -> Vec<u32> {
     let checked: Vec<LLVMBasicBlockRef> = slice2.iter().map(|b| copy.blocks[b]).collect();
     let checked_header = copy.blocks[&header];
     let checked_latch = copy.blocks[&latch];
@@ -66,6 +69,8 @@ pub(super) fn add(
         exit.is_some() && !site.is_load && site.stride <= i64::from(site.kind.size)
     };
 
+    // Structures whose next line is staged, with the stage's slots.
+    let mut staged: Vec<(usize, LLVMValueRef, LLVMValueRef)> = Vec::new();
     // SAFETY: builds integer arithmetic and branches in live blocks of the
     // kernel; every value used at the checked latch is an address of an
     // access or the exit test, which run on every iteration, so they
@@ -79,6 +84,8 @@ pub(super) fn add(
         let b = Builder::before(old);
         let mut left = const_int(i64t, i64::MAX);
         let mut offsets = Vec::new();
+        // Per site: its tag and how many next iterations stay in its line.
+        let mut stays = Vec::new();
         for site in sites {
             let access = copy.values[&site.call];
             let addr = LLVMBuildPtrToInt(b.raw(), LLVMGetOperand(access, 0), i64t, c"".as_ptr());
@@ -118,11 +125,15 @@ pub(super) fn add(
             );
             let n = LLVMBuildSelect(b.raw(), ahead, n, zero, c"".as_ptr());
             left = smaller(&b, n, left, LLVMIntPredicate::LLVMIntSLT);
+            stays.push((tag, n));
         }
         if let Some(exit) = exit {
             let k = iterations_left(&b, copy.values[&exit.branch], exit, i64t);
             // Every `n` is at least 0, `k` may exceed i64::MAX: compare unsigned.
             left = smaller(&b, k, left, LLVMIntPredicate::LLVMIntULT);
+            if stage {
+                staged = stage_next_lines(rt, old, sites, &stays, k, line);
+            }
         }
         b.store(left, run);
         for (site, &d) in sites.iter().zip(&offsets) {
@@ -195,6 +206,86 @@ pub(super) fn add(
         }
         edit::erase(access);
     }
+
+    // The checked copy's loads of staged structures fill from the stage.
+    for site in sites.iter().filter(|s| s.is_load) {
+        let Some(&(_, stage_tag, words)) = staged
+            .iter()
+            .find(|(id, _, _)| *id == site.state.id as usize)
+        else {
+            continue;
+        };
+        let access = copy.values[&site.call];
+        // SAFETY: `site.ty` is the sized first-class type the access moves.
+        let ty = unsafe { BasicTypeEnum::new(site.ty) };
+        let f = rt.load_staged(ty, site.kind);
+        // SAFETY: `access` is an `sl1.load` call: (addr, cached, tag, dirty,
+        // line, bytes).
+        let mut args: Vec<LLVMValueRef> = (0..6)
+            .map(|i| unsafe { LLVMGetOperand(access, i) })
+            .collect();
+        args.splice(5..5, [stage_tag, words]);
+        let v = call(access, f.as_value_ref(), &mut args);
+        edit::replace_uses(access, v);
+        edit::erase(access);
+    }
+    staged.into_iter().map(|(id, _, _)| id as u32).collect()
+}
+
+/// Stages, for every structure the loop only reads, the line after its
+/// current one: loaded now, taken by the fill after the run. Only when an
+/// iteration the loop will run touches that line (the first after the
+/// structure's own run, `n < k`), so the load stays inside the structure's
+/// memory; else the stage is marked empty (and the current line, valid
+/// memory, is loaded instead of branching). Returns (structure id, stage
+/// tag slot, stage words slot) per staged structure.
+///
+/// SAFETY (for callers): `stays` holds each site's (tag, n) as i64 values
+/// available before `before`, `k` an i64 there too.
+unsafe fn stage_next_lines(
+    rt: &mut Runtime<'_, '_>,
+    before: LLVMValueRef,
+    sites: &[RunSite],
+    stays: &[(LLVMValueRef, LLVMValueRef)],
+    k: LLVMValueRef,
+    line: u32,
+) -> Vec<(usize, LLVMValueRef, LLVMValueRef)> {
+    let function = LLVMGetBasicBlockParent(LLVMGetInstructionParent(before));
+    let b = Builder::before(before);
+    let i64t = LLVMTypeOf(k);
+    let stage = rt.stage();
+    let mut staged = Vec::new();
+    for (j, site) in sites.iter().enumerate() {
+        let id = site.state.id as usize;
+        let read_only = sites
+            .iter()
+            .filter(|s| s.state.id == site.state.id)
+            .all(|s| s.is_load);
+        if !read_only || staged.iter().any(|&(s, _, _)| s == id) {
+            continue;
+        }
+        let stage_tag = edit::entry_alloca(function, i64t, "sl1.stage.tag");
+        super::store_before_entry_end(function, stage_tag, const_int(i64t, -1));
+        let words = edit::entry_alloca(function, rt.stage_type(), "sl1.stage");
+        let (tag, n) = stays[j];
+        let next = LLVMBuildAdd(b.raw(), tag, const_int(i64t, i64::from(line)), c"".as_ptr());
+        let touched = LLVMBuildICmp(b.raw(), LLVMIntPredicate::LLVMIntULT, n, k, c"".as_ptr());
+        let from = LLVMBuildSelect(b.raw(), touched, next, tag, c"".as_ptr());
+        let holds = LLVMBuildSelect(b.raw(), touched, next, const_int(i64t, -1), c"".as_ptr());
+        call(
+            before,
+            stage.as_value_ref(),
+            &mut [
+                from,
+                holds,
+                stage_tag,
+                words,
+                const_int(i64t, i64::from(line)),
+            ],
+        );
+        staged.push((id, stage_tag, words));
+    }
+    staged
 }
 
 /// `a` when `a pred b`, else `b`.

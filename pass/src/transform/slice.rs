@@ -256,7 +256,7 @@ impl LoopSlice<'_, '_> {
             }
         }
         let run_sites = runs.as_ref().and_then(|r| r.as_ref().ok());
-        self.dispatch_versions(
+        let staged = self.dispatch_versions(
             rt,
             decide,
             (&order, latch),
@@ -264,10 +264,19 @@ impl LoopSlice<'_, '_> {
             plain.blocks[&self.header],
             run_sites.map(Vec::as_slice),
         );
+        let staged_names: Vec<String> = staged
+            .iter()
+            .map(|&id| format!("`{}`", self.k.data_structures[id as usize].name))
+            .collect();
         let report = runs.map(|r| LineRunsReport {
             loop_header: label.to_string(),
             applied: r.is_ok(),
             detail: match (r, self.exit) {
+                (Ok(_), Ok(_)) if !staged_names.is_empty() => format!(
+                    "iterations that stay in the resident lines and in the loop's count run \
+                     without tag checks or exit test; the next line of {} is loaded a run ahead",
+                    staged_names.join(", ")
+                ),
                 (Ok(_), Ok(_)) => "iterations that stay in the resident lines and in the loop's \
                                    count run without tag checks or exit test"
                     .to_string(),
@@ -431,8 +440,10 @@ impl LoopSlice<'_, '_> {
         loop_states: &[State],
         plain: LLVMBasicBlockRef,
         run_sites: Option<&[RunSite]>,
-    ) {
+    ) -> Vec<u32> {
         let function = self.k.function.as_raw();
+        // Structures whose next line the runs stage (the same for every size).
+        let mut staged = Vec::new();
         let flags: Vec<LLVMValueRef> = loop_states.iter().map(|s| s.cached).collect();
         let sizes: Vec<u32> = match self.line_bytes {
             Some(_) => self.options.line_sizes(),
@@ -457,7 +468,8 @@ impl LoopSlice<'_, '_> {
                 let run = edit::entry_alloca(function, i64t, "sl1.run");
                 let exit = self.exit.as_ref().ok();
                 let blocks = (slice2, self.header, latch);
-                line_runs::add(rt, &copy, blocks, sites, exit, size, run);
+                let stage = self.options.line_staging;
+                staged = line_runs::add(rt, &copy, blocks, sites, exit, size, run, stage);
             }
             fast.push(copy.blocks[&self.header]);
         }
@@ -501,6 +513,7 @@ impl LoopSlice<'_, '_> {
             LLVMBuildCondBr(Builder::before(old).raw(), none, plain, some_entry);
             edit::erase(old);
         }
+        staged
     }
 
     /// Replaces, among `instructions`, the loads of the cached `flags` by
