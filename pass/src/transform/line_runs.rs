@@ -85,7 +85,7 @@ pub(super) fn add(
         let mut left = const_int(i64t, i64::MAX);
         let mut offsets = Vec::new();
         // Per site: its tag and how many next iterations stay in its line.
-        let mut stays = Vec::new();
+        let mut stays: Vec<Stay> = Vec::new();
         for site in sites {
             let access = copy.values[&site.call];
             let addr = LLVMBuildPtrToInt(b.raw(), LLVMGetOperand(access, 0), i64t, c"".as_ptr());
@@ -125,7 +125,20 @@ pub(super) fn add(
             );
             let n = LLVMBuildSelect(b.raw(), ahead, n, zero, c"".as_ptr());
             left = smaller(&b, n, left, LLVMIntPredicate::LLVMIntSLT);
-            stays.push((tag, n));
+            // This access lies in the resident line: 0 <= d <= line - size.
+            let in_line = LLVMBuildAnd(
+                b.raw(),
+                LLVMBuildICmp(b.raw(), LLVMIntPredicate::LLVMIntSGE, d, zero, c"".as_ptr()),
+                LLVMBuildICmp(
+                    b.raw(),
+                    LLVMIntPredicate::LLVMIntSGE,
+                    room,
+                    zero,
+                    c"".as_ptr(),
+                ),
+                c"".as_ptr(),
+            );
+            stays.push(Stay { tag, n, in_line });
         }
         if let Some(exit) = exit {
             let k = iterations_left(&b, copy.values[&exit.branch], exit, i64t);
@@ -234,19 +247,22 @@ pub(super) fn add(
 
 /// Stages, for every structure the loop only reads, the line after its
 /// current one: loaded now, taken by the fill after the run. Only when an
-/// iteration the loop will run touches that line (the first after the
-/// structure's own run, `n < k`), so the load stays inside the structure's
-/// memory; else the stage is marked empty (and the current line, valid
-/// memory, is loaded instead of branching). Returns (structure id, stage
-/// tag slot, stage words slot) per staged structure.
+/// iteration the loop will run touches that line, so the load stays inside
+/// the structure's memory: a site whose access lies in the resident line
+/// and moves by at most a line per iteration (aligned to its size, inside
+/// the line) enters the next line on the first iteration after its own
+/// run, which the loop runs when `n < k`. Else the stage is marked empty
+/// (and the current line, valid memory, is loaded instead of branching).
+/// Returns (structure id, stage tag slot, stage words slot) per staged
+/// structure.
 ///
-/// SAFETY (for callers): `stays` holds each site's (tag, n) as i64 values
-/// available before `before`, `k` an i64 there too.
+/// SAFETY (for callers): `stays` holds each site's values, available
+/// before `before`, `k` an i64 there too.
 unsafe fn stage_next_lines(
     rt: &mut Runtime<'_, '_>,
     before: LLVMValueRef,
     sites: &[RunSite],
-    stays: &[(LLVMValueRef, LLVMValueRef)],
+    stays: &[Stay],
     k: LLVMValueRef,
     line: u32,
 ) -> Vec<(usize, LLVMValueRef, LLVMValueRef)> {
@@ -261,15 +277,20 @@ unsafe fn stage_next_lines(
             .iter()
             .filter(|s| s.state.id == site.state.id)
             .all(|s| s.is_load);
-        if !read_only || staged.iter().any(|&(s, _, _)| s == id) {
+        if !read_only || site.stride > i64::from(line) || staged.iter().any(|&(s, _, _)| s == id) {
             continue;
         }
         let stage_tag = edit::entry_alloca(function, i64t, "sl1.stage.tag");
         super::store_before_entry_end(function, stage_tag, const_int(i64t, -1));
         let words = edit::entry_alloca(function, rt.stage_type(), "sl1.stage");
-        let (tag, n) = stays[j];
+        let Stay { tag, n, in_line } = stays[j];
         let next = LLVMBuildAdd(b.raw(), tag, const_int(i64t, i64::from(line)), c"".as_ptr());
-        let touched = LLVMBuildICmp(b.raw(), LLVMIntPredicate::LLVMIntULT, n, k, c"".as_ptr());
+        let touched = LLVMBuildAnd(
+            b.raw(),
+            in_line,
+            LLVMBuildICmp(b.raw(), LLVMIntPredicate::LLVMIntULT, n, k, c"".as_ptr()),
+            c"".as_ptr(),
+        );
         let from = LLVMBuildSelect(b.raw(), touched, next, tag, c"".as_ptr());
         let holds = LLVMBuildSelect(b.raw(), touched, next, const_int(i64t, -1), c"".as_ptr());
         call(
@@ -286,6 +307,15 @@ unsafe fn stage_next_lines(
         staged.push((id, stage_tag, words));
     }
     staged
+}
+
+/// One site at the checked latch: its structure's tag, how many next
+/// iterations its access stays in that line, and whether it is in it now.
+#[derive(Clone, Copy)]
+struct Stay {
+    tag: LLVMValueRef,
+    n: LLVMValueRef,
+    in_line: LLVMValueRef,
 }
 
 /// `a` when `a pred b`, else `b`.
