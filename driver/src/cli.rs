@@ -144,6 +144,11 @@ pub struct BuildArgs {
     /// of a read-only structure into registers ahead.
     #[arg(long)]
     pub no_line_staging: bool,
+    /// Leave LLVM's own tuning for the device compilation (by default the
+    /// driver passes the options in `DEVICE_TUNING`: a larger budget for the
+    /// trip counts the runtime unroller computes).
+    #[arg(long)]
+    pub no_device_tuning: bool,
     /// Let clang lower switches to jump tables. Off by default: on the GPU a
     /// jump table is an indirect branch (`brx.idx`) that a warp whose threads
     /// take different cases serializes on, where a compare tree predicates.

@@ -199,6 +199,8 @@ fn verbose_build_shows_every_phase_and_makes_an_executable() {
     for phase in [
         "--cuda-device-only",
         "-fpass-plugin=",
+        "-fno-jump-tables",
+        "-scev-cheap-expansion-budget=6",
         "ptxas",
         "fatbinary",
         "--cuda-host-only",
@@ -216,6 +218,24 @@ fn verbose_build_shows_every_phase_and_makes_an_executable() {
     assert!(
         bytes.windows(10).any(|w| w == b".nv_fatbin"),
         "no fat binary section"
+    );
+}
+
+#[test]
+fn device_tuning_can_be_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_ok(
+        driver()
+            .args(["build", "testdata/cu/upper.cu", "--emit", "ptx", "-v"])
+            .arg("--no-device-tuning")
+            .arg("-o")
+            .arg(dir.path().join("upper.ptx")),
+    );
+    assert!(out.stderr.contains("--cuda-device-only"), "{}", out.stderr);
+    assert!(
+        !out.stderr.contains("-scev-cheap-expansion-budget"),
+        "{}",
+        out.stderr
     );
 }
 
