@@ -591,56 +591,35 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         Ok(())
     }
 
-    /// `T sl1.load.<T>.a<align>(addr, cached, tag, dirty, line, bytes)`.
-    pub fn load(&mut self, ty: BasicTypeEnum<'ctx>, site: SiteKind) -> FunctionValue<'ctx> {
-        let name = format!("sl1.load.{}.a{}", type_tag(ty), site.align);
-        let p = self.ptr().into();
-        let fn_ty = ty.fn_type(
-            &[
-                p,
-                self.i1().into(),
-                p,
-                p,
-                self.shared_ptr().into(),
-                self.i64().into(),
-            ],
-            false,
+    /// `T sl1.load.<T>.a<align>(addr, cached, tag, dirty, line, bytes)`, or
+    /// with `staged`, `T sl1.load.<T>.a<align>.staged(addr, cached, tag,
+    /// dirty, line, stage_tag, stage_words, bytes)`, whose fill takes the
+    /// line from the stage (`stage`) when the stage holds it.
+    pub fn load(
+        &mut self,
+        ty: BasicTypeEnum<'ctx>,
+        site: SiteKind,
+        staged: bool,
+    ) -> FunctionValue<'ctx> {
+        let name = format!(
+            "sl1.load.{}.a{}{}",
+            type_tag(ty),
+            site.align,
+            if staged { ".staged" } else { "" }
         );
+        let p = self.ptr().into();
+        let mut params = vec![p, self.i1().into(), p, p, self.shared_ptr().into()];
+        if staged {
+            params.extend([p, p]);
+        }
+        params.push(self.i64().into());
+        let fn_ty = ty.fn_type(&params, false);
         if let Some(f) = self.helpers.get(&name) {
             return *f;
         }
         let writeback = self.writeback();
         let f = self.helper(name, fn_ty, |_, _, _| Ok(()));
-        self.build_access_body(f, ty, site, writeback, true)
-            .expect("well formed");
-        f
-    }
-
-    /// `T sl1.load.<T>.a<align>.staged(addr, cached, tag, dirty, line,
-    /// stage_tag, stage_words, bytes)`: `load`, whose fill takes the line
-    /// from the stage (`stage`) when the stage holds it.
-    pub fn load_staged(&mut self, ty: BasicTypeEnum<'ctx>, site: SiteKind) -> FunctionValue<'ctx> {
-        let name = format!("sl1.load.{}.a{}.staged", type_tag(ty), site.align);
-        let p = self.ptr().into();
-        let fn_ty = ty.fn_type(
-            &[
-                p,
-                self.i1().into(),
-                p,
-                p,
-                self.shared_ptr().into(),
-                p,
-                p,
-                self.i64().into(),
-            ],
-            false,
-        );
-        if let Some(f) = self.helpers.get(&name) {
-            return *f;
-        }
-        let writeback = self.writeback();
-        let f = self.helper(name, fn_ty, |_, _, _| Ok(()));
-        self.build_access_body(f, ty, site, writeback, true)
+        self.build_access_body(f, ty, site, writeback, true, staged)
             .expect("well formed");
         f
     }
@@ -756,7 +735,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         }
         let writeback = self.writeback();
         let f = self.helper(name, fn_ty, |_, _, _| Ok(()));
-        self.build_access_body(f, ty, site, writeback, false)
+        self.build_access_body(f, ty, site, writeback, false, false)
             .expect("well formed");
         f
     }
@@ -929,6 +908,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         site: SiteKind,
         writeback: FunctionValue<'ctx>,
         is_load: bool,
+        staged: bool,
     ) -> BuildResult<()> {
         let entry = f.get_first_basic_block().unwrap();
         let b = self.ctx.create_builder();
@@ -941,7 +921,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         let dirty_slot = param(first_state + 2).into_pointer_value();
         let line = param(first_state + 3).into_pointer_value();
         // Staged loads take the stage's slots before the line size.
-        let staged = (f.count_params() == first_state + 7).then(|| Staged {
+        let staged = staged.then(|| Staged {
             tag: param(first_state + 4).into_pointer_value(),
             words: param(first_state + 5).into_pointer_value(),
         });

@@ -83,7 +83,6 @@ pub(super) fn add(
         let old = edit::terminator(checked_latch);
         let b = Builder::before(old);
         let mut left = const_int(i64t, i64::MAX);
-        let mut offsets = Vec::new();
         // Per site: its tag and how many next iterations stay in its line.
         let mut stays: Vec<Stay> = Vec::new();
         for site in sites {
@@ -91,7 +90,6 @@ pub(super) fn add(
             let addr = LLVMBuildPtrToInt(b.raw(), LLVMGetOperand(access, 0), i64t, c"".as_ptr());
             let tag = b.load(i64t, site.state.tag);
             let d = LLVMBuildSub(b.raw(), addr, tag, c"sl1.run.off".as_ptr());
-            offsets.push(d);
             let s = const_int(i64t, site.stride);
             // Iteration t >= 1 accesses [d + t*s, d + t*s + size): inside the
             // line while d + s >= 0 and t <= (line - size - d) / s.
@@ -138,7 +136,7 @@ pub(super) fn add(
                 ),
                 c"".as_ptr(),
             );
-            stays.push(Stay { tag, n, in_line });
+            stays.push(Stay { tag, d, n, in_line });
         }
         if let Some(exit) = exit {
             let k = iterations_left(&b, copy.values[&exit.branch], exit, i64t);
@@ -149,20 +147,12 @@ pub(super) fn add(
             }
         }
         b.store(left, run);
-        for (site, &d) in sites.iter().zip(&offsets) {
+        for (site, stay) in sites.iter().zip(&stays) {
             if premarked(site) {
-                premark(&b, rt, site, d, left);
+                premark(&b, rt, site, stay.d, left);
             }
         }
-        let go = LLVMBuildICmp(
-            b.raw(),
-            LLVMIntPredicate::LLVMIntSGT,
-            left,
-            zero,
-            c"".as_ptr(),
-        );
-        LLVMBuildCondBr(b.raw(), go, fast_header, checked_header);
-        edit::erase(old);
+        branch_on_run(old, left, fast_header, checked_header);
 
         // After an iteration of the run: one fewer left.
         let old = edit::terminator(fast_latch);
@@ -170,15 +160,7 @@ pub(super) fn add(
         let left = b.load(i64t, run);
         let left = LLVMBuildSub(b.raw(), left, const_int(i64t, 1), c"sl1.run.left".as_ptr());
         b.store(left, run);
-        let go = LLVMBuildICmp(
-            b.raw(),
-            LLVMIntPredicate::LLVMIntSGT,
-            left,
-            zero,
-            c"".as_ptr(),
-        );
-        LLVMBuildCondBr(b.raw(), go, fast_header, checked_header);
-        edit::erase(old);
+        branch_on_run(old, left, fast_header, checked_header);
 
         // A counted run stays in the loop: its copy of the exit test goes.
         if let Some(exit) = exit {
@@ -231,7 +213,7 @@ pub(super) fn add(
         let access = copy.values[&site.call];
         // SAFETY: `site.ty` is the sized first-class type the access moves.
         let ty = unsafe { BasicTypeEnum::new(site.ty) };
-        let f = rt.load_staged(ty, site.kind);
+        let f = rt.load(ty, site.kind, true);
         // SAFETY: `access` is an `sl1.load` call: (addr, cached, tag, dirty,
         // line, bytes).
         let mut args: Vec<LLVMValueRef> = (0..6)
@@ -283,7 +265,9 @@ unsafe fn stage_next_lines(
         let stage_tag = edit::entry_alloca(function, i64t, "sl1.stage.tag");
         super::store_before_entry_end(function, stage_tag, const_int(i64t, -1));
         let words = edit::entry_alloca(function, rt.stage_type(), "sl1.stage");
-        let Stay { tag, n, in_line } = stays[j];
+        let Stay {
+            tag, n, in_line, ..
+        } = stays[j];
         let next = LLVMBuildAdd(b.raw(), tag, const_int(i64t, i64::from(line)), c"".as_ptr());
         let touched = LLVMBuildAnd(
             b.raw(),
@@ -309,11 +293,37 @@ unsafe fn stage_next_lines(
     staged
 }
 
+/// Replaces the latch branch `old` by one into the run while `left`
+/// iterations remain, else into the checked copy.
+///
+/// SAFETY (for callers): `old` is a latch's terminator, `left` an i64
+/// available before it.
+unsafe fn branch_on_run(
+    old: LLVMValueRef,
+    left: LLVMValueRef,
+    run_header: LLVMBasicBlockRef,
+    checked_header: LLVMBasicBlockRef,
+) {
+    let b = Builder::before(old);
+    let zero = LLVMConstNull(LLVMTypeOf(left));
+    let go = LLVMBuildICmp(
+        b.raw(),
+        LLVMIntPredicate::LLVMIntSGT,
+        left,
+        zero,
+        c"".as_ptr(),
+    );
+    LLVMBuildCondBr(b.raw(), go, run_header, checked_header);
+    edit::erase(old);
+}
+
 /// One site at the checked latch: its structure's tag, how many next
-/// iterations its access stays in that line, and whether it is in it now.
+/// iterations its access stays in that line, and whether it is in it now;
+/// `d` is the access's offset from the line's address.
 #[derive(Clone, Copy)]
 struct Stay {
     tag: LLVMValueRef,
+    d: LLVMValueRef,
     n: LLVMValueRef,
     in_line: LLVMValueRef,
 }

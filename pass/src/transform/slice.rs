@@ -644,7 +644,7 @@ impl LoopSlice<'_, '_> {
         }
         let is_load = a.kind == AccessKind::Load;
         let routed = if is_load {
-            let f = rt.load(ty, site);
+            let f = rt.load(ty, site, false);
             let v = call(
                 inst,
                 f.as_value_ref(),
