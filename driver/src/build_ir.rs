@@ -132,10 +132,14 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
         line_runs: !args.no_line_runs,
         line_padding: !args.no_line_padding,
         line_staging: !args.no_line_staging,
+        device_tuning: args.device_rewrites,
     };
-    let report = sl1_pass::run_on_module(&module, &options)
+    let mut report = sl1_pass::run_on_module(&module, &options)
         .with_context(|| format!("{}: S-L1 failed", args.input.display()))?;
     run(&format!("default<O{}>", args.opt_level))?;
+    if let Some(tuning) = report.device_tuning.as_mut() {
+        tuning.frozen_divisions = sl1_pass::tuning::freeze_divisions(&module);
+    }
 
     match emit {
         Emit::Ll => module

@@ -149,6 +149,13 @@ pub struct BuildArgs {
     /// trip counts the runtime unroller computes).
     #[arg(long)]
     pub no_device_tuning: bool,
+    /// The plugin's device rewrites (also with --no-sl1): small switches
+    /// that only choose values become selects, and divisions that nested
+    /// loops' addresses build on are frozen so that loop strength reduction
+    /// can bump those addresses. Off by default until measured on the GPU
+    /// (docs/benchmarks.md).
+    #[arg(long)]
+    pub device_rewrites: bool,
     /// Let clang lower switches to jump tables. Off by default: on the GPU a
     /// jump table is an indirect branch (`brx.idx`) that a warp whose threads
     /// take different cases serializes on, where a compare tree predicates.

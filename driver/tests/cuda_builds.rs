@@ -240,6 +240,57 @@ fn device_tuning_can_be_left_out() {
 }
 
 #[test]
+fn device_rewrites_report_what_they_changed() {
+    // patterns.cu's `tuned` kernel has a ?: chain clang makes a switch and a
+    // remainder its inner loop builds on; the report counts both rewrites
+    // (with or without S-L1), and a build without them has no entry.
+    let dir = tempfile::tempdir().unwrap();
+    let build = |extra: &[&str]| {
+        let report = dir.path().join("patterns.json");
+        run_ok(
+            driver()
+                .args(["build", "testdata/cu/patterns.cu", "--emit", "ptx"])
+                .args(extra)
+                .arg("-o")
+                .arg(dir.path().join("patterns.ptx"))
+                .arg("--report")
+                .arg(&report),
+        );
+        read_report(&report)
+    };
+    let tuned = build(&["--device-rewrites"])
+        .device_tuning
+        .expect("a tuning entry");
+    assert!(tuned.selected_switches >= 1, "{tuned:?}");
+    assert!(tuned.frozen_divisions >= 1, "{tuned:?}");
+    assert!(build(&["--device-rewrites", "--no-sl1"])
+        .device_tuning
+        .is_some());
+    assert!(build(&[]).device_tuning.is_none());
+    // The IR path does the same: the early rewrite before LLVM's pipeline,
+    // the freeze after it.
+    let report = dir.path().join("tuning.json");
+    run_ok(
+        driver()
+            .args([
+                "build",
+                "testdata/ll/device_tuning.ll",
+                "--device-rewrites",
+                "-o",
+            ])
+            .arg(dir.path().join("tuning.ptx"))
+            .arg("--report")
+            .arg(&report),
+    );
+    let tuned = read_report(&report).device_tuning.expect("a tuning entry");
+    assert_eq!(
+        (tuned.selected_switches, tuned.frozen_divisions),
+        (1, 1),
+        "{tuned:?}"
+    );
+}
+
+#[test]
 fn no_sl1_build_reports_transform_off() {
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("r.json");

@@ -172,7 +172,7 @@ pub fn demote_phi(function: LLVMValueRef, phi: LLVMValueRef) {
 }
 
 /// Users of `value` (instructions), each once.
-fn users(value: LLVMValueRef) -> Vec<LLVMValueRef> {
+pub fn users(value: LLVMValueRef) -> Vec<LLVMValueRef> {
     let mut out = Vec::new();
     // SAFETY: walks the use list of a live value.
     unsafe {
@@ -399,4 +399,122 @@ pub fn replace_uses(old: LLVMValueRef, new: LLVMValueRef) {
 pub fn parent_block(inst: LLVMValueRef) -> LLVMBasicBlockRef {
     // SAFETY: reads a live instruction.
     unsafe { LLVMGetInstructionParent(inst) }
+}
+
+/// The parts of a `switch`: condition, default destination and
+/// `(case value, destination)` pairs; `None` for any other instruction.
+pub struct SwitchParts {
+    pub condition: LLVMValueRef,
+    pub default: LLVMBasicBlockRef,
+    pub cases: Vec<(LLVMValueRef, LLVMBasicBlockRef)>,
+}
+
+pub fn switch_parts(inst: LLVMValueRef) -> Option<SwitchParts> {
+    // SAFETY: reads a live switch: operand 0 is the condition, successor 0
+    // the default destination, successor i > 0 goes with case value i.
+    unsafe {
+        if inst.is_null() || LLVMGetInstructionOpcode(inst) != LLVMOpcode::LLVMSwitch {
+            return None;
+        }
+        let cases = (1..LLVMGetNumSuccessors(inst))
+            .map(|i| (LLVMGetSwitchCaseValue(inst, i), LLVMGetSuccessor(inst, i)))
+            .collect();
+        Some(SwitchParts {
+            condition: LLVMGetOperand(inst, 0),
+            default: LLVMGetSwitchDefaultDest(inst),
+            cases,
+        })
+    }
+}
+
+/// `(value, block)` pairs of a phi node.
+pub fn phi_incoming(phi: LLVMValueRef) -> Vec<(LLVMValueRef, LLVMBasicBlockRef)> {
+    // SAFETY: `phi` is a live phi node.
+    unsafe {
+        (0..LLVMCountIncoming(phi))
+            .map(|i| (LLVMGetIncomingValue(phi, i), LLVMGetIncomingBlock(phi, i)))
+            .collect()
+    }
+}
+
+/// Replaces phi `phi` with a new phi of the same name and type whose incoming
+/// pairs are `incoming`.
+pub fn rebuild_phi(phi: LLVMValueRef, incoming: &[(LLVMValueRef, LLVMBasicBlockRef)]) {
+    // SAFETY: builds a phi before a live phi, moves its uses and name, erases it.
+    unsafe {
+        let b = Builder::before(phi);
+        let new = LLVMBuildPhi(b.raw(), LLVMTypeOf(phi), c"".as_ptr());
+        for &(value, block) in incoming {
+            let (mut value, mut block) = (value, block);
+            LLVMAddIncoming(new, &mut value, &mut block, 1);
+        }
+        LLVMReplaceAllUsesWith(phi, new);
+        let mut len = 0;
+        let name = std::ffi::CStr::from_ptr(LLVMGetValueName2(phi, &mut len)).to_owned();
+        LLVMInstructionEraseFromParent(phi);
+        LLVMSetValueName2(new, name.as_ptr(), len);
+    }
+}
+
+/// Whether `block` holds nothing but an unconditional branch; its target.
+pub fn only_branch_target(block: LLVMBasicBlockRef) -> Option<LLVMBasicBlockRef> {
+    let insts = instructions(block);
+    let [br] = insts.as_slice() else {
+        return None;
+    };
+    // SAFETY: reads a live terminator.
+    unsafe {
+        (LLVMGetInstructionOpcode(*br) == LLVMOpcode::LLVMBr && LLVMGetNumSuccessors(*br) == 1)
+            .then(|| LLVMGetSuccessor(*br, 0))
+    }
+}
+
+/// Deletes `block`, which no edge reaches any more, with its instructions.
+pub fn delete_block(block: LLVMBasicBlockRef) {
+    // SAFETY: the block is unreachable and its values are unused.
+    unsafe { LLVMDeleteBasicBlock(block) }
+}
+
+impl Builder {
+    pub fn icmp_eq(&self, a: LLVMValueRef, b: LLVMValueRef) -> LLVMValueRef {
+        // SAFETY: builds an instruction at the builder's position.
+        unsafe {
+            LLVMBuildICmp(
+                self.0,
+                inkwell::llvm_sys::LLVMIntPredicate::LLVMIntEQ,
+                a,
+                b,
+                c"".as_ptr(),
+            )
+        }
+    }
+
+    pub fn or(&self, a: LLVMValueRef, b: LLVMValueRef) -> LLVMValueRef {
+        // SAFETY: as above.
+        unsafe { LLVMBuildOr(self.0, a, b, c"".as_ptr()) }
+    }
+
+    pub fn select(
+        &self,
+        cond: LLVMValueRef,
+        then: LLVMValueRef,
+        other: LLVMValueRef,
+    ) -> LLVMValueRef {
+        // SAFETY: as above.
+        unsafe { LLVMBuildSelect(self.0, cond, then, other, c"".as_ptr()) }
+    }
+}
+
+/// Inserts `freeze inst` right after `inst` (not a phi or terminator) and
+/// sends every other use of `inst` through it.
+pub fn freeze_after(inst: LLVMValueRef) -> LLVMValueRef {
+    // SAFETY: `inst` is a live non-terminator, so a next instruction exists.
+    unsafe {
+        let b = Builder::before(LLVMGetNextInstruction(inst));
+        let frozen = LLVMBuildFreeze(b.raw(), inst, c"".as_ptr());
+        LLVMReplaceAllUsesWith(inst, frozen);
+        // RAUW also rewrote the freeze's own operand.
+        LLVMSetOperand(frozen, 0, inst);
+        frozen
+    }
 }

@@ -12,6 +12,7 @@ mod plugin;
 pub mod report;
 mod runtime;
 pub mod transform;
+pub mod tuning;
 
 use inkwell::module::Module;
 
@@ -33,6 +34,10 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
         kernel.transform = transform::transform_kernel(module, f, options);
         kernels.push(kernel);
     }
+    let device_tuning = options.device_tuning.then(|| tuning::TuningReport {
+        selected_switches: tuning::select_switches(module),
+        frozen_divisions: 0,
+    });
     if let Err(message) = module.verify() {
         return Err(Error::Broken {
             message: message.to_string(),
@@ -42,7 +47,11 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
         source: module_source_name(module),
         target: ir::target_triple(module),
         options: options.clone(),
-        transformed: kernels.iter().any(|k| k.transform.applied),
+        transformed: device_tuning
+            .as_ref()
+            .is_some_and(|t| t.selected_switches > 0)
+            || kernels.iter().any(|k| k.transform.applied),
+        device_tuning,
         kernels,
     })
 }

@@ -66,6 +66,13 @@ pub struct Options {
     /// does not wait on memory. Off, fills load when they miss.
     #[serde(default = "yes")]
     pub line_staging: bool,
+    /// Device tuning, not part of S-L1 itself (`tuning`): small switches
+    /// that only choose values become selects, and divisions that nested
+    /// loops build on are frozen, in every function of the module, also when
+    /// `transform` is off. The driver turns it on with its other device
+    /// options.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub device_tuning: bool,
 }
 
 fn yes() -> bool {
@@ -92,6 +99,7 @@ impl Default for Options {
             line_runs: true,
             line_padding: true,
             line_staging: true,
+            device_tuning: false,
         }
     }
 }

@@ -18,8 +18,12 @@ pub struct Report {
     pub source: String,
     pub target: String,
     pub options: Options,
-    /// Whether any kernel was changed.
+    /// Whether the module was changed: a kernel transformed, or code
+    /// rewritten by the device tuning.
     pub transformed: bool,
+    /// What the device tuning changed, when it ran (`Options::device_tuning`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_tuning: Option<crate::tuning::TuningReport>,
     pub kernels: Vec<KernelReport>,
 }
 
@@ -266,6 +270,14 @@ impl Report {
                 ", transform off"
             }
         );
+        if let Some(t) = &self.device_tuning {
+            let _ = writeln!(
+                out,
+                "  device tuning: {} switch(es) that only choose values made selects, {} \
+                 division(s) frozen for the loops nested below them",
+                t.selected_switches, t.frozen_divisions
+            );
+        }
         if self.kernels.is_empty() {
             let _ = writeln!(out, "  no kernels");
         }

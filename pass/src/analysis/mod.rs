@@ -93,9 +93,9 @@ pub fn find_kernels<'ctx>(module: &Module<'ctx>) -> Vec<FunctionValue<'ctx>> {
         .collect()
 }
 
-/// Analyses one kernel of `module`.
-pub fn analyse_kernel<'m>(module: &'m Module<'_>, kernel: FunctionValue<'_>) -> KernelAnalysis<'m> {
-    let function = Function::of(module, kernel);
+/// The blocks of `function` in layout order and its loops (block indices
+/// into that order).
+pub fn loop_forest(function: Function<'_>) -> (Vec<ir::Block<'_>>, LoopForest) {
     let blocks = function.blocks();
     let edges: Vec<(usize, usize)> = blocks
         .iter()
@@ -108,6 +108,13 @@ pub fn analyse_kernel<'m>(module: &'m Module<'_>, kernel: FunctionValue<'_>) -> 
         })
         .collect();
     let loops = find_loops(blocks.len(), &edges);
+    (blocks, loops)
+}
+
+/// Analyses one kernel of `module`.
+pub fn analyse_kernel<'m>(module: &'m Module<'_>, kernel: FunctionValue<'_>) -> KernelAnalysis<'m> {
+    let function = Function::of(module, kernel);
+    let (blocks, loops) = loop_forest(function);
     let accesses = collect_accesses(function, &blocks);
     let sync_points = collect_sync_points(&blocks);
 

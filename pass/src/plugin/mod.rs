@@ -40,6 +40,7 @@ pub struct RawOptions {
     no_line_runs: bool,
     no_line_padding: bool,
     no_line_staging: bool,
+    device_tuning: bool,
     panic_for_testing: bool,
     report_path: *const c_char,
 }
@@ -162,6 +163,7 @@ pub unsafe extern "C" fn sl1_run_on_module(
             line_runs: !raw.no_line_runs,
             line_padding: !raw.no_line_padding,
             line_staging: !raw.no_line_staging,
+            device_tuning: raw.device_tuning,
         };
         let report = crate::run_on_module(&view, &options).map_err(|e| e.to_string())?;
         if !raw.report_path.is_null() {
@@ -170,8 +172,14 @@ pub unsafe extern "C" fn sl1_run_on_module(
             write_report(&path, &report)?;
         }
         emit_remarks(module, &report);
-        Ok::<bool, String>(report.transformed)
+        Ok(report.transformed)
     }));
+    finish(module, result)
+}
+
+/// Turns what a guarded entry point returned into its result code, reporting
+/// errors and caught panics as LLVM diagnostics.
+fn finish(module: LLVMModuleRef, result: std::thread::Result<Result<bool, String>>) -> c_int {
     match result {
         Ok(Ok(changed)) => c_int::from(changed),
         Ok(Err(message)) => {
@@ -192,4 +200,45 @@ pub unsafe extern "C" fn sl1_run_on_module(
             -1
         }
     }
+}
+
+/// The late device tuning (`tuning::freeze_divisions`), after LLVM's
+/// optimizer. Adds what it did to the report the early pass wrote at
+/// `report_path` (may be null). Returns as `sl1_run_on_module`.
+///
+/// # Safety
+/// `module` must be a live module and `report_path` null or a NUL-terminated
+/// string, as passed by `register.cpp`.
+#[no_mangle]
+pub unsafe extern "C" fn sl1_tune_late(module: LLVMModuleRef, report_path: *const c_char) -> c_int {
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: as in `sl1_run_on_module`.
+        let view = ManuallyDrop::new(unsafe { Module::new(module) });
+        if !crate::analysis::is_device_module(&view) {
+            return Ok(false);
+        }
+        let frozen = crate::tuning::freeze_divisions(&view);
+        if let Err(message) = view.verify() {
+            return Err(format!(
+                "the tuned module fails the LLVM verifier (a bug in S-L1's device tuning; \
+                 the driver's --no-device-tuning avoids it): {message}"
+            ));
+        }
+        if !report_path.is_null() {
+            // SAFETY: a NUL-terminated string owned by the caller.
+            let path = unsafe { CStr::from_ptr(report_path) }.to_string_lossy();
+            let text = std::fs::read_to_string(&*path)
+                .map_err(|e| format!("cannot read report `{path}`: {e}"))?;
+            let mut report: Report = serde_json::from_str(&text)
+                .map_err(|e| format!("report `{path}` is not valid: {e}"))?;
+            report
+                .device_tuning
+                .get_or_insert_default()
+                .frozen_divisions = frozen;
+            report.transformed |= frozen > 0;
+            write_report(&path, &report)?;
+        }
+        Ok(frozen > 0)
+    }));
+    finish(module, result)
 }

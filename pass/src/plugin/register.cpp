@@ -72,6 +72,11 @@ cl::opt<bool> Sl1NoLineStaging(
     cl::desc("S-L1: fill lines when they miss (by default line runs load a read-only "
              "structure's next line into registers ahead)"),
     cl::init(false));
+cl::opt<bool> Sl1DeviceTuning(
+    "sl1-device-tuning",
+    cl::desc("Device tuning (also with -sl1-disable): small switches that only choose values "
+             "become selects; divisions that nested loops build on are frozen"),
+    cl::init(false));
 cl::opt<bool> Sl1PanicForTesting("sl1-panic-for-testing",
                                   cl::desc("S-L1: fail inside the pass (tests the error path)"),
                                   cl::init(false), cl::Hidden);
@@ -96,11 +101,13 @@ extern "C" struct Sl1RawOptions {
   bool no_line_runs;
   bool no_line_padding;
   bool no_line_staging;
+  bool device_tuning;
   bool panic_for_testing;
   const char *report_path;
 };
 
 extern "C" int sl1_run_on_module(LLVMModuleRef M, const Sl1RawOptions *Opts);
+extern "C" int sl1_tune_late(LLVMModuleRef M, const char *ReportPath);
 
 // Severity codes used by Rust (`plugin::Severity`).
 enum Sl1Severity { Sl1Error = 0, Sl1Warning = 1, Sl1Remark = 2, Sl1Missed = 3, Sl1Analysis = 4 };
@@ -143,13 +150,22 @@ struct Sl1Pass : PassInfoMixin<Sl1Pass> {
                            ? unsigned(Sl1LineSize)
                            : unsigned(Sl1MaxLineSize);
     Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, MaxLine, Sl1MaxThreads, Sl1Disable, Sl1ForceUncached, Sl1CacheReadOnly, Sl1Stats,
-                       Sl1NoStaticPrediction, Sl1Prefetch, Sl1NoLineRuns, Sl1NoLinePadding, Sl1NoLineStaging, Sl1PanicForTesting,
+                       Sl1NoStaticPrediction, Sl1Prefetch, Sl1NoLineRuns, Sl1NoLinePadding, Sl1NoLineStaging, Sl1DeviceTuning, Sl1PanicForTesting,
                        Report.empty() ? nullptr : Report.c_str()};
     int Changed = sl1_run_on_module(wrap(&M), &Opts);
     return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
   // Run at -O0 too, where functions carry optnone.
   static bool isRequired() { return true; }
+};
+
+// The device tuning that must come after LLVM's optimizer (see tuning/mod.rs).
+struct Sl1LateTuningPass : PassInfoMixin<Sl1LateTuningPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    std::string Report = Sl1Report;
+    int Changed = sl1_tune_late(wrap(&M), Report.empty() ? nullptr : Report.c_str());
+    return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
 };
 
 } // namespace
@@ -159,10 +175,19 @@ extern "C" void sl1_register_pass_builder_callbacks(PassBuilder *PB) {
       [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
         MPM.addPass(Sl1Pass());
       });
+  PB->registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
+        if (Sl1DeviceTuning)
+          MPM.addPass(Sl1LateTuningPass());
+      });
   PB->registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "sl1") {
           MPM.addPass(Sl1Pass());
+          return true;
+        }
+        if (Name == "sl1-late-tuning") {
+          MPM.addPass(Sl1LateTuningPass());
           return true;
         }
         return false;

@@ -1,0 +1,99 @@
+//! Device tuning: freeze divisions whose results nested loops build on.
+//!
+//! In `for (e ...) { col = e % n; for (k ...) sum += b[k * n + col]; }` the
+//! inner loop's address is `b + 4 * col + 4 * n * k`: a pointer that loop
+//! strength reduction should bump by `4 * n` per iteration. Scalar evolution
+//! sees `col` as `e - (e / n) * n`, and a division by a value it cannot
+//! prove non-zero is not safe to expand in a preheader, so LSR keeps a
+//! 64-bit multiply per iteration (nvcc bumps a pointer). Frozen, the
+//! remainder is an opaque loop-invariant value that LSR may use as it is;
+//! `freeze` of a defined value is a no-op and emits no code.
+
+use std::collections::{HashMap, HashSet};
+
+use inkwell::llvm_sys::LLVMOpcode;
+use inkwell::module::Module;
+
+use crate::analysis::loop_forest;
+use crate::analysis::loops::LoopForest;
+use crate::edit;
+use inkwell::llvm_sys::prelude::LLVMBasicBlockRef;
+
+use crate::ir::{Function, Value};
+
+/// Most users followed from one division looking for a nested loop.
+const MAX_USERS_FOLLOWED: usize = 64;
+
+pub fn freeze_divisions(module: &Module<'_>) -> usize {
+    let mut frozen = 0;
+    for function in module.get_functions() {
+        let function = Function::of(module, function);
+        if function.is_declaration() {
+            continue;
+        }
+        let (blocks, forest) = loop_forest(function);
+        let index: HashMap<LLVMBasicBlockRef, usize> = blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.as_raw_block(), i))
+            .collect();
+        let divisions: Vec<(usize, Value<'_>)> = blocks
+            .iter()
+            .enumerate()
+            .flat_map(|(i, b)| b.instructions().into_iter().map(move |v| (i, v)))
+            .filter(|(_, v)| is_division(*v))
+            .collect();
+        for (block, division) in divisions {
+            let home = forest.innermost_loop_of(block);
+            if feeds_nested_loop(division, home, &forest, &index) {
+                edit::freeze_after(division.as_raw());
+                frozen += 1;
+            }
+        }
+    }
+    frozen
+}
+
+fn is_division(v: Value<'_>) -> bool {
+    matches!(
+        v.opcode(),
+        Some(
+            LLVMOpcode::LLVMUDiv
+                | LLVMOpcode::LLVMURem
+                | LLVMOpcode::LLVMSDiv
+                | LLVMOpcode::LLVMSRem
+        )
+    )
+}
+
+/// Whether a value computed from `division` is used in a loop nested inside
+/// `home` (the division's innermost loop; any loop when it is in none).
+fn feeds_nested_loop(
+    division: Value<'_>,
+    home: Option<usize>,
+    forest: &LoopForest,
+    index: &HashMap<LLVMBasicBlockRef, usize>,
+) -> bool {
+    let nested = |l: usize| match home {
+        None => true,
+        Some(h) => l != h && forest.loops[h].blocks.contains(&forest.loops[l].header),
+    };
+    let mut seen = HashSet::new();
+    let mut work = vec![division.as_raw()];
+    while let Some(value) = work.pop() {
+        for user in edit::users(value) {
+            if !seen.insert(user) || seen.len() > MAX_USERS_FOLLOWED {
+                continue;
+            }
+            let in_nested = index
+                .get(&edit::parent_block(user))
+                .and_then(|&b| forest.innermost_loop_of(b))
+                .is_some_and(nested);
+            if in_nested {
+                return true;
+            }
+            work.push(user);
+        }
+    }
+    false
+}

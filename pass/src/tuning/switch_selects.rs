@@ -1,0 +1,182 @@
+//! Device tuning: small switches that only choose values become selects.
+//!
+//! clang turns a `?:` chain on one value (`c == 'A' ? 0 : c == 'C' ? 1 : ...`)
+//! into a `switch` whose cases branch to empty blocks that feed phis. On a GPU
+//! the switch is a tree of compares and branches: a warp whose threads take
+//! different cases walks them in turn, and nothing after the switch (the next
+//! unrolled iteration's load, say) starts before the tree is resolved. The
+//! same choice written as compares and selects is straight-line code the
+//! scheduler can overlap. Only small switches are rewritten: each case costs
+//! a compare and each distinct value a select, where the tree costs a branch
+//! per level.
+
+use inkwell::llvm_sys::prelude::*;
+use inkwell::module::Module;
+use inkwell::values::AsValueRef;
+
+use crate::edit;
+
+/// Most cases a rewritten switch may have.
+pub const MAX_CASES: usize = 8;
+/// Most selects a rewrite may add (over all the phis it feeds).
+pub const MAX_SELECTS: usize = 16;
+
+/// Rewrites every eligible switch in the functions of `module`; returns how
+/// many were rewritten.
+pub fn select_switches(module: &Module<'_>) -> usize {
+    let mut rewritten = 0;
+    for function in module.get_functions() {
+        let function = function.as_value_ref();
+        for block in edit::blocks(function) {
+            if let Some(plan) = plan(function, block) {
+                apply(block, plan);
+                rewritten += 1;
+            }
+        }
+    }
+    rewritten
+}
+
+/// How one switch becomes selects.
+struct Plan {
+    switch: LLVMValueRef,
+    join: LLVMBasicBlockRef,
+    condition: LLVMValueRef,
+    /// Case values in switch order.
+    cases: Vec<LLVMValueRef>,
+    /// Per phi of `join`: the value taken on the default path, then the value
+    /// for each case (same order as `cases`).
+    phis: Vec<PhiChoice>,
+    /// The empty blocks between the switch and `join`, deleted afterwards.
+    forwarders: Vec<LLVMBasicBlockRef>,
+}
+
+struct PhiChoice {
+    phi: LLVMValueRef,
+    default: LLVMValueRef,
+    per_case: Vec<LLVMValueRef>,
+}
+
+impl PhiChoice {
+    /// The distinct values other than the default, each with the indices of
+    /// the cases that choose it, in first-seen order.
+    fn groups(&self) -> Vec<(LLVMValueRef, Vec<usize>)> {
+        let mut groups: Vec<(LLVMValueRef, Vec<usize>)> = Vec::new();
+        for (i, &v) in self.per_case.iter().enumerate() {
+            if v == self.default {
+                continue;
+            }
+            match groups.iter_mut().find(|(g, _)| *g == v) {
+                Some((_, cases)) => cases.push(i),
+                None => groups.push((v, vec![i])),
+            }
+        }
+        groups
+    }
+}
+
+/// The plan for the switch ending `block`, when it only chooses the values
+/// of phis in one join block: every destination is that block or an empty
+/// block of its own that branches there.
+fn plan(function: LLVMValueRef, block: LLVMBasicBlockRef) -> Option<Plan> {
+    let switch = edit::terminator(block);
+    let parts = edit::switch_parts(switch)?;
+    if parts.cases.is_empty() || parts.cases.len() > MAX_CASES {
+        return None;
+    }
+    // A destination's block of arrival at the join: itself when it forwards,
+    // else the switch's block (the destination is the join).
+    let forwards = |dest: LLVMBasicBlockRef| -> Option<LLVMBasicBlockRef> {
+        let target = edit::only_branch_target(dest)?;
+        (dest != block
+            && target != dest
+            && edit::predecessors(function, dest)
+                .iter()
+                .all(|p| *p == block))
+        .then_some(target)
+    };
+    let candidates = [Some(parts.default), forwards(parts.default)];
+    let dests: Vec<LLVMBasicBlockRef> = std::iter::once(parts.default)
+        .chain(parts.cases.iter().map(|c| c.1))
+        .collect();
+    let join = candidates.into_iter().flatten().find(|&join| {
+        join != block
+            && dests
+                .iter()
+                .all(|&d| d == join || forwards(d) == Some(join))
+    })?;
+    let arrival = |dest: LLVMBasicBlockRef| if dest == join { block } else { dest };
+    let phis: Vec<LLVMValueRef> = edit::instructions(join)
+        .into_iter()
+        .take_while(|i| edit::is_phi(*i))
+        .collect();
+    if phis.is_empty() {
+        return None;
+    }
+    let value_from = |phi: LLVMValueRef, pred: LLVMBasicBlockRef| {
+        edit::phi_incoming(phi)
+            .into_iter()
+            .find(|(_, b)| *b == pred)
+            .map(|(v, _)| v)
+    };
+    let mut choices = Vec::new();
+    for phi in phis {
+        choices.push(PhiChoice {
+            phi,
+            default: value_from(phi, arrival(parts.default))?,
+            per_case: parts
+                .cases
+                .iter()
+                .map(|&(_, dest)| value_from(phi, arrival(dest)))
+                .collect::<Option<_>>()?,
+        });
+    }
+    let selects: usize = choices.iter().map(|c| c.groups().len()).sum();
+    if selects > MAX_SELECTS {
+        return None;
+    }
+    let mut forwarders: Vec<LLVMBasicBlockRef> = dests.into_iter().filter(|d| *d != join).collect();
+    forwarders.sort();
+    forwarders.dedup();
+    Some(Plan {
+        switch,
+        join,
+        condition: parts.condition,
+        cases: parts.cases.iter().map(|c| c.0).collect(),
+        phis: choices,
+        forwarders,
+    })
+}
+
+fn apply(block: LLVMBasicBlockRef, plan: Plan) {
+    let b = edit::Builder::before(plan.switch);
+    let compares: Vec<LLVMValueRef> = plan
+        .cases
+        .iter()
+        .map(|&c| b.icmp_eq(plan.condition, c))
+        .collect();
+    let mut chosen = Vec::new();
+    for choice in &plan.phis {
+        let mut value = choice.default;
+        for (v, cases) in choice.groups() {
+            let cond = cases[1..]
+                .iter()
+                .fold(compares[cases[0]], |acc, &i| b.or(acc, compares[i]));
+            value = b.select(cond, v, value);
+        }
+        chosen.push(value);
+    }
+    edit::erase(plan.switch);
+    edit::Builder::at_end(block).br(plan.join);
+    for (choice, value) in plan.phis.iter().zip(chosen) {
+        let mut incoming: Vec<_> = edit::phi_incoming(choice.phi)
+            .into_iter()
+            .filter(|(_, b)| *b != block && !plan.forwarders.contains(b))
+            .collect();
+        incoming.push((value, block));
+        edit::rebuild_phi(choice.phi, &incoming);
+    }
+    for forwarder in plan.forwarders {
+        edit::delete_block(forwarder);
+    }
+}

@@ -1,0 +1,138 @@
+; The driver's device tuning (pass/src/tuning): switches that only choose
+; values become selects, divisions that nested loops build on are frozen.
+; Also a report case: no restrict structure is cached here.
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+; c == 'A' ? 0 : c == 'C' ? 7 : c == 'G' ? 14 : c == 'T' ? 21 : -7, and
+; whether c was a base: two phis, 'A' straight to the join. Rewritten.
+define i32 @decode(i8 %c) {
+entry:
+  switch i8 %c, label %other [
+    i8 65, label %join
+    i8 67, label %is_c
+    i8 71, label %is_g
+    i8 84, label %is_t
+  ]
+
+is_c:
+  br label %join
+
+is_g:
+  br label %join
+
+is_t:
+  br label %join
+
+other:
+  br label %join
+
+join:
+  %code = phi i32 [ 0, %entry ], [ 7, %is_c ], [ 14, %is_g ], [ 21, %is_t ], [ -7, %other ]
+  %base = phi i1 [ true, %entry ], [ true, %is_c ], [ true, %is_g ], [ true, %is_t ], [ false, %other ]
+  %flag = zext i1 %base to i32
+  %sum = add i32 %code, %flag
+  ret i32 %sum
+}
+
+; A case block that stores: left as it is.
+define i32 @stores(i8 %c, ptr %p) {
+entry:
+  switch i8 %c, label %other [
+    i8 1, label %one
+    i8 2, label %two
+  ]
+
+one:
+  store i32 1, ptr %p
+  br label %join
+
+two:
+  br label %join
+
+other:
+  br label %join
+
+join:
+  %v = phi i32 [ 10, %one ], [ 20, %two ], [ 30, %other ]
+  ret i32 %v
+}
+
+; Nine cases, more than a rewrite takes: left as it is.
+define i32 @many(i32 %x) {
+entry:
+  switch i32 %x, label %join [
+    i32 1, label %c1
+    i32 2, label %c2
+    i32 3, label %c3
+    i32 4, label %c4
+    i32 5, label %c5
+    i32 6, label %c6
+    i32 7, label %c7
+    i32 8, label %c8
+    i32 9, label %c9
+  ]
+
+c1:
+  br label %join
+c2:
+  br label %join
+c3:
+  br label %join
+c4:
+  br label %join
+c5:
+  br label %join
+c6:
+  br label %join
+c7:
+  br label %join
+c8:
+  br label %join
+c9:
+  br label %join
+
+join:
+  %v = phi i32 [ 0, %entry ], [ 11, %c1 ], [ 12, %c2 ], [ 13, %c3 ], [ 14, %c4 ], [ 15, %c5 ], [ 16, %c6 ], [ 17, %c7 ], [ 18, %c8 ], [ 19, %c9 ]
+  ret i32 %v
+}
+
+; for (e < n*n) { col = e % n; row = e / 13; for (k < n) acc += b[k*n + col]; ... }
+; `col` feeds the inner loop: frozen. `row` is used in the outer loop only:
+; left as it is.
+define ptx_kernel void @columns(ptr noalias readonly %b, ptr noalias %c, i64 %n) {
+entry:
+  %total = mul i64 %n, %n
+  %any = icmp ne i64 %total, 0
+  br i1 %any, label %outer, label %done
+
+outer:
+  %e = phi i64 [ 0, %entry ], [ %e.next, %outer.latch ]
+  %col = urem i64 %e, %n
+  %row = udiv i64 %e, 13
+  %base = getelementptr i32, ptr %b, i64 %col
+  br label %inner
+
+inner:
+  %k = phi i64 [ 0, %outer ], [ %k.next, %inner ]
+  %acc = phi i32 [ 0, %outer ], [ %acc.next, %inner ]
+  %off = mul i64 %k, %n
+  %addr = getelementptr i32, ptr %base, i64 %off
+  %v = load i32, ptr %addr, align 4
+  %acc.next = add i32 %acc, %v
+  %k.next = add nuw i64 %k, 1
+  %more = icmp ult i64 %k.next, %n
+  br i1 %more, label %inner, label %outer.latch
+
+outer.latch:
+  %row32 = trunc i64 %row to i32
+  %out = add i32 %acc.next, %row32
+  %dst = getelementptr i32, ptr %c, i64 %e
+  store i32 %out, ptr %dst, align 4
+  %e.next = add nuw i64 %e, 1
+  %again = icmp ult i64 %e.next, %total
+  br i1 %again, label %outer, label %done
+
+done:
+  ret void
+}
