@@ -7,6 +7,7 @@ pub mod apps;
 pub mod device;
 pub mod inputs;
 pub mod plots;
+pub mod probe;
 pub mod results;
 pub mod stats;
 pub mod sweep;

@@ -1,0 +1,1 @@
+//! Inference of cache parameters from latency series (in progress).

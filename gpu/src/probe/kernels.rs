@@ -1,0 +1,1 @@
+//! The probe's kernels (in progress).
