@@ -52,6 +52,13 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
             &format!("-sl1-max-line-size={}", args.line_sizes().1),
         ])
         .args(["-mllvm", &format!("-sl1-max-threads={}", args.max_threads)]);
+    if let Some(budget) = args.shared_budget {
+        device.args(["-mllvm", &format!("-sl1-shared-budget={budget}")]);
+    }
+    if let Some(profile) = &args.gpu_profile {
+        // Recorded in the report; the values it sets are passed above.
+        device.args(["-mllvm", &format!("-sl1-gpu-profile={}", profile.display())]);
+    }
     if args.force_uncached {
         device.args(["-mllvm", "-sl1-force-uncached"]);
     }

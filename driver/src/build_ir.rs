@@ -133,6 +133,10 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
         line_padding: !args.no_line_padding,
         line_staging: !args.no_line_staging,
         device_tuning: args.device_rewrites,
+        shared_budget: args
+            .shared_budget
+            .unwrap_or(sl1_pass::options::STATIC_SHARED_LIMIT),
+        gpu_profile: args.gpu_profile.as_ref().map(|p| p.display().to_string()),
     };
     let mut report = sl1_pass::run_on_module(&module, &options)
         .with_context(|| format!("{}: S-L1 failed", args.input.display()))?;

@@ -22,6 +22,10 @@ pub enum Command {
     Build(Box<BuildArgs>),
     /// Show which tools were found and how to install the missing ones.
     Doctor(ToolArgs),
+    /// Measure this machine's GPU memory hierarchy (latencies, cache line and
+    /// capacity, bank conflicts, throughput) and write a GPU profile whose
+    /// line sizes and shared-memory budget `build --gpu-profile` uses.
+    Probe(sl1_gpu::probe::cli::ProbeArgs),
 }
 
 /// What `build` writes.
@@ -67,7 +71,7 @@ pub struct ToolArgs {
     pub plugin: Option<PathBuf>,
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct BuildArgs {
     /// Input: CUDA source (.cu) or device IR (.ll, .bc).
     pub input: PathBuf,
@@ -110,6 +114,15 @@ pub struct BuildArgs {
     /// thread of the block [default: 32, or --line-size when that is given].
     #[arg(long)]
     pub max_line_size: Option<u32>,
+    /// Shared memory in bytes a block's line buffer and the kernel's own
+    /// static shared memory may take together [default: 49152, the most a
+    /// block gets without opting in, or the GPU profile's].
+    #[arg(long, value_name = "BYTES")]
+    pub shared_budget: Option<u64>,
+    /// Take the line sizes and the shared-memory budget from a GPU profile,
+    /// the JSON file `sl1-driver probe` writes (options given here win).
+    #[arg(long, value_name = "FILE")]
+    pub gpu_profile: Option<PathBuf>,
     /// Block size the S-L1 line buffer is provisioned for when a kernel has no
     /// __launch_bounds__.
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -174,6 +187,22 @@ pub struct BuildArgs {
 
 impl BuildArgs {
     /// (smallest, largest) line size: a line size given alone is fixed.
+    /// These options with what a GPU profile (--gpu-profile) sets filled in
+    /// where the user gave nothing.
+    pub fn with_profile(&self) -> anyhow::Result<BuildArgs> {
+        let mut args = self.clone();
+        if let Some(path) = &self.gpu_profile {
+            let profile = sl1_pass::profile::read_profile(path)?;
+            if self.line_size.is_none() && self.max_line_size.is_none() {
+                args.line_size = Some(profile.line_size);
+                args.max_line_size = Some(profile.max_line_size);
+            }
+            args.shared_budget
+                .get_or_insert(profile.shared_budget_bytes);
+        }
+        Ok(args)
+    }
+
     pub fn line_sizes(&self) -> (u32, u32) {
         let defaults = sl1_pass::Options::default();
         let line = self.line_size.unwrap_or(defaults.line_size);

@@ -43,6 +43,7 @@ fn default_output(input: &Path, emit: Emit) -> PathBuf {
 
 fn build(args: &BuildArgs) -> Result<()> {
     arch::validate(&args.arch)?;
+    let args = &args.with_profile()?;
     if !args.input.is_file() {
         return Err(DriverError::InputNotFound {
             path: args.input.clone(),
@@ -86,6 +87,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Build(args) => build(args),
+        Command::Probe(args) => sl1_gpu::probe::cli::main(args),
         Command::Doctor(args) => {
             return if doctor::run(args) {
                 ExitCode::SUCCESS

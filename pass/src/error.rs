@@ -10,4 +10,6 @@ pub enum Error {
     Broken { message: String },
     #[error("invalid S-L1 option: {0}")]
     InvalidOption(String),
+    #[error("GPU profile `{path}`: {message}")]
+    Profile { path: String, message: String },
 }

@@ -9,6 +9,7 @@ pub mod error;
 pub mod ir;
 pub mod options;
 mod plugin;
+pub mod profile;
 pub mod report;
 mod runtime;
 pub mod transform;

@@ -73,6 +73,30 @@ pub struct Options {
     /// options.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub device_tuning: bool,
+    /// Shared memory, in bytes, the line buffer and the kernel's own static
+    /// shared memory may take together per block: at most the 48 KiB a block
+    /// gets without opting in (the buffer is static; a compiled program's
+    /// launches cannot be made to opt in), less on a GPU whose profile says
+    /// so.
+    #[serde(
+        default = "default_shared_budget",
+        skip_serializing_if = "is_default_shared_budget"
+    )]
+    pub shared_budget: u64,
+    /// The GPU profile the line sizes and budget came from, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_profile: Option<String>,
+}
+
+/// Static shared memory a kernel may use without opting in (48 KiB).
+pub const STATIC_SHARED_LIMIT: u64 = 48 * 1024;
+
+fn default_shared_budget() -> u64 {
+    STATIC_SHARED_LIMIT
+}
+
+fn is_default_shared_budget(budget: &u64) -> bool {
+    *budget == STATIC_SHARED_LIMIT
 }
 
 fn yes() -> bool {
@@ -100,6 +124,8 @@ impl Default for Options {
             line_padding: true,
             line_staging: true,
             device_tuning: false,
+            shared_budget: STATIC_SHARED_LIMIT,
+            gpu_profile: None,
         }
     }
 }
@@ -136,6 +162,14 @@ impl Options {
             return Err(Error::InvalidOption(format!(
                 "max threads {} is not a CUDA block size (1-1024)",
                 self.max_threads
+            )));
+        }
+        if !(1024..=STATIC_SHARED_LIMIT).contains(&self.shared_budget) {
+            return Err(Error::InvalidOption(format!(
+                "shared-memory budget {} B must be 1 KiB to {} KiB (the static shared memory a \
+                 block gets without opting in)",
+                self.shared_budget,
+                STATIC_SHARED_LIMIT / 1024
             )));
         }
         if self.threshold == 0 {

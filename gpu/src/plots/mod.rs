@@ -11,7 +11,7 @@
 //! Means are arithmetic means of the apps' values. [`data`] computes what each
 //! chart shows (pure, tested on its own); [`draw`] renders it.
 
-mod backend;
+pub(crate) mod backend;
 pub mod data;
 pub mod draw;
 pub mod font;

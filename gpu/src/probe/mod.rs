@@ -4,6 +4,13 @@
 //! derives S-L1's line sizes and shared-memory budget for the pass
 //! (`-sl1-gpu-profile`, `sl1-driver build --gpu-profile`).
 
+pub mod cli;
 pub mod data;
 pub mod infer;
 pub mod kernels;
+pub mod plan;
+pub mod plot;
+pub mod profile;
+pub mod run;
+pub mod simulate;
+pub mod summary;

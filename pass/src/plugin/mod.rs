@@ -43,6 +43,10 @@ pub struct RawOptions {
     device_tuning: bool,
     panic_for_testing: bool,
     report_path: *const c_char,
+    shared_budget: u64,
+    line_sizes_given: bool,
+    shared_budget_given: bool,
+    gpu_profile: *const c_char,
 }
 
 /// Severity codes understood by `sl1_emit_diagnostic`.
@@ -149,7 +153,7 @@ pub unsafe extern "C" fn sl1_run_on_module(
         if raw.panic_for_testing {
             panic!("panic requested by -sl1-panic-for-testing");
         }
-        let options = Options {
+        let mut options = Options {
             threshold: raw.threshold,
             line_size: raw.line_size,
             max_line_size: raw.max_line_size,
@@ -164,7 +168,20 @@ pub unsafe extern "C" fn sl1_run_on_module(
             line_padding: !raw.no_line_padding,
             line_staging: !raw.no_line_staging,
             device_tuning: raw.device_tuning,
+            shared_budget: raw.shared_budget,
+            gpu_profile: None,
         };
+        if !raw.gpu_profile.is_null() {
+            // SAFETY: a NUL-terminated string owned by the caller.
+            let path = unsafe { CStr::from_ptr(raw.gpu_profile) }.to_string_lossy();
+            let path = std::path::Path::new(&*path);
+            let profile = crate::profile::read_profile(path).map_err(|e| e.to_string())?;
+            let given = crate::profile::Given {
+                line_sizes: raw.line_sizes_given,
+                shared_budget: raw.shared_budget_given,
+            };
+            options.apply_profile(path, &profile, given);
+        }
         let report = crate::run_on_module(&view, &options).map_err(|e| e.to_string())?;
         if !raw.report_path.is_null() {
             // SAFETY: a NUL-terminated string owned by the caller.

@@ -77,6 +77,16 @@ cl::opt<bool> Sl1DeviceTuning(
     cl::desc("Device tuning (also with -sl1-disable): small switches that only choose values "
              "become selects; divisions that nested loops build on are frozen"),
     cl::init(false));
+cl::opt<unsigned> Sl1SharedBudget(
+    "sl1-shared-budget",
+    cl::desc("S-L1: shared memory (bytes) a block's line buffer and the kernel's own static "
+             "shared memory may take together (at most 49152)"),
+    cl::init(48 * 1024));
+cl::opt<std::string> Sl1GpuProfile(
+    "sl1-gpu-profile",
+    cl::desc("S-L1: take line sizes and the shared-memory budget from this GPU profile "
+             "(the JSON file sl1-driver probe writes); explicit options win"),
+    cl::value_desc("file"), cl::init(""));
 cl::opt<bool> Sl1PanicForTesting("sl1-panic-for-testing",
                                   cl::desc("S-L1: fail inside the pass (tests the error path)"),
                                   cl::init(false), cl::Hidden);
@@ -104,6 +114,10 @@ extern "C" struct Sl1RawOptions {
   bool device_tuning;
   bool panic_for_testing;
   const char *report_path;
+  unsigned long long shared_budget;
+  bool line_sizes_given;
+  bool shared_budget_given;
+  const char *gpu_profile;
 };
 
 extern "C" int sl1_run_on_module(LLVMModuleRef M, const Sl1RawOptions *Opts);
@@ -145,13 +159,17 @@ namespace {
 struct Sl1Pass : PassInfoMixin<Sl1Pass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     std::string Report = Sl1Report;
+    std::string Profile = Sl1GpuProfile;
     // A line size given alone fixes the size.
     unsigned MaxLine = !Sl1MaxLineSize.getNumOccurrences() && Sl1LineSize.getNumOccurrences()
                            ? unsigned(Sl1LineSize)
                            : unsigned(Sl1MaxLineSize);
     Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, MaxLine, Sl1MaxThreads, Sl1Disable, Sl1ForceUncached, Sl1CacheReadOnly, Sl1Stats,
                        Sl1NoStaticPrediction, Sl1Prefetch, Sl1NoLineRuns, Sl1NoLinePadding, Sl1NoLineStaging, Sl1DeviceTuning, Sl1PanicForTesting,
-                       Report.empty() ? nullptr : Report.c_str()};
+                       Report.empty() ? nullptr : Report.c_str(), Sl1SharedBudget,
+                       Sl1LineSize.getNumOccurrences() > 0 || Sl1MaxLineSize.getNumOccurrences() > 0,
+                       Sl1SharedBudget.getNumOccurrences() > 0,
+                       Profile.empty() ? nullptr : Profile.c_str()};
     int Changed = sl1_run_on_module(wrap(&M), &Opts);
     return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }

@@ -32,8 +32,7 @@ use sites::{pointer_operand, uncacheable_reason};
 use slice::LoopSlice;
 use stats::Stats;
 
-/// Static shared memory a kernel may use without opting in (48 KiB).
-pub const STATIC_SHARED_LIMIT: u64 = 48 * 1024;
+pub use crate::options::STATIC_SHARED_LIMIT;
 
 /// An access the transform leaves as it is, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -445,13 +444,14 @@ pub fn transform_kernel(
         0
     };
     let pitch = u64::from(line + pad);
-    let available = STATIC_SHARED_LIMIT.saturating_sub(kernel_shared);
+    let available = options.shared_budget.saturating_sub(kernel_shared);
     let wanted = u64::from(report.max_threads) * structures.len() as u64 * pitch;
     let buffer = wanted.min(available) / 16 * 16;
     if buffer < 32 * pitch {
         report.reasons.push(format!(
-            "the kernel already uses {kernel_shared} B of static shared memory; {available} B \
-             left cannot give a warp one line each, so S-L1 stays off"
+            "the kernel already uses {kernel_shared} B of static shared memory; the {available} B \
+             left of the {} B budget cannot give a warp one line each, so S-L1 stays off",
+            options.shared_budget
         ));
         return report;
     }

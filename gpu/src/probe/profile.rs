@@ -1,0 +1,129 @@
+//! The GPU profile: the JSON file a probe run writes. It carries S-L1's
+//! parameters derived from the measurements (`sl1`, the part the pass reads
+//! with `-sl1-gpu-profile` / `sl1-driver build --gpu-profile`), what was
+//! inferred, and every measurement, so that `--from` can redo the inference,
+//! the summary and the plots without a GPU.
+
+use serde::{Deserialize, Serialize};
+
+use super::data::{ChasePath, DeviceInfo, ProbeData};
+use super::infer::Inferred;
+
+/// Largest line the pass supports, and the smallest worth a tag check.
+const LINE_SIZES: [u32; 4] = [8, 16, 32, 64];
+/// Static shared memory a block may use without opting in: the line buffer
+/// is static, and a compiled program's launches cannot be made to opt in.
+const STATIC_SHARED_LIMIT: u64 = 48 * 1024;
+
+/// What the pass reads (`sl1_pass::profile::ProfileParameters`), with why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sl1Parameters {
+    pub line_size: u32,
+    pub max_line_size: u32,
+    pub shared_budget_bytes: u64,
+    /// How each value follows from the measurements, for people.
+    pub why: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    /// The tool and version that wrote the file.
+    pub tool: String,
+    pub device: DeviceInfo,
+    pub sl1: Sl1Parameters,
+    pub inferred: Inferred,
+    pub data: ProbeData,
+}
+
+impl Profile {
+    pub fn new(data: ProbeData, inferred: Inferred) -> Profile {
+        Profile {
+            tool: format!("sl1-driver probe {}", env!("CARGO_PKG_VERSION")),
+            device: data.device.clone(),
+            sl1: derive(&data.device, &inferred),
+            inferred,
+            data,
+        }
+    }
+}
+
+/// S-L1's parameters from what was measured:
+/// - the largest line is the unit one miss brings into the SM's L1 (the
+///   fill unit: a line smaller than it wastes what the memory sends anyway,
+///   a larger one takes two requests), as a supported power of two;
+/// - the smallest line is half of that, at least 8 B and at most 16 B (the
+///   widest single load), for blocks too large to give each thread a full
+///   line;
+/// - the budget is the static shared memory a block may use, at most 48 KiB.
+pub fn derive(device: &DeviceInfo, inferred: &Inferred) -> Sl1Parameters {
+    let mut why = Vec::new();
+    let fill = [ChasePath::L1, ChasePath::ReadOnly, ChasePath::L2]
+        .iter()
+        .find_map(|&path| {
+            inferred
+                .caches
+                .iter()
+                .find(|c| c.path == path)
+                .and_then(|c| c.fill_bytes)
+                .map(|f| (path, f))
+        });
+    let max_line_size = match fill {
+        Some((path, bytes)) => {
+            let line = nearest_line_size(bytes);
+            why.push(format!(
+                "largest line {line} B: a miss through {} fills {bytes} B",
+                path.label()
+            ));
+            line
+        }
+        None => {
+            why.push("largest line 32 B: no fill unit was measured (the default)".into());
+            32
+        }
+    };
+    let line_size = (max_line_size / 2).clamp(8, 16).min(max_line_size);
+    why.push(format!(
+        "smallest line {line_size} B: half the largest, 8 to 16 B (the widest load)"
+    ));
+    let per_block = if device.shared_per_block > 0 {
+        device.shared_per_block
+    } else {
+        STATIC_SHARED_LIMIT
+    };
+    let shared_budget_bytes = per_block.min(STATIC_SHARED_LIMIT);
+    why.push(format!(
+        "shared-memory budget {shared_budget_bytes} B: the static shared memory a block may use \
+         ({per_block} B reported, at most {STATIC_SHARED_LIMIT} B)"
+    ));
+    Sl1Parameters {
+        line_size,
+        max_line_size,
+        shared_budget_bytes,
+        why,
+    }
+}
+
+/// The supported line size closest to `bytes` (ties to the larger).
+fn nearest_line_size(bytes: u64) -> u32 {
+    *LINE_SIZES
+        .iter()
+        .min_by_key(|&&s| {
+            let d = (f64::from(s).log2() - (bytes.max(1) as f64).log2()).abs();
+            ((d * 1000.0) as u64, u32::MAX - s)
+        })
+        .expect("line sizes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_line_sizes() {
+        assert_eq!(nearest_line_size(32), 32);
+        assert_eq!(nearest_line_size(128), 64);
+        assert_eq!(nearest_line_size(4), 8);
+        assert_eq!(nearest_line_size(24), 32);
+        assert_eq!(nearest_line_size(16), 16);
+    }
+}
