@@ -16,9 +16,13 @@ fn llvm_config(arg: &str) -> String {
 
 fn main() {
     println!("cargo:rerun-if-changed=src/plugin/register.cpp");
+    println!("cargo:rerun-if-changed=src/kernel_backup.cpp");
     println!("cargo:rerun-if-env-changed=LLVM_SYS_221_PREFIX");
     let mut build = cc::Build::new();
-    build.cpp(true).file("src/plugin/register.cpp");
+    build
+        .cpp(true)
+        .file("src/plugin/register.cpp")
+        .file("src/kernel_backup.cpp");
     for flag in llvm_config("--cxxflags").split_whitespace() {
         // llvm-config's flags carry the optimisation level of LLVM's own build.
         if !flag.starts_with("-O") && !flag.starts_with("-g") {

@@ -137,6 +137,7 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
             .shared_budget
             .unwrap_or(sl1_pass::options::STATIC_SHARED_LIMIT),
         gpu_profile: args.gpu_profile.as_ref().map(|p| p.display().to_string()),
+        fail_kernel_for_testing: None,
     };
     let mut report = sl1_pass::run_on_module(&module, &options)
         .with_context(|| format!("{}: S-L1 failed", args.input.display()))?;

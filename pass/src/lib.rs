@@ -32,7 +32,7 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
     let mut kernels = Vec::new();
     for f in analysis::find_kernels(module) {
         let mut kernel = report::KernelReport::from_analysis(&analysis::analyse_kernel(module, f));
-        kernel.transform = transform::transform_kernel(module, f, options);
+        kernel.transform = transform_all_or_nothing(module, f, options);
         kernels.push(kernel);
     }
     let device_tuning = options.device_tuning.then(|| tuning::TuningReport {
@@ -55,6 +55,55 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
         device_tuning,
         kernels,
     })
+}
+
+/// Transforms one kernel, or leaves it exactly as it was: a panic in the
+/// transform or a body the verifier rejects puts back the copy taken before
+/// (and drops the globals the attempt added), and the report says why.
+fn transform_all_or_nothing(
+    module: &Module<'_>,
+    kernel: inkwell::values::FunctionValue<'_>,
+    options: &Options,
+) -> transform::TransformReport {
+    use inkwell::values::{AsValueRef, BasicValue};
+    let raw = kernel.as_value_ref();
+    let globals_before: Vec<_> = module.get_globals().map(|g| g.as_value_ref()).collect();
+    let backup = edit::Backup::take(raw);
+    let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let report = transform::transform_kernel(module, kernel, options);
+        if options.fail_kernel_for_testing.as_deref() == Some(report_name(kernel).as_str()) {
+            panic!("failure requested for kernel `{}`", report_name(kernel));
+        }
+        report
+    }));
+    let failure = match &attempt {
+        Ok(_) => edit::verify_function(raw).err(),
+        Err(payload) => Some(plugin::panic_message(payload.as_ref())),
+    };
+    let Some(why) = failure else {
+        drop(backup);
+        return attempt.expect("no failure");
+    };
+    backup.restore();
+    for global in module.get_globals() {
+        let new = !globals_before.contains(&global.as_value_ref());
+        if new && global.as_pointer_value().get_first_use().is_none() {
+            // SAFETY: a global this attempt added and nothing uses any more.
+            unsafe { global.delete() };
+        }
+    }
+    transform::TransformReport {
+        max_threads: options.max_threads,
+        reasons: vec![format!(
+            "internal error, so the kernel was left exactly as it was: {why}; please report it \
+             (-sl1-disable / --no-sl1 skips the transform)"
+        )],
+        ..transform::TransformReport::default()
+    }
+}
+
+fn report_name(kernel: inkwell::values::FunctionValue<'_>) -> String {
+    kernel.get_name().to_string_lossy().into_owned()
 }
 
 /// The file name (without directories) LLVM records as the module's source.

@@ -86,6 +86,10 @@ pub struct Options {
     /// The GPU profile the line sizes and budget came from, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu_profile: Option<String>,
+    /// Tests only: fail (panic) after transforming this kernel, to check
+    /// that the kernel is then left exactly as it was.
+    #[serde(skip)]
+    pub fail_kernel_for_testing: Option<String>,
 }
 
 /// Static shared memory a kernel may use without opting in (48 KiB).
@@ -126,6 +130,7 @@ impl Default for Options {
             device_tuning: false,
             shared_budget: STATIC_SHARED_LIMIT,
             gpu_profile: None,
+            fail_kernel_for_testing: None,
         }
     }
 }

@@ -123,7 +123,7 @@ fn write_report(path: &str, report: &Report) -> Result<(), String> {
     std::fs::write(path, json + "\n").map_err(|e| format!("cannot write report `{path}`: {e}"))
 }
 
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     payload
         .downcast_ref::<&str>()
         .map(|s| s.to_string())
@@ -170,6 +170,7 @@ pub unsafe extern "C" fn sl1_run_on_module(
             device_tuning: raw.device_tuning,
             shared_budget: raw.shared_budget,
             gpu_profile: None,
+            fail_kernel_for_testing: None,
         };
         if !raw.gpu_profile.is_null() {
             // SAFETY: a NUL-terminated string owned by the caller.

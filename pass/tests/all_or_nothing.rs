@@ -1,0 +1,71 @@
+//! The transform is all-or-nothing per kernel: when it fails inside one
+//! kernel (here on request, after it changed the body), that kernel is left
+//! exactly as it was and the report says why; the others are transformed.
+
+use std::path::Path;
+
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::values::AnyValue;
+use sl1_pass::{run_on_module, Options};
+
+fn load(context: &Context) -> inkwell::module::Module<'_> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/ll/line_runs.ll");
+    let buffer = MemoryBuffer::create_from_file(&path).unwrap();
+    context.create_module_from_ir(buffer).unwrap()
+}
+
+fn text_of(module: &inkwell::module::Module<'_>, name: &str) -> String {
+    module
+        .get_function(name)
+        .unwrap()
+        .print_to_string()
+        .to_string()
+}
+
+#[test]
+fn a_failing_kernel_is_left_exactly_as_it_was() {
+    let context = Context::create();
+    let plain = load(&context);
+    let normal = run_on_module(&plain, &Options::default()).unwrap();
+    let transformed: Vec<&str> = normal
+        .kernels
+        .iter()
+        .filter(|k| k.transform.applied)
+        .map(|k| k.name.as_str())
+        .collect();
+    assert!(transformed.len() >= 2, "{transformed:?}");
+    let (victim, other) = (transformed[0], transformed[1]);
+
+    let module = load(&context);
+    let before = text_of(&module, victim);
+    let globals_before = module.get_globals().count();
+    let options = Options {
+        fail_kernel_for_testing: Some(victim.to_string()),
+        ..Options::default()
+    };
+    let report = run_on_module(&module, &options).unwrap();
+    module.verify().unwrap();
+    assert_eq!(text_of(&module, victim), before);
+    let k = report.kernels.iter().find(|k| k.name == victim).unwrap();
+    assert!(!k.transform.applied);
+    assert!(
+        k.transform.reasons[0].contains("internal error")
+            && k.transform.reasons[0].contains("left exactly as it was"),
+        "{:?}",
+        k.transform.reasons
+    );
+    let o = report.kernels.iter().find(|k| k.name == other).unwrap();
+    assert!(o.transform.applied, "{:?}", o.transform.reasons);
+    assert!(module
+        .get_functions()
+        .all(|f| !f.get_name().to_string_lossy().contains("sl1.backup")));
+    // The failed attempt's line buffer is gone; the other kernels' stay.
+    let buffers = |m: &inkwell::module::Module<'_>| {
+        m.get_globals()
+            .filter(|g| g.get_name().to_string_lossy().contains(victim))
+            .count()
+    };
+    assert_eq!(buffers(&module), 0);
+    assert!(module.get_globals().count() > globals_before);
+}
