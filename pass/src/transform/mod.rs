@@ -34,6 +34,18 @@ use stats::Stats;
 
 pub use crate::options::STATIC_SHARED_LIMIT;
 
+/// The largest loop the transform takes, in memory accesses and in
+/// instructions: it copies a loop up to four times (monitoring, one cached
+/// copy per line size, line runs), and LLVM's clean-up and O3 after it grow
+/// faster than linearly with the copies (a loop of 2000 accesses took 20
+/// times the plain compile time). Real kernels' loops are far smaller.
+pub const MAX_LOOP_ACCESSES: usize = 256;
+pub const MAX_LOOP_INSTRUCTIONS: usize = 3000;
+/// The most main loops of one kernel the transform takes: each is
+/// transformed on a fresh analysis of the kernel, which grows with every
+/// loop done (150 loops took 25 times the plain compile time).
+pub const MAX_LOOPS_PER_KERNEL: usize = 16;
+
 /// An access the transform leaves as it is, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DirectAccess {
@@ -245,6 +257,28 @@ pub fn transform_kernel(
             .filter(|id| !cold.contains(id))
             .collect();
         let label = first.block_label(l.header);
+        let instructions: usize = l
+            .blocks
+            .iter()
+            .map(|&b| first.blocks[b].instructions().len())
+            .sum();
+        if in_loop.len() > MAX_LOOP_ACCESSES || instructions > MAX_LOOP_INSTRUCTIONS {
+            report.reasons.push(format!(
+                "loop at {label}: too large ({} accesses, {instructions} instructions; S-L1 \
+                 takes loops of up to {MAX_LOOP_ACCESSES} and {MAX_LOOP_INSTRUCTIONS}): it copies \
+                 a loop up to four times, and the compile time would grow with the copies; left \
+                 as it is",
+                in_loop.len()
+            ));
+            continue;
+        }
+        if headers.len() >= MAX_LOOPS_PER_KERNEL {
+            report.reasons.push(format!(
+                "loop at {label}: the kernel's first {MAX_LOOPS_PER_KERNEL} main loops are \
+                 transformed already (each re-analyses the growing kernel); left as it is"
+            ));
+            continue;
+        }
         if let Some(step) = crate::analysis::stride::cooperative_step(&first.blocks, l) {
             report.reasons.push(format!(
                 "loop at {label}: steps by the {} size ({}): a thread's iterations are that \
