@@ -289,3 +289,21 @@ fn mutations_are_reproducible() {
     assert!((0..20).any(|s| mutate(text, s) != mutate(text, s + 1)));
     assert!(Path::new(&testdata("ll")).is_dir());
 }
+
+#[test]
+fn saved_fuzz_reproducers_build_with_the_driver() {
+    // Each file in testdata/fuzz once broke a build (the header says how).
+    let dir = tempfile::tempdir().unwrap();
+    let mut cases: Vec<_> = std::fs::read_dir(testdata("fuzz"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ll"))
+        .collect();
+    cases.sort();
+    assert!(!cases.is_empty(), "testdata/fuzz lost its reproducers");
+    for case in cases {
+        let ptx = dir.path().join("case.ptx");
+        run_ok(driver().args(["build", "--emit", "ptx", "-o"]).arg(&ptx).arg(&case));
+        assert_ptxas_accepts(&ptx);
+    }
+}
