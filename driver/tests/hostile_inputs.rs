@@ -118,7 +118,10 @@ fn mutated_ir_is_refused_or_transformed_never_broken() {
         }
     }
     // Both outcomes occur, or the mutations test nothing.
-    assert!(refused > 100 && passed > 100, "refused {refused}, passed {passed}");
+    assert!(
+        refused > 100 && passed > 100,
+        "refused {refused}, passed {passed}"
+    );
 }
 
 #[test]
@@ -155,7 +158,9 @@ fn truncated_and_random_bitcode_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let context = Context::create();
     let module = context
-        .create_module_from_ir(MemoryBuffer::create_from_file(&testdata("ll/line_runs.ll")).unwrap())
+        .create_module_from_ir(
+            MemoryBuffer::create_from_file(&testdata("ll/line_runs.ll")).unwrap(),
+        )
         .unwrap();
     let good = dir.path().join("good.bc");
     assert!(module.write_bitcode_to_path(&good));
@@ -240,7 +245,11 @@ pub fn huge_kernel(accesses: usize, loops: usize) -> String {
         let next = format!("l{}", l + 1);
         ir += &format!(
             "l{l}:\n  %i{l} = phi i64 [ %b, %{prev} ], [ %n{l}, %l{l} ]\n",
-            prev = if l == 0 { "entry".to_string() } else { format!("l{}", l - 1) }
+            prev = if l == 0 {
+                "entry".to_string()
+            } else {
+                format!("l{}", l - 1)
+            }
         );
         let count = if l == 0 { accesses } else { 2 };
         for a in 0..count {
@@ -303,7 +312,12 @@ fn saved_fuzz_reproducers_build_with_the_driver() {
     assert!(!cases.is_empty(), "testdata/fuzz lost its reproducers");
     for case in cases {
         let ptx = dir.path().join("case.ptx");
-        run_ok(driver().args(["build", "--emit", "ptx", "-o"]).arg(&ptx).arg(&case));
+        run_ok(
+            driver()
+                .args(["build", "--emit", "ptx", "-o"])
+                .arg(&ptx)
+                .arg(&case),
+        );
         assert_ptxas_accepts(&ptx);
     }
 }

@@ -1,0 +1,662 @@
+//! Printing a `KernelSpec` as NVPTX LLVM IR text, in the style of clang's
+//! device output after SROA (SSA values, phis, `ptx_kernel`), which is what
+//! the pass sees inside clang.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use crate::spec::{
+    Access, Arith, AtomicOp, Elem, Fence, Index, Item, KernelSpec, Loop, LoopBarrier, LoopKind, Op,
+    SLOT_BYTES,
+};
+
+pub const TRIPLE: &str = "nvptx64-nvidia-cuda";
+pub const DATALAYOUT: &str = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64";
+
+/// The kernel as LLVM IR text (one `ptx_kernel` function, its declarations
+/// and `@buf`). The spec is assumed valid (`KernelSpec::validate`).
+pub fn to_ir(spec: &KernelSpec) -> String {
+    let mut e = Emitter {
+        spec,
+        body: String::new(),
+        decls: BTreeSet::new(),
+        next: 0,
+        block: "entry".into(),
+        acc: "0".into(),
+        i: String::new(),
+        j: None,
+        exits: Vec::new(),
+    };
+    e.kernel();
+    let mut out = String::new();
+    let _ = writeln!(out, "; S-L1 generated kernel `{}`", spec.name);
+    let _ = writeln!(out, "target datalayout = \"{DATALAYOUT}\"");
+    let _ = writeln!(out, "target triple = \"{TRIPLE}\"\n");
+    if let Some(bytes) = spec.shared_bytes {
+        let _ = writeln!(
+            out,
+            "@buf = internal addrspace(3) global [{bytes} x i8] undef, align 16\n"
+        );
+    }
+    out.push_str(&e.body);
+    for d in &e.decls {
+        let _ = writeln!(out, "\ndeclare {d}");
+    }
+    out
+}
+
+struct Emitter<'a> {
+    spec: &'a KernelSpec,
+    body: String,
+    decls: BTreeSet<&'static str>,
+    next: usize,
+    /// The block instructions go to now.
+    block: String,
+    /// The accumulator's current value (i64).
+    acc: String,
+    /// The chunk index of the current loop (i64).
+    i: String,
+    /// The inner loop's counter (i64).
+    j: Option<String>,
+    /// Per enclosing loop: its exit block, and (block, acc) of each early
+    /// exit to it.
+    exits: Vec<(String, Vec<(String, String)>)>,
+}
+
+impl Emitter<'_> {
+    fn fresh(&mut self, hint: &str) -> String {
+        self.next += 1;
+        format!("%{hint}{}", self.next)
+    }
+
+    fn label(&mut self, hint: &str) -> String {
+        self.next += 1;
+        format!("{hint}{}", self.next)
+    }
+
+    fn line(&mut self, text: &str) {
+        self.body.push_str("  ");
+        self.body.push_str(text);
+        self.body.push('\n');
+    }
+
+    /// `%x = text`, returning `%x`.
+    fn val(&mut self, hint: &str, text: &str) -> String {
+        let v = self.fresh(hint);
+        self.line(&format!("{v} = {text}"));
+        v
+    }
+
+    fn start(&mut self, label: &str) {
+        let _ = writeln!(self.body, "\n{label}:");
+        self.block = label.to_string();
+    }
+
+    fn sreg(&mut self, which: &str) -> String {
+        let decl = match which {
+            "tid" => "i32 @llvm.nvvm.read.ptx.sreg.tid.x()",
+            "ntid" => "i32 @llvm.nvvm.read.ptx.sreg.ntid.x()",
+            _ => "i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()",
+        };
+        self.decls.insert(decl);
+        self.val(
+            which,
+            &format!("call i32 @llvm.nvvm.read.ptx.sreg.{which}.x()"),
+        )
+    }
+
+    fn kernel(&mut self) {
+        let spec = self.spec;
+        let mut params = Vec::new();
+        for (k, a) in spec.args.iter().enumerate() {
+            let mut p = "ptr".to_string();
+            if a.noalias {
+                p.push_str(" noalias");
+            }
+            if a.readonly_attr {
+                p.push_str(" readonly");
+            }
+            params.push(format!("{p} %a{k}"));
+        }
+        params.push("i64 %n".into());
+        params.push("i64 %chunk".into());
+        let _ = writeln!(
+            self.body,
+            "define ptx_kernel void @{}({}) {{\nentry:",
+            spec.name,
+            params.join(", ")
+        );
+        let tid = self.sreg("tid");
+        let ntid = self.sreg("ntid");
+        let ctaid = self.sreg("ctaid");
+        let base = self.val("base", &format!("mul i32 {ctaid}, {ntid}"));
+        let gtid = self.val("gtid", &format!("add i32 {base}, {tid}"));
+        self.line(&format!("%gtid64 = zext i32 {gtid} to i64"));
+        self.line("%begin = mul i64 %gtid64, %chunk");
+        self.line("%lim = add i64 %begin, %chunk");
+        self.decls.insert("i64 @llvm.umin.i64(i64, i64)");
+        self.line("%end = call i64 @llvm.umin.i64(i64 %lim, i64 %n)");
+        self.line("%has = icmp ult i64 %begin, %end");
+        if let Some(bytes) = spec.shared_bytes {
+            // The thread's own slot, and the next thread's (for exchanges).
+            self.line(&format!("%tid64 = zext i32 {tid} to i64"));
+            self.line(&format!("%slotoff = mul i64 %tid64, {SLOT_BYTES}"));
+            self.line(&format!(
+                "%slot = getelementptr inbounds [{bytes} x i8], ptr addrspace(3) @buf, i64 0, i64 %slotoff"
+            ));
+            let nx = self.val("nx", &format!("add i32 {tid}, 1"));
+            let pt = self.val("pt", &format!("urem i32 {nx}, {ntid}"));
+            self.line(&format!("%pt64 = zext i32 {pt} to i64"));
+            self.line(&format!("%ptoff = mul i64 %pt64, {SLOT_BYTES}"));
+            self.line(&format!(
+                "%pslot = getelementptr inbounds [{bytes} x i8], ptr addrspace(3) @buf, i64 0, i64 %ptoff"
+            ));
+        }
+        for item in &spec.items {
+            match item {
+                Item::Loop(l) => self.chunk_loop(l),
+                Item::Barrier => self.barrier(),
+                Item::Fence(f) => self.fence(*f),
+            }
+        }
+        self.line("ret void");
+        self.body.push_str("}\n");
+    }
+
+    fn barrier(&mut self) {
+        self.decls.insert("void @llvm.nvvm.barrier0()");
+        self.line("call void @llvm.nvvm.barrier0()");
+    }
+
+    fn fence(&mut self, f: Fence) {
+        match f {
+            Fence::SeqCst => self.line("fence seq_cst"),
+            Fence::Device => self.line("fence syncscope(\"device\") seq_cst"),
+            Fence::MembarGl => {
+                self.decls.insert("void @llvm.nvvm.membar.gl()");
+                self.line("call void @llvm.nvvm.membar.gl()");
+            }
+            Fence::MembarCta => {
+                self.decls.insert("void @llvm.nvvm.membar.cta()");
+                self.line("call void @llvm.nvvm.membar.cta()");
+            }
+        }
+    }
+
+    fn chunk_loop(&mut self, l: &Loop) {
+        let head = self.label("loop");
+        let exit = self.label("done");
+        let iv = self.fresh("i");
+        let acc = self.fresh("acc");
+        let ity = if l.narrow { "i32" } else { "i64" };
+        match l.kind {
+            LoopKind::Chunk => {
+                // The counter's first value, in the preheader.
+                let mut first = if l.reverse {
+                    self.val("last", "add i64 %end, -1")
+                } else {
+                    "%begin".to_string()
+                };
+                if l.narrow {
+                    first = self.val("f32_", &format!("trunc i64 {first} to i32"));
+                }
+                let pre = self.block.clone();
+                self.line(&format!("br i1 %has, label %{head}, label %{exit}"));
+                self.start(&head);
+                self.line(&format!(
+                    "{iv} = phi {ity} [ {first}, %{pre} ], [ @@INEXT, @@LATCH ]"
+                ));
+                self.line(&format!(
+                    "{acc} = phi i64 [ 0, %{pre} ], [ @@ANEXT, @@LATCH ]"
+                ));
+                self.i = if l.narrow {
+                    self.val("iw", &format!("zext i32 {iv} to i64"))
+                } else {
+                    iv.clone()
+                };
+                self.acc = acc.clone();
+                self.exits.push((exit.clone(), Vec::new()));
+                self.ops(&l.ops);
+                if let Some(inner) = &l.inner {
+                    self.inner(inner);
+                }
+                let next = if l.reverse {
+                    self.val("inext", &format!("add {ity} {iv}, -1"))
+                } else {
+                    self.val("inext", &format!("add nuw {ity} {iv}, 1"))
+                };
+                let more = if l.reverse {
+                    let i = self.i.clone();
+                    self.val("more", &format!("icmp ugt i64 {i}, %begin"))
+                } else {
+                    let wide = self.resize(&next, if l.narrow { 32 } else { 64 }, 64);
+                    self.val("more", &format!("icmp ult i64 {wide}, %end"))
+                };
+                self.line(&format!("br i1 {more}, label %{head}, label %{exit}"));
+                self.close_loop(&pre, &next, &exit);
+            }
+            LoopKind::Uniform => {
+                let go = self.val("go", "icmp ne i64 %chunk, 0");
+                let pre = self.block.clone();
+                self.line(&format!("br i1 {go}, label %{head}, label %{exit}"));
+                self.start(&head);
+                self.line(&format!(
+                    "{iv} = phi i64 [ 0, %{pre} ], [ @@INEXT, @@LATCH ]"
+                ));
+                self.line(&format!(
+                    "{acc} = phi i64 [ 0, %{pre} ], [ @@ANEXT, @@LATCH ]"
+                ));
+                let i = self.val("i", &format!("add i64 %begin, {iv}"));
+                let inside = self.val("in", &format!("icmp ult i64 {i}, %n"));
+                let work = self.label("work");
+                let join = self.label("join");
+                self.line(&format!("br i1 {inside}, label %{work}, label %{join}"));
+                self.start(&work);
+                self.i = i;
+                self.acc = acc.clone();
+                self.exits.push((exit.clone(), Vec::new()));
+                self.ops(&l.ops);
+                if let Some(inner) = &l.inner {
+                    self.inner(inner);
+                }
+                let from = self.block.clone();
+                let worked = self.acc.clone();
+                self.line(&format!("br label %{join}"));
+                self.start(&join);
+                self.acc = self.val(
+                    "accj",
+                    &format!("phi i64 [ {acc}, %{head} ], [ {worked}, %{from} ]"),
+                );
+                match l.barrier {
+                    LoopBarrier::None => {}
+                    LoopBarrier::Plain => self.barrier(),
+                    LoopBarrier::Exchange => {
+                        let a = self.acc.clone();
+                        self.line(&format!("store i64 {a}, ptr addrspace(3) %slot, align 8"));
+                        self.barrier();
+                        let p = self.val("part", "load i64, ptr addrspace(3) %pslot, align 8");
+                        self.barrier();
+                        self.acc = self.val("accx", &format!("add i64 {a}, {p}"));
+                    }
+                }
+                let next = self.val("jnext", &format!("add nuw i64 {iv}, 1"));
+                let more = self.val("more", &format!("icmp ult i64 {next}, %chunk"));
+                self.line(&format!("br i1 {more}, label %{head}, label %{exit}"));
+                self.close_loop(&pre, &next, &exit);
+            }
+        }
+        if let Some(sink) = &l.sink {
+            let store = self.label("sink");
+            let after = self.label("after");
+            self.line(&format!("br i1 %has, label %{store}, label %{after}"));
+            self.start(&store);
+            self.i = "%begin".into();
+            self.j = None;
+            let elem = self.spec.args[sink.arg].elem;
+            let acc = self.acc.clone();
+            let value = self.value_of_bits(&acc, 64, elem);
+            let p = self.address(sink);
+            self.line(&format!(
+                "store {} {value}, ptr {p}, align {}",
+                elem.ir(),
+                elem.size()
+            ));
+            self.line(&format!("br label %{after}"));
+            self.start(&after);
+        }
+    }
+
+    /// Patches the header phis with the latch (the current block) and opens
+    /// the exit block with the accumulator merged from every way out.
+    fn close_loop(&mut self, pre: &str, next: &str, exit: &str) {
+        let latch = self.block.clone();
+        let acc_next = self.acc.clone();
+        self.body = self
+            .body
+            .replace("@@INEXT", next)
+            .replace("@@ANEXT", &acc_next)
+            .replace("@@LATCH", &format!("%{latch}"));
+        let (_, early) = self.exits.pop().expect("loop exits pushed");
+        let mut incoming = vec![
+            format!("[ 0, %{pre} ]"),
+            format!("[ {acc_next}, %{latch} ]"),
+        ];
+        incoming.extend(early.iter().map(|(b, a)| format!("[ {a}, %{b} ]")));
+        self.start(exit);
+        self.acc = self.val("accout", &format!("phi i64 {}", incoming.join(", ")));
+    }
+
+    fn inner(&mut self, inner: &crate::spec::Inner) {
+        let pre = self.block.clone();
+        let head = self.label("inner");
+        let exit = self.label("idone");
+        self.line(&format!("br label %{head}"));
+        self.start(&head);
+        let j = self.fresh("j");
+        let acc = self.fresh("iacc");
+        let outer_acc = self.acc.clone();
+        self.line(&format!(
+            "{j} = phi i64 [ 0, %{pre} ], [ @@JNEXT, @@JLATCH ]"
+        ));
+        self.line(&format!(
+            "{acc} = phi i64 [ {outer_acc}, %{pre} ], [ @@JACC, @@JLATCH ]"
+        ));
+        self.j = Some(j.clone());
+        self.acc = acc;
+        self.exits.push((exit.clone(), Vec::new()));
+        self.ops(&inner.ops);
+        let next = self.val("jn", &format!("add nuw i64 {j}, 1"));
+        let more = self.val("jmore", &format!("icmp ult i64 {next}, {}", inner.trips));
+        self.line(&format!("br i1 {more}, label %{head}, label %{exit}"));
+        let latch = self.block.clone();
+        let acc_next = self.acc.clone();
+        self.body = self
+            .body
+            .replace("@@JNEXT", &next)
+            .replace("@@JACC", &acc_next)
+            .replace("@@JLATCH", &format!("%{latch}"));
+        let (_, early) = self.exits.pop().expect("inner exits pushed");
+        let mut incoming = vec![(acc_next, latch)];
+        incoming.extend(early.into_iter().map(|(b, a)| (a, b)));
+        self.start(&exit);
+        let list: Vec<String> = incoming
+            .iter()
+            .map(|(v, b)| format!("[ {v}, %{b} ]"))
+            .collect();
+        self.acc = self.val("iout", &format!("phi i64 {}", list.join(", ")));
+        self.j = None;
+    }
+
+    fn ops(&mut self, ops: &[Op]) {
+        for op in ops {
+            self.op(op);
+        }
+    }
+
+    fn op(&mut self, op: &Op) {
+        match op {
+            Op::Update { dst, srcs, arith } => {
+                let elem = self.spec.args[dst.arg].elem;
+                let mut value: Option<String> = None;
+                for src in srcs {
+                    let v = self.load(src);
+                    let sel = self.spec.args[src.arg].elem;
+                    let bits = self.bits_of(&v, sel);
+                    let conv = self.resize(&bits, sel.bits(), elem.bits());
+                    let typed = self.value_of_bits(&conv, elem.bits(), elem);
+                    value = Some(match value {
+                        None => typed,
+                        Some(prev) => self.combine(&prev, &typed, elem),
+                    });
+                }
+                let value = match value {
+                    Some(v) => v,
+                    None => {
+                        // No source: the accumulator.
+                        let acc = self.acc.clone();
+                        self.value_of_bits(&acc, 64, elem)
+                    }
+                };
+                let result = self.arith(&value, *arith, elem);
+                let p = self.address(dst);
+                self.line(&format!(
+                    "store {} {result}, ptr {p}, align {}",
+                    elem.ir(),
+                    elem.size()
+                ));
+                let bits = self.bits_of(&result, elem);
+                let wide = self.resize(&bits, elem.bits(), 64);
+                let acc = self.acc.clone();
+                self.acc = self.val("acc", &format!("xor i64 {acc}, {wide}"));
+            }
+            Op::Reduce { src } => {
+                let v = self.load(src);
+                let elem = self.spec.args[src.arg].elem;
+                let bits = self.bits_of(&v, elem);
+                let wide = self.resize(&bits, elem.bits(), 64);
+                let acc = self.acc.clone();
+                let m = self.val("m", &format!("mul i64 {acc}, 31"));
+                self.acc = self.val("acc", &format!("add i64 {m}, {wide}"));
+            }
+            Op::Atomic { target, op, global } => {
+                let a = &self.spec.args[target.arg];
+                let (elem, owned) = (a.elem, a.role == crate::spec::Role::Owned);
+                let acc = self.acc.clone();
+                let value = self.resize(&acc, 64, elem.bits());
+                let p = self.address(target);
+                let (ptr_ty, p) = if *global {
+                    let g = self.val("g", &format!("addrspacecast ptr {p} to ptr addrspace(1)"));
+                    ("ptr addrspace(1)", g)
+                } else {
+                    ("ptr", p)
+                };
+                let name = match op {
+                    AtomicOp::Add => "add",
+                    AtomicOp::Or => "or",
+                    AtomicOp::Xor => "xor",
+                    AtomicOp::UMax => "umax",
+                };
+                let old = self.val(
+                    "old",
+                    &format!(
+                        "atomicrmw {name} {ptr_ty} {p}, {} {value} syncscope(\"device\") monotonic, align {}",
+                        elem.ir(),
+                        elem.size()
+                    ),
+                );
+                if owned {
+                    let wide = self.resize(&old, elem.bits(), 64);
+                    self.acc = self.val("acc", &format!("add i64 {acc}, {wide}"));
+                }
+            }
+            Op::Fence(f) => self.fence(*f),
+            Op::Stage => {
+                let acc = self.acc.clone();
+                self.line(&format!("store i64 {acc}, ptr addrspace(3) %slot, align 8"));
+                let back = self.val("st", "load i64, ptr addrspace(3) %slot, align 8");
+                let x = self.val("sx", &format!("mul i64 {back}, 3"));
+                self.acc = self.val("acc", &format!("add i64 {acc}, {x}"));
+            }
+            Op::EarlyExit { src, mask, value } => {
+                let v = self.load(src);
+                let elem = self.spec.args[src.arg].elem;
+                let bits = self.bits_of(&v, elem);
+                let wide = self.resize(&bits, elem.bits(), 64);
+                let masked = self.val("mk", &format!("and i64 {wide}, {}", *mask as i64));
+                let hit = self.val(
+                    "hit",
+                    &format!("icmp eq i64 {masked}, {}", (*value & *mask) as i64),
+                );
+                let cont = self.label("cont");
+                let from = self.block.clone();
+                let acc = self.acc.clone();
+                let (target, early) = self.exits.last_mut().expect("early exit inside a loop");
+                early.push((from, acc));
+                let target = target.clone();
+                self.line(&format!("br i1 {hit}, label %{target}, label %{cont}"));
+                self.start(&cont);
+            }
+        }
+    }
+
+    /// Loads `access`, returning the value in its element type.
+    fn load(&mut self, access: &Access) -> String {
+        let elem = self.spec.args[access.arg].elem;
+        let p = self.address(access);
+        self.val(
+            "v",
+            &format!("load {}, ptr {p}, align {}", elem.ir(), elem.size()),
+        )
+    }
+
+    /// The element index of `access` (i64), then its address.
+    fn address(&mut self, access: &Access) -> String {
+        let a = &self.spec.args[access.arg];
+        let (elem, stride) = (a.elem, a.stride);
+        let i = self.i.clone();
+        let base = if stride == 1 {
+            i.clone()
+        } else {
+            self.val("ik", &format!("mul i64 {i}, {stride}"))
+        };
+        let bound = || format!("mul i64 %n, {stride}");
+        let index = match &access.index {
+            Index::Linear { c: 0 } => base,
+            Index::Linear { c } => self.val("ix", &format!("add i64 {base}, {c}")),
+            Index::Shifted { d } => {
+                let nk = self.val("nk", &bound());
+                let last = self.val("nl", &format!("add i64 {nk}, -1"));
+                let x = self.val("sh", &format!("add i64 {base}, {d}"));
+                let x = if *d < 0 {
+                    let under = self.val("un", &format!("icmp ult i64 {base}, {}", -d));
+                    self.val("cl", &format!("select i1 {under}, i64 0, i64 {x}"))
+                } else {
+                    x
+                };
+                self.val(
+                    "ix",
+                    &format!("call i64 @llvm.umin.i64(i64 {x}, i64 {last})"),
+                )
+            }
+            Index::Indirect { via } => {
+                let via = Access {
+                    arg: *via,
+                    index: Index::Linear { c: 0 },
+                };
+                let v = self.load(&via);
+                let velem = self.spec.args[via.arg].elem;
+                let bits = self.bits_of(&v, velem);
+                let wide = self.resize(&bits, velem.bits(), 64);
+                let nk = self.val("nk", &bound());
+                self.val("ix", &format!("urem i64 {wide}, {nk}"))
+            }
+            Index::InnerLinear => {
+                let j = self.j.clone().expect("inner index in an inner loop");
+                if stride == 1 {
+                    base
+                } else {
+                    let r = self.val("jr", &format!("urem i64 {j}, {stride}"));
+                    self.val("ix", &format!("add i64 {base}, {r}"))
+                }
+            }
+            Index::InnerSpread { d } => {
+                let j = self.j.clone().expect("inner index in an inner loop");
+                let nk = self.val("nk", &bound());
+                let last = self.val("nl", &format!("add i64 {nk}, -1"));
+                let jd = self.val("jd", &format!("mul i64 {j}, {d}"));
+                let x = self.val("sp", &format!("add i64 {base}, {jd}"));
+                self.val(
+                    "ix",
+                    &format!("call i64 @llvm.umin.i64(i64 {x}, i64 {last})"),
+                )
+            }
+        };
+        self.val(
+            "p",
+            &format!(
+                "getelementptr inbounds {}, ptr %a{}, i64 {index}",
+                elem.ir(),
+                access.arg
+            ),
+        )
+    }
+
+    /// The bits of a value of `elem` as an integer of `elem.bits()`.
+    fn bits_of(&mut self, v: &str, elem: Elem) -> String {
+        match elem {
+            Elem::F32 => self.val("b", &format!("bitcast float {v} to i32")),
+            Elem::F64 => self.val("b", &format!("bitcast double {v} to i64")),
+            Elem::V4I32 => self.val("b", &format!("bitcast <4 x i32> {v} to i128")),
+            _ => v.to_string(),
+        }
+    }
+
+    /// An integer of `bits` as a value of `elem` (resized first).
+    fn value_of_bits(&mut self, v: &str, bits: u32, elem: Elem) -> String {
+        let r = self.resize(v, bits, elem.bits());
+        match elem {
+            Elem::F32 => self.val("f", &format!("bitcast i32 {r} to float")),
+            Elem::F64 => self.val("f", &format!("bitcast i64 {r} to double")),
+            Elem::V4I32 => self.val("vv", &format!("bitcast i128 {r} to <4 x i32>")),
+            _ => r,
+        }
+    }
+
+    fn resize(&mut self, v: &str, from: u32, to: u32) -> String {
+        use std::cmp::Ordering::*;
+        match from.cmp(&to) {
+            Equal => v.to_string(),
+            Less => self.val("z", &format!("zext i{from} {v} to i{to}")),
+            Greater => self.val("t", &format!("trunc i{from} {v} to i{to}")),
+        }
+    }
+
+    fn combine(&mut self, a: &str, b: &str, elem: Elem) -> String {
+        let op = match elem {
+            Elem::F32 | Elem::F64 => "fadd",
+            _ => "add",
+        };
+        self.val("c", &format!("{op} {} {a}, {b}", elem.ir()))
+    }
+
+    /// `arith` in `elem`'s type; constants are cut to the width.
+    fn arith(&mut self, v: &str, arith: Arith, elem: Elem) -> String {
+        let ty = elem.ir();
+        let lane_bits = if elem == Elem::V4I32 { 32 } else { elem.bits() };
+        let mask = |c: u64| {
+            if lane_bits >= 64 {
+                c
+            } else {
+                c & ((1u64 << lane_bits) - 1)
+            }
+        };
+        let splat = |c: String| {
+            if elem == Elem::V4I32 {
+                format!("<i32 {c}, i32 {c}, i32 {c}, i32 {c}>")
+            } else {
+                c
+            }
+        };
+        match (elem, arith) {
+            (Elem::F32 | Elem::F64, Arith::Add(c)) => {
+                let k = (c % 16) as f64 * 0.25;
+                self.val("r", &format!("fadd {ty} {v}, {k:?}"))
+            }
+            (Elem::F32 | Elem::F64, Arith::Mul(c)) => {
+                let k = (c % 8) as f64 * 0.5;
+                self.val("r", &format!("fmul {ty} {v}, {k:?}"))
+            }
+            (Elem::F32 | Elem::F64, other) => {
+                // Bit operations on the float's bits.
+                let bits = self.bits_of(v, elem);
+                let int = if elem == Elem::F32 {
+                    Elem::I32
+                } else {
+                    Elem::I64
+                };
+                let r = self.arith(&bits, other, int);
+                self.value_of_bits(&r, int.bits(), elem)
+            }
+            (_, Arith::Add(c)) => self.val(
+                "r",
+                &format!("add {ty} {v}, {}", splat(mask(c).to_string())),
+            ),
+            (_, Arith::Xor(c)) => self.val(
+                "r",
+                &format!("xor {ty} {v}, {}", splat(mask(c).to_string())),
+            ),
+            (_, Arith::Mul(c)) => self.val(
+                "r",
+                &format!("mul {ty} {v}, {}", splat(mask(c).to_string())),
+            ),
+            (_, Arith::Shl(s)) => {
+                let s = (s % lane_bits).to_string();
+                self.val("r", &format!("shl {ty} {v}, {}", splat(s)))
+            }
+            (_, Arith::LShr(s)) => {
+                let s = (s % lane_bits).to_string();
+                self.val("r", &format!("lshr {ty} {v}, {}", splat(s)))
+            }
+        }
+    }
+}
