@@ -66,6 +66,10 @@ fn transform_all_or_nothing(
     options: &Options,
 ) -> transform::TransformReport {
     use inkwell::values::{AsValueRef, BasicValue};
+    if !options.transform {
+        // Nothing to undo: the transform only reports.
+        return transform::transform_kernel(module, kernel, options);
+    }
     let raw = kernel.as_value_ref();
     let globals_before: Vec<_> = module.get_globals().map(|g| g.as_value_ref()).collect();
     let backup = edit::Backup::take(raw);

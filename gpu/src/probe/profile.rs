@@ -9,7 +9,11 @@ use serde::{Deserialize, Serialize};
 use super::data::{ChasePath, DeviceInfo, ProbeData};
 use super::infer::Inferred;
 
-/// Largest line the pass supports, and the smallest worth a tag check.
+// These two mirror `sl1_pass::options` (this crate runs on GPU machines
+// without LLVM, so it cannot depend on the pass); the driver's test
+// `a_profile_the_probe_wrote_drives_the_build` checks that the pass accepts
+// what `derive` writes.
+/// The line sizes the pass supports.
 const LINE_SIZES: [u32; 4] = [8, 16, 32, 64];
 /// Static shared memory a block may use without opting in: the line buffer
 /// is static, and a compiled program's launches cannot be made to opt in.
