@@ -119,6 +119,45 @@ impl Gpu {
         Ok(())
     }
 
+    /// One launch of `func` on copies of `buffers`: pointer argument `k` is
+    /// buffer `buffer_of_arg[k]`, then the `u64` scalars; returns every
+    /// buffer afterwards.
+    pub fn run_once(
+        &self,
+        func: &CudaFunction,
+        buffers: &[Vec<u8>],
+        buffer_of_arg: &[usize],
+        scalars: &[u64],
+        (blocks, threads): (u32, u32),
+    ) -> Result<Vec<Vec<u8>>, GpuError> {
+        let device: Vec<CudaSlice<u8>> = buffers
+            .iter()
+            .map(|b| self.stream.clone_htod(b))
+            .collect::<Result<_, _>>()?;
+        let cfg = LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (threads, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        {
+            let mut launch = self.stream.launch_builder(func);
+            for &b in buffer_of_arg {
+                launch.arg(&device[b]);
+            }
+            for s in scalars {
+                launch.arg(s);
+            }
+            // SAFETY: the caller passes the kernel's pointer arguments and
+            // scalars in its order; the buffers outlive the launch.
+            unsafe { launch.launch(cfg) }?;
+        }
+        self.stream.synchronize()?;
+        Ok(device
+            .iter()
+            .map(|d| self.stream.clone_dtoh(d))
+            .collect::<Result<_, _>>()?)
+    }
+
     /// Uploads the case's inputs once, for every configuration.
     pub fn upload(&self, case: &Case) -> Result<Vec<CudaSlice<u8>>, GpuError> {
         Ok(case

@@ -5,6 +5,7 @@
 
 pub mod apps;
 pub mod device;
+pub mod fuzz;
 pub mod inputs;
 pub mod plots;
 pub mod probe;
