@@ -178,22 +178,15 @@ impl Capacity {
     /// For the summary: "256 KiB", "at least 1 MiB (all hit)", ...
     pub fn describe(self) -> String {
         match self {
-            Capacity::Exact(b) => bytes_text(b),
-            Capacity::AtLeast(b) => format!("at least {} (every footprint hit)", bytes_text(b)),
-            Capacity::Below(b) => format!("below {} (every footprint missed)", bytes_text(b)),
+            Capacity::Exact(b) => super::summary::size(b),
+            Capacity::AtLeast(b) => {
+                format!("at least {} (every footprint hit)", super::summary::size(b))
+            }
+            Capacity::Below(b) => {
+                format!("below {} (every footprint missed)", super::summary::size(b))
+            }
             Capacity::Unknown => "not inferred".into(),
         }
-    }
-}
-
-fn bytes_text(bytes: u64) -> String {
-    const KIB: u64 = 1024;
-    if bytes >= KIB * KIB && bytes % (KIB * KIB / 8) == 0 {
-        format!("{} MiB", bytes as f64 / (KIB * KIB) as f64)
-    } else if bytes >= KIB && bytes % (KIB / 8) == 0 {
-        format!("{} KiB", bytes as f64 / KIB as f64)
-    } else {
-        format!("{bytes} B")
     }
 }
 
