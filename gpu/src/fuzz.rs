@@ -72,9 +72,34 @@ pub fn first_difference(a: &[Vec<u8>], b: &[Vec<u8>]) -> Option<(usize, usize)> 
     })
 }
 
+/// Differing bytes of two runs, as (buffer, offset, a's byte, b's byte),
+/// at most `limit` of them, and how many there are in all.
+pub fn differences(a: &[Vec<u8>], b: &[Vec<u8>], limit: usize) -> (Vec<[usize; 4]>, usize) {
+    let mut all = a.iter().zip(b).enumerate().flat_map(|(i, (x, y))| {
+        x.iter()
+            .zip(y)
+            .enumerate()
+            .filter(|(_, (p, q))| p != q)
+            .map(move |(o, (p, q))| [i, o, usize::from(*p), usize::from(*q)])
+    });
+    let listed: Vec<_> = all.by_ref().take(limit).collect();
+    let count = listed.len() + all.count();
+    (listed, count)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn differences_are_listed_and_counted() {
+        let a = vec![vec![1u8, 2, 3, 4], vec![5, 6]];
+        let b = vec![vec![1u8, 9, 3, 8], vec![7, 6]];
+        let (listed, count) = differences(&a, &b, 2);
+        assert_eq!(listed, vec![[0, 1, 2, 9], [0, 3, 4, 8]]);
+        assert_eq!(count, 3);
+        assert_eq!(differences(&a, &a, 5), (vec![], 0));
+    }
 
     #[test]
     fn cases_are_reproducible_sized_and_share_in_place_buffers() {

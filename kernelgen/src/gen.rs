@@ -18,6 +18,7 @@ pub fn spec(seed: u64) -> KernelSpec {
             shared_bytes: None,
             items: Vec::new(),
         },
+        shared_ops: Vec::new(),
     };
     g.args();
     if g.rng.random_bool(0.2) {
@@ -49,6 +50,9 @@ pub fn spec(seed: u64) -> KernelSpec {
 struct Gen {
     rng: ChaCha8Rng,
     spec: KernelSpec,
+    /// The one atomic operation each Shared argument gets, once drawn:
+    /// different operations on one element do not commute.
+    shared_ops: Vec<(usize, AtomicOp)>,
 }
 
 impl Gen {
@@ -203,9 +207,20 @@ impl Gen {
                     let index = self.own_index(arg, inner);
                     Access { arg, index }
                 };
-                let op = *[AtomicOp::Add, AtomicOp::Or, AtomicOp::Xor, AtomicOp::UMax]
+                let drawn = *[AtomicOp::Add, AtomicOp::Or, AtomicOp::Xor, AtomicOp::UMax]
                     .choose(&mut self.rng)
                     .unwrap();
+                let op = if self.spec.args[target.arg].role == Role::Shared {
+                    match self.shared_ops.iter().find(|(k, _)| *k == target.arg) {
+                        Some(&(_, op)) => op,
+                        None => {
+                            self.shared_ops.push((target.arg, drawn));
+                            drawn
+                        }
+                    }
+                } else {
+                    drawn
+                };
                 let global = self.chance(0.5);
                 Some(Op::Atomic { target, op, global })
             }

@@ -343,6 +343,37 @@ impl KernelSpec {
                 }
             }
         }
+        self.check_shared_atomics()
+    }
+
+    /// Threads meet on a Shared argument's elements only through atomics,
+    /// and `or` then `xor` is not `xor` then `or`: the result would hang on
+    /// the threads' order. So each Shared argument gets one operation.
+    fn check_shared_atomics(&self) -> Result<(), String> {
+        let mut seen: Vec<(usize, AtomicOp)> = Vec::new();
+        let ops = self.loops().flat_map(|l| {
+            l.ops
+                .iter()
+                .chain(l.inner.iter().flat_map(|inner| inner.ops.iter()))
+        });
+        for op in ops {
+            let Op::Atomic { target, op, .. } = op else {
+                continue;
+            };
+            if self.arg(target.arg)?.role != Role::Shared {
+                continue;
+            }
+            match seen.iter().find(|(k, _)| *k == target.arg) {
+                Some((_, first)) if first != op => {
+                    return Err(format!(
+                        "arg {}: atomics {first:?} and {op:?} on a Shared argument",
+                        target.arg
+                    ));
+                }
+                Some(_) => {}
+                None => seen.push((target.arg, *op)),
+            }
+        }
         Ok(())
     }
 

@@ -2,9 +2,11 @@
 //! seed whose kernel the bundle holds in both builds (`fuzz/plain/k<seed>.ptx`,
 //! `fuzz/sl1/k<seed>.ptx`, made by `ci/gpu-bundle`), runs both on the same
 //! random inputs (`sl1_gpu::fuzz::case`) and compares every buffer byte for
-//! byte. A mismatch is written to `--out` as JSON (seed, launch, first
-//! differing byte, the kernel's spec); the seed replays it. Exit 1 on any
-//! mismatch or error.
+//! byte. The plain build runs twice: a kernel whose result depends on the
+//! threads' order is reported as nondeterministic (a generator bug) rather
+//! than as a mismatch. Either is written to `--out` as JSON (seed, launch,
+//! first differing byte, the kernel's spec); the seed replays it. Exit 1 on
+//! any mismatch, nondeterminism or error.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,7 +14,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Parser;
 use sl1_gpu::device::Gpu;
-use sl1_gpu::fuzz::{case, first_difference};
+use sl1_gpu::fuzz::{case, differences, first_difference};
 
 #[derive(Parser)]
 #[command(name = "sl1-fuzz", version)]
@@ -63,25 +65,40 @@ fn run(cli: &Cli) -> Result<usize> {
             )?)
         };
         let plain = outputs("plain").with_context(|| format!("seed {seed}, plain build"))?;
+        // The plain build twice: a kernel whose result hangs on the threads'
+        // order would be a generator bug, not an S-L1 one.
+        let again = outputs("plain").with_context(|| format!("seed {seed}, plain build"))?;
         let sl1 = outputs("sl1").with_context(|| format!("seed {seed}, S-L1 build"))?;
-        if let Some((buffer, offset)) = first_difference(&plain, &sl1) {
-            mismatches += 1;
-            std::fs::create_dir_all(&cli.out)?;
-            let record = serde_json::json!({
-                "seed": seed, "case": c, "buffer": buffer, "offset": offset,
-                "plain": plain[buffer].get(offset), "sl1": sl1[buffer].get(offset),
-                "spec": spec,
-            });
-            let path = cli.out.join(format!("mismatch-{name}.json"));
-            std::fs::write(&path, serde_json::to_string_pretty(&record)? + "\n")?;
-            println!(
-                "sl1-fuzz: MISMATCH seed {seed}: buffer {buffer} byte {offset} ({})",
-                path.display()
-            );
-        }
+        let (what, other, diff) = match first_difference(&plain, &again) {
+            Some(d) => ("nondeterministic", &again, d),
+            None => match first_difference(&plain, &sl1) {
+                Some(d) => ("mismatch", &sl1, d),
+                None => continue,
+            },
+        };
+        let (buffer, offset) = diff;
+        mismatches += 1;
+        std::fs::create_dir_all(&cli.out)?;
+        // Every differing byte (the first 256 listed): whether one store
+        // went wrong or whole lines did.
+        let (listed, count) = differences(&plain, other, 256);
+        let record = serde_json::json!({
+            "what": what, "seed": seed, "case": c, "buffer": buffer, "offset": offset,
+            "plain": plain[buffer].get(offset), "other": other[buffer].get(offset),
+            "differing_bytes": count,
+            "differences": listed,
+            "spec": spec,
+        });
+        let path = cli.out.join(format!("{what}-{name}.json"));
+        std::fs::write(&path, serde_json::to_string_pretty(&record)? + "\n")?;
+        println!(
+            "sl1-fuzz: {} seed {seed}: buffer {buffer} byte {offset}, {count} byte(s) in all ({})",
+            what.to_uppercase(),
+            path.display()
+        );
     }
     println!(
-        "sl1-fuzz: {} kernels, {mismatches} mismatch(es) on {}",
+        "sl1-fuzz: {} kernels, {mismatches} mismatch(es) or nondeterministic kernel(s) on {}",
         seeds.len(),
         gpu.name()
     );

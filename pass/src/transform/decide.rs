@@ -80,7 +80,9 @@ impl LoopSlice<'_, '_> {
             // The line size: the largest that gives every structure of the
             // loop a line for every thread of the block, from the smallest
             // up (fits for a size implies fits for the smaller ones). The
-            // same for the whole block, so the threads' lines never overlap.
+            // same for the whole block, so the threads' lines never overlap;
+            // in a kernel of several sliced loops, the same in every loop
+            // (sized for all the kernel's structures).
             let companion: Vec<bool> = structures
                 .iter()
                 .map(|(s, mode)| read_only_companion(s.restrict, *mode, self.options))
@@ -89,7 +91,9 @@ impl LoopSlice<'_, '_> {
             let min_line = self.options.line_size;
             let mut line = const_int(i32t, i64::from(min_line));
             if self.line_bytes.is_some() {
-                let sized = if written == 0 || written == structures.len() {
+                let sized = if let Some(all) = self.kernel_structures {
+                    const_int(i32t, all as i64)
+                } else if written == 0 || written == structures.len() {
                     const_int(i32t, structures.len() as i64)
                 } else {
                     self.structures_to_fit(r, &sreg, threads, written, structures.len())

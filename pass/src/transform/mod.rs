@@ -532,6 +532,7 @@ pub fn transform_kernel(
         slot
     });
 
+    let kernel_structures = (headers.len() > 1).then_some(structures.len());
     for chosen in headers {
         let ChosenLoop {
             header,
@@ -573,6 +574,7 @@ pub fn transform_kernel(
             states: &loop_states,
             count,
             line_bytes,
+            kernel_structures,
             buffer: buffer_global,
             buffer_bytes: buffer,
             pad,

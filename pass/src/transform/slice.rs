@@ -32,6 +32,11 @@ pub(super) struct LoopSlice<'a, 'm> {
     /// The slot of the line size the decision picked, when it picks one
     /// (`Options::max_line_size` above `line_size`); else the size is fixed.
     pub(super) line_bytes: Option<LLVMValueRef>,
+    /// When the kernel slices several loops: the structures the line size
+    /// must fit for every thread, the same in every loop. Threads of one
+    /// block run different loops at once, and lines of two sizes would lie
+    /// at different pitches and overlap.
+    pub(super) kernel_structures: Option<usize>,
     pub(super) buffer: LLVMValueRef,
     pub(super) buffer_bytes: u64,
     /// Bytes after each line in the buffer.

@@ -1,0 +1,50 @@
+//! Threads of one block run different main loops at the same time (no
+//! barrier between them), and each loop's decision picks the line size. Lines
+//! of two sizes lie at two pitches in the buffer, so the lines of a thread in
+//! one loop would overlap those of a thread in another (the race the first
+//! GPU fuzz run found, seed 304). In a kernel of several sliced loops every
+//! loop must therefore size its lines for the same structures.
+
+use std::path::Path;
+
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::values::AnyValue;
+use sl1_pass::{run_on_module, Options};
+
+#[test]
+fn every_sliced_loop_of_a_kernel_picks_lines_for_the_same_structures() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/ll/two_loops.ll");
+    let context = Context::create();
+    let buffer = MemoryBuffer::create_from_file(&path).unwrap();
+    let module = context.create_module_from_ir(buffer).unwrap();
+    let report = run_on_module(&module, &Options::default()).unwrap();
+    module.verify().unwrap();
+    let k = &report.kernels[0];
+    // `copy` caches `in` and `tmp`, `add` only `tmp`.
+    assert_eq!(
+        k.transform.loops_sliced,
+        ["copy", "add"],
+        "{:?}",
+        k.transform
+    );
+    assert_eq!(k.transform.line_pad_bytes, 4);
+    let text = module
+        .get_function("two_loops")
+        .unwrap()
+        .print_to_string()
+        .to_string();
+    // Bytes a thread's lines take at 32 B (36 B with the padding): both
+    // decisions ask for the kernel's two structures, 72 B per thread; none
+    // sizes for one structure (36 B) or for a launch-dependent count.
+    let wanted = |per_thread: u32| {
+        text.lines()
+            .filter(|l| {
+                l.contains("= mul i32 %sl1.threads") && l.ends_with(&format!(", {per_thread}"))
+            })
+            .count()
+    };
+    assert!(wanted(72) >= 1, "{text}");
+    assert_eq!(wanted(36), 0, "{text}");
+    assert!(!text.contains("shl nuw nsw i32 %sl1.threads"), "{text}");
+}
