@@ -92,7 +92,7 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
     if !args.no_device_tuning {
         device.args(DEVICE_TUNING);
     }
-    if args.device_rewrites {
+    if args.device_rewrites() {
         device.args(["-mllvm", "-sl1-device-tuning"]);
     }
     device.args(&args.clang_args);

@@ -157,18 +157,19 @@ pub struct BuildArgs {
     /// of a read-only structure into registers ahead.
     #[arg(long)]
     pub no_line_staging: bool,
-    /// Leave LLVM's own tuning for the device compilation (by default the
-    /// driver passes the options in `DEVICE_TUNING`: a larger budget for the
-    /// trip counts the runtime unroller computes).
+    /// Leave LLVM's own tuning for the device compilation: by default the
+    /// driver passes the options in `DEVICE_TUNING` (a larger budget for the
+    /// trip counts the runtime unroller computes) and the plugin's device
+    /// rewrites (see --no-device-rewrites); this leaves out both.
     #[arg(long)]
     pub no_device_tuning: bool,
-    /// The plugin's device rewrites (also with --no-sl1): small switches
-    /// that only choose values become selects, and divisions that nested
-    /// loops' addresses build on are frozen so that loop strength reduction
-    /// can bump those addresses. Off by default until measured on the GPU
-    /// (docs/benchmarks.md).
+    /// Leave out the plugin's device rewrites, which the driver runs by
+    /// default, also with --no-sl1: small switches that only choose values
+    /// become selects, and divisions that nested loops' addresses build on
+    /// are frozen so that loop strength reduction can bump those addresses
+    /// (measured in docs/benchmarks.md).
     #[arg(long)]
-    pub device_rewrites: bool,
+    pub no_device_rewrites: bool,
     /// Let clang lower switches to jump tables. Off by default: on the GPU a
     /// jump table is an indirect branch (`brx.idx`) that a warp whose threads
     /// take different cases serializes on, where a compare tree predicates.
@@ -186,6 +187,11 @@ pub struct BuildArgs {
 }
 
 impl BuildArgs {
+    /// Whether the plugin's device rewrites run (`-sl1-device-tuning`).
+    pub fn device_rewrites(&self) -> bool {
+        !self.no_device_tuning && !self.no_device_rewrites
+    }
+
     /// (smallest, largest) line size: a line size given alone is fixed.
     /// These options with what a GPU profile (--gpu-profile) sets filled in
     /// where the user gave nothing.

@@ -242,8 +242,9 @@ fn device_tuning_can_be_left_out() {
 #[test]
 fn device_rewrites_report_what_they_changed() {
     // patterns.cu's `tuned` kernel has a ?: chain clang makes a switch and a
-    // remainder its inner loop builds on; the report counts both rewrites
-    // (with or without S-L1), and a build without them has no entry.
+    // remainder its inner loop builds on; the driver rewrites both by
+    // default (with or without S-L1) and the report counts them; a build
+    // without them has no entry.
     let dir = tempfile::tempdir().unwrap();
     let build = |extra: &[&str]| {
         let report = dir.path().join("patterns.json");
@@ -258,26 +259,18 @@ fn device_rewrites_report_what_they_changed() {
         );
         read_report(&report)
     };
-    let tuned = build(&["--device-rewrites"])
-        .device_tuning
-        .expect("a tuning entry");
+    let tuned = build(&[]).device_tuning.expect("a tuning entry");
     assert!(tuned.selected_switches >= 1, "{tuned:?}");
     assert!(tuned.frozen_divisions >= 1, "{tuned:?}");
-    assert!(build(&["--device-rewrites", "--no-sl1"])
-        .device_tuning
-        .is_some());
-    assert!(build(&[]).device_tuning.is_none());
+    assert!(build(&["--no-sl1"]).device_tuning.is_some());
+    assert!(build(&["--no-device-rewrites"]).device_tuning.is_none());
+    assert!(build(&["--no-device-tuning"]).device_tuning.is_none());
     // The IR path does the same: the early rewrite before LLVM's pipeline,
     // the freeze after it.
     let report = dir.path().join("tuning.json");
     run_ok(
         driver()
-            .args([
-                "build",
-                "testdata/ll/device_tuning.ll",
-                "--device-rewrites",
-                "-o",
-            ])
+            .args(["build", "testdata/ll/device_tuning.ll", "-o"])
             .arg(dir.path().join("tuning.ptx"))
             .arg("--report")
             .arg(&report),
