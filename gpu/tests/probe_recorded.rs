@@ -10,8 +10,8 @@ use sl1_gpu::probe::data::{ChasePath, ProbeData, ThroughputTarget};
 use sl1_gpu::probe::infer::{infer, Capacity};
 
 fn recorded() -> ProbeData {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../testdata/probe/h100-2026-11-23.json.gz");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/probe/h100-2026-11-23.json.gz");
     let mut text = String::new();
     flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap())
         .read_to_string(&mut text)
