@@ -96,10 +96,10 @@ mod tests {
         use spec::{AtomicOp, Item, Op, Role};
         let mut mixed = None;
         for seed in 0..2000 {
-            let spec = generate(seed).spec;
-            let shared = spec.args.iter().position(|a| a.role == Role::Shared);
-            let Some(arg) = shared else { continue };
-            let mut spec = spec;
+            let mut spec = generate(seed).spec;
+            let Some(arg) = spec.args.iter().position(|a| a.role == Role::Shared) else {
+                continue;
+            };
             let Some(Item::Loop(l)) = spec.items.iter_mut().find(|i| matches!(i, Item::Loop(_)))
             else {
                 continue;

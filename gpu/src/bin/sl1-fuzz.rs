@@ -5,7 +5,7 @@
 //! byte. The plain build runs twice: a kernel whose result depends on the
 //! threads' order is reported as nondeterministic (a generator bug) rather
 //! than as a mismatch. Either is written to `--out` as JSON (seed, launch,
-//! first differing byte, the kernel's spec); the seed replays it. Exit 1 on
+//! the differing bytes, the kernel's spec); the seed replays it. Exit 1 on
 //! any mismatch, nondeterminism or error.
 
 use std::path::PathBuf;
