@@ -157,6 +157,10 @@ pub struct BuildArgs {
     /// of a read-only structure into registers ahead.
     #[arg(long)]
     pub no_line_staging: bool,
+    /// Copy lines thread by thread; by default a warp that misses as a
+    /// whole moves its lines together, in requests of whole sectors.
+    #[arg(long)]
+    pub no_warp_copies: bool,
     /// Leave LLVM's own tuning for the device compilation: by default the
     /// driver passes the options in `DEVICE_TUNING` (a larger budget for the
     /// trip counts the runtime unroller computes) and the plugin's device

@@ -66,6 +66,12 @@ pub struct Options {
     /// does not wait on memory. Off, fills load when they miss.
     #[serde(default = "yes")]
     pub line_staging: bool,
+    /// When a whole warp fills or writes back lines of 32 B or more at once,
+    /// its lanes move the lines together, neighbouring lanes neighbouring
+    /// 16 B, so that each memory request covers whole sectors. Off, each
+    /// thread copies its own line.
+    #[serde(default = "yes")]
+    pub warp_copies: bool,
     /// Device tuning, not part of S-L1 itself (`tuning`): small switches
     /// that only choose values become selects, and divisions that nested
     /// loops build on are frozen, in every function of the module, also when
@@ -127,6 +133,7 @@ impl Default for Options {
             line_runs: true,
             line_padding: true,
             line_staging: true,
+            warp_copies: true,
             device_tuning: false,
             shared_budget: STATIC_SHARED_LIMIT,
             gpu_profile: None,

@@ -23,6 +23,8 @@ use inkwell::values::{BasicValue, FunctionValue, IntValue, PointerValue};
 
 use inkwell::{AddressSpace, IntPredicate};
 
+mod warp_copy;
+
 pub const ADDRSPACE_GLOBAL: u16 = 1;
 pub const ADDRSPACE_SHARED: u16 = 3;
 
@@ -83,6 +85,9 @@ pub struct Runtime<'ctx, 'm> {
     prefetch: bool,
     /// Bytes of padding after each line in shared memory (0: packed).
     pad: u32,
+    /// Whole lines of 32 B and more move a warp at a time when every lane
+    /// of the warp copies one (`warp_copy`).
+    warp_copies: bool,
     helpers: HashMap<String, FunctionValue<'ctx>>,
 }
 
@@ -97,6 +102,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         max_line: u32,
         prefetch: bool,
         pad: u32,
+        warp_copies: bool,
     ) -> Self {
         debug_assert!(min_line.is_power_of_two() && max_line.is_power_of_two());
         debug_assert!(min_line <= max_line && max_line <= 64);
@@ -108,6 +114,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             max_line,
             prefetch,
             pad,
+            warp_copies,
             helpers: HashMap::new(),
         }
     }
@@ -246,8 +253,9 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     }
 
     /// Copies a whole line of `bytes` bytes between shared memory and
-    /// memory: the words of the smallest line always, the others while they
-    /// are inside the line.
+    /// memory. When the lanes of a whole warp copy a line of at least 32 B
+    /// at once (a miss they share, as in line runs), they move the warp's
+    /// lines together (`warp_copy`); else each thread copies its own.
     fn copy_line(
         &self,
         f: FunctionValue<'ctx>,
@@ -258,6 +266,33 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         bytes: IntValue<'ctx>,
     ) -> BuildResult<()> {
         let copied = self.ctx.append_basic_block(f, "copied");
+        if self.warp_copies_possible() {
+            let together = self.ctx.append_basic_block(f, "warp.copy");
+            let alone = self.ctx.append_basic_block(f, "thread.copy");
+            self.branch_on_whole_warp(f, b, bytes, (together, alone))?;
+            b.position_at_end(together);
+            self.warp_copy(f, b, line, line_addr, to_shared, bytes)?;
+            b.build_unconditional_branch(copied)?;
+            b.position_at_end(alone);
+        }
+        self.thread_copy(f, b, line, line_addr, to_shared, bytes, copied)?;
+        b.position_at_end(copied);
+        Ok(())
+    }
+
+    /// One thread copies its line: the words of the smallest line always,
+    /// the others while they are inside the line; then branches to `copied`.
+    #[allow(clippy::too_many_arguments)]
+    fn thread_copy(
+        &self,
+        f: FunctionValue<'ctx>,
+        b: &Builder<'ctx>,
+        line: PointerValue<'ctx>,
+        line_addr: IntValue<'ctx>,
+        to_shared: bool,
+        bytes: IntValue<'ctx>,
+        copied: inkwell::basic_block::BasicBlock<'ctx>,
+    ) -> BuildResult<()> {
         for (off, ty, align) in self.line_words() {
             let beyond_smallest = off >= u64::from(self.min_line);
             let off = self.i64().const_int(off, false);
@@ -269,18 +304,35 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             }
             let shared = self.shared_at(b, line, off)?;
             let global = self.global_at(b, b.build_int_add(line_addr, off, "")?)?;
-            let shared_align = align.min(self.shared_line_align());
-            let (src, dst, src_align, dst_align) = if to_shared {
-                (global, shared, align, shared_align)
-            } else {
-                (shared, global, shared_align, align)
-            };
-            let v = b.build_load(ty, src, "")?;
-            set_align(v, src_align);
-            set_align(b.build_store(dst, v)?, dst_align);
+            self.copy_word(
+                b,
+                ty,
+                (shared, align.min(self.shared_line_align())),
+                (global, align),
+                to_shared,
+            )?;
         }
         b.build_unconditional_branch(copied)?;
-        b.position_at_end(copied);
+        Ok(())
+    }
+
+    /// Moves one word between shared memory and memory.
+    fn copy_word(
+        &self,
+        b: &Builder<'ctx>,
+        ty: BasicTypeEnum<'ctx>,
+        shared: (PointerValue<'ctx>, u32),
+        global: (PointerValue<'ctx>, u32),
+        to_shared: bool,
+    ) -> BuildResult<()> {
+        let (src, dst) = if to_shared {
+            (global, shared)
+        } else {
+            (shared, global)
+        };
+        let v = b.build_load(ty, src.0, "")?;
+        set_align(v, src.1);
+        set_align(b.build_store(dst.0, v)?, dst.1);
         Ok(())
     }
 

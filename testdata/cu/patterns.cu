@@ -216,6 +216,20 @@ __global__ void runs_shifted(const char *__restrict__ in, char *__restrict__ out
     out[i] = (char)(in[i + 7] ^ in[i]);
 }
 
+// Chunks of whole 64-byte lines, so the lanes of a warp miss together and
+// move their lines a warp at a time. With `gaps`, threads whose id is a
+// multiple of 3 leave every 40th byte unwritten: their lines are partly
+// dirty and go back byte by byte beside the warp's whole lines.
+__global__ void warp_lines(const char *__restrict__ in, char *__restrict__ out, size_t chunk,
+                           bool gaps) {
+  size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  size_t b = chunk_begin(tid, chunk), e = b + chunk;
+  bool skip = gaps && tid % 3 == 0;
+  for (size_t i = b; i < e; ++i)
+    if (!skip || (i - b) % 40 != 0)
+      out[i] = (char)(in[i] + 1);
+}
+
 // Line runs with a 32-bit `!=` loop counter, a read-modify-write structure
 // and stores 4 bytes apart of 2-byte elements (each store sets its own
 // dirty bits; the bytes between them stay as they were).
@@ -550,6 +564,21 @@ int main() {
     std::vector<char> want(n + 3, (char)0xa5);
     for (size_t i = 0; i < n; ++i) want[i + 3] = (char)(in[i + 7] ^ in[i]);
     failures += report("runs_shifted", out == want);
+  }
+  for (bool gaps : {false, true}) { // lines moved a warp at a time
+    size_t chunk = 64 * 7, n = total * chunk;
+    std::vector<char> in(n);
+    for (auto &c : in) c = char(next_random());
+    char *din = to_device(in), *dout = poisoned<char>(n);
+    warp_lines<<<blocks, threads>>>(din, dout, chunk, gaps);
+    CUDA_CHECK(cudaGetLastError());
+    auto out = to_host(dout, n);
+    std::vector<char> want(n);
+    for (size_t i = 0; i < n; ++i) {
+      bool skipped = gaps && (i / chunk) % 3 == 0 && (i % chunk) % 40 == 0;
+      want[i] = skipped ? (char)0xa5 : (char)(in[i] + 1);
+    }
+    failures += report(gaps ? "warp_lines_gaps" : "warp_lines", out == want);
   }
   { // line runs, 32-bit != counter, strided read-modify-write
     unsigned chunk = 203;

@@ -72,6 +72,11 @@ cl::opt<bool> Sl1NoLineStaging(
     cl::desc("S-L1: fill lines when they miss (by default line runs load a read-only "
              "structure's next line into registers ahead)"),
     cl::init(false));
+cl::opt<bool> Sl1NoWarpCopies(
+    "sl1-no-warp-copies",
+    cl::desc("S-L1: copy lines thread by thread (by default a warp that misses as a whole moves "
+             "its lines together, in requests of whole sectors)"),
+    cl::init(false));
 cl::opt<bool> Sl1DeviceTuning(
     "sl1-device-tuning",
     cl::desc("Device tuning (also with -sl1-disable): small switches that only choose values "
@@ -111,6 +116,7 @@ extern "C" struct Sl1RawOptions {
   bool no_line_runs;
   bool no_line_padding;
   bool no_line_staging;
+  bool no_warp_copies;
   bool device_tuning;
   bool panic_for_testing;
   const char *report_path;
@@ -165,7 +171,7 @@ struct Sl1Pass : PassInfoMixin<Sl1Pass> {
                            ? unsigned(Sl1LineSize)
                            : unsigned(Sl1MaxLineSize);
     Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, MaxLine, Sl1MaxThreads, Sl1Disable, Sl1ForceUncached, Sl1CacheReadOnly, Sl1Stats,
-                       Sl1NoStaticPrediction, Sl1Prefetch, Sl1NoLineRuns, Sl1NoLinePadding, Sl1NoLineStaging, Sl1DeviceTuning, Sl1PanicForTesting,
+                       Sl1NoStaticPrediction, Sl1Prefetch, Sl1NoLineRuns, Sl1NoLinePadding, Sl1NoLineStaging, Sl1NoWarpCopies, Sl1DeviceTuning, Sl1PanicForTesting,
                        Report.empty() ? nullptr : Report.c_str(), Sl1SharedBudget,
                        Sl1LineSize.getNumOccurrences() > 0 || Sl1MaxLineSize.getNumOccurrences() > 0,
                        Sl1SharedBudget.getNumOccurrences() > 0,

@@ -500,7 +500,14 @@ pub fn transform_kernel(
         report.warps_with_a_line = Some((lines.min(block) / 32) as u32);
     }
 
-    let mut rt = Runtime::new(module, line, options.max_line_size, options.prefetch, pad);
+    let mut rt = Runtime::new(
+        module,
+        line,
+        options.max_line_size,
+        options.prefetch,
+        pad,
+        options.warp_copies,
+    );
     let buffer_global = add_line_buffer(module, kernel, buffer);
     let function = kernel.as_value_ref();
     let kernel_name = kernel.get_name().to_string_lossy().into_owned();
