@@ -357,6 +357,28 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         Ok(())
     }
 
+    /// The index of the lowest set bit of `v` (`v` is not zero).
+    fn count_trailing_zeros(
+        &self,
+        b: &Builder<'ctx>,
+        v: IntValue<'ctx>,
+    ) -> BuildResult<IntValue<'ctx>> {
+        let f = self.intrinsic("llvm.cttz", &[v.get_type().as_basic_type_enum()]);
+        let r = b.build_call(f, &[v.into(), self.i1().const_int(1, false).into()], "")?;
+        Ok(r.try_as_basic_value()
+            .basic()
+            .expect("cttz returns a value")
+            .into_int_value())
+    }
+
+    /// The declaration of an intrinsic, with the attributes LLVM gives it
+    /// (convergent for the warp operations).
+    fn intrinsic(&self, name: &str, overloads: &[BasicTypeEnum<'ctx>]) -> FunctionValue<'ctx> {
+        inkwell::intrinsics::Intrinsic::find(name)
+            .and_then(|i| i.get_declaration(self.module, overloads))
+            .unwrap_or_else(|| panic!("LLVM knows {name}"))
+    }
+
     /// The line size parameter of a helper (its last).
     fn bytes_param(f: FunctionValue<'ctx>) -> IntValue<'ctx> {
         f.get_last_param()
@@ -449,20 +471,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             b.position_at_end(loop_);
             let m = b.build_phi(rt.dirty(), "m")?;
             let mv = m.as_basic_value().into_int_value();
-            let cttz = inkwell::intrinsics::Intrinsic::find("llvm.cttz").unwrap();
-            let cttz = cttz
-                .get_declaration(rt.module, &[rt.dirty().into()])
-                .unwrap();
-            let bit = b
-                .build_call(
-                    cttz,
-                    &[mv.into(), rt.i1().const_int(1, false).into()],
-                    "bit",
-                )?
-                .try_as_basic_value()
-                .basic()
-                .expect("cttz returns a value")
-                .into_int_value();
+            let bit = rt.count_trailing_zeros(b, mv)?;
             let bit = b.build_int_z_extend_or_bit_cast(bit, rt.i64(), "")?;
             let byte = b.build_load(rt.ctx.i8_type(), rt.shared_at(b, line, bit)?, "")?;
             let dst = rt.global_at(b, b.build_int_add(line_addr, bit, "")?)?;

@@ -10,8 +10,6 @@
 
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::Builder;
-use inkwell::intrinsics::Intrinsic;
-use inkwell::types::BasicType;
 use inkwell::values::{FunctionValue, IntValue, PointerValue};
 use inkwell::IntPredicate;
 
@@ -203,19 +201,6 @@ impl<'ctx> Runtime<'ctx, '_> {
         Ok(())
     }
 
-    fn count_trailing_zeros(
-        &self,
-        b: &Builder<'ctx>,
-        v: IntValue<'ctx>,
-    ) -> BuildResult<IntValue<'ctx>> {
-        let f = self.intrinsic("llvm.cttz", &[self.i32().as_basic_type_enum()]);
-        let r = b.build_call(f, &[v.into(), self.i1().const_int(1, false).into()], "")?;
-        Ok(r.try_as_basic_value()
-            .basic()
-            .expect("cttz returns a value")
-            .into_int_value())
-    }
-
     /// Calls an NVVM intrinsic that returns an i32.
     fn nvvm_call(
         &self,
@@ -230,17 +215,5 @@ impl<'ctx> Runtime<'ctx, '_> {
             .basic()
             .expect("the intrinsic returns a value")
             .into_int_value())
-    }
-
-    /// The declaration of an intrinsic, with the attributes LLVM gives it
-    /// (convergent for the warp operations).
-    fn intrinsic(
-        &self,
-        name: &str,
-        overloads: &[inkwell::types::BasicTypeEnum<'ctx>],
-    ) -> FunctionValue<'ctx> {
-        Intrinsic::find(name)
-            .and_then(|i| i.get_declaration(self.module, overloads))
-            .unwrap_or_else(|| panic!("LLVM knows {name}"))
     }
 }
