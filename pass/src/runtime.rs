@@ -362,9 +362,10 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         &self,
         b: &Builder<'ctx>,
         v: IntValue<'ctx>,
+        name: &str,
     ) -> BuildResult<IntValue<'ctx>> {
         let f = self.intrinsic("llvm.cttz", &[v.get_type().as_basic_type_enum()]);
-        let r = b.build_call(f, &[v.into(), self.i1().const_int(1, false).into()], "")?;
+        let r = b.build_call(f, &[v.into(), self.i1().const_int(1, false).into()], name)?;
         Ok(r.try_as_basic_value()
             .basic()
             .expect("cttz returns a value")
@@ -471,7 +472,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             b.position_at_end(loop_);
             let m = b.build_phi(rt.dirty(), "m")?;
             let mv = m.as_basic_value().into_int_value();
-            let bit = rt.count_trailing_zeros(b, mv)?;
+            let bit = rt.count_trailing_zeros(b, mv, "bit")?;
             let bit = b.build_int_z_extend_or_bit_cast(bit, rt.i64(), "")?;
             let byte = b.build_load(rt.ctx.i8_type(), rt.shared_at(b, line, bit)?, "")?;
             let dst = rt.global_at(b, b.build_int_add(line_addr, bit, "")?)?;

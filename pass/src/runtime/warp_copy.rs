@@ -98,7 +98,7 @@ impl<'ctx> Runtime<'ctx, '_> {
         let lane = self.nvvm_call(b, "llvm.nvvm.read.ptx.sreg.laneid", &[])?;
         let bytes32 = b.build_int_truncate(bytes, i32t, "")?;
         let pieces = b.build_right_shift(bytes32, i32t.const_int(4, false), false, "pieces")?;
-        let piece_bits = self.count_trailing_zeros(b, pieces)?;
+        let piece_bits = self.count_trailing_zeros(b, pieces, "")?;
         let piece_mask = b.build_int_sub(pieces, i32t.const_int(1, false), "")?;
         for q in 0..self.max_line / PIECE {
             if q >= SMALLEST_WARP_LINE / PIECE {
