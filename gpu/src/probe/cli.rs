@@ -10,6 +10,7 @@ use super::data::ProbeData;
 use super::kernels::ProbeGpu;
 use super::plan::Plan;
 use super::profile::Profile;
+use super::run::Device;
 use super::{infer, plot, run, summary};
 use crate::device::GpuError;
 

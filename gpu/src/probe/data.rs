@@ -101,6 +101,19 @@ impl ThroughputTarget {
     }
 }
 
+/// One throughput launch to measure: `blocks` x `threads` threads read
+/// `iterations` 4-byte words each, `coalescing` neighbouring threads in one
+/// 32-byte sector, from a buffer of `working_set_bytes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThroughputRequest {
+    pub target: ThroughputTarget,
+    pub blocks: u32,
+    pub threads: u32,
+    pub coalescing: u32,
+    pub working_set_bytes: u64,
+    pub iterations: u32,
+}
+
 /// One point of a throughput sweep: `blocks` x `threads` threads read
 /// 4-byte words with `coalescing` neighbouring threads of a warp in one
 /// 32-byte sector (1: every thread its own sector; 8: a warp reads 4 full

@@ -12,8 +12,10 @@ use cudarc::driver::{
 use cudarc::nvrtc::Ptx;
 
 use super::data::{
-    ChasePath, ChaseRun, DeviceInfo, SharedStrideRun, ThroughputPoint, ThroughputTarget,
+    ChasePath, ChaseRun, DeviceInfo, SharedStrideRun, ThroughputPoint, ThroughputRequest,
+    ThroughputTarget,
 };
+use super::run::Device;
 use crate::device::{driver_present, GpuError};
 use crate::sweep::median;
 
@@ -146,8 +148,39 @@ impl ProbeGpu {
         Ok(gpu)
     }
 
+    fn optin_shared(&self) -> Result<u64, GpuError> {
+        Ok(self
+            .ctx
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?
+            .max(0) as u64)
+    }
+
+    /// Lets `func` launch with `bytes` of dynamic shared memory (above 48
+    /// KiB a kernel must opt in), or fails when the GPU has less.
+    fn allow_dynamic_shared(
+        &self,
+        what: &str,
+        func: &CudaFunction,
+        bytes: u64,
+    ) -> Result<(), GpuError> {
+        let optin = self.optin_shared()?;
+        if bytes > optin {
+            return Err(probe_error(
+                what,
+                format!("needs {bytes} bytes of shared memory per block; the GPU has {optin}"),
+            ));
+        }
+        func.set_attribute(
+            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            bytes as i32,
+        )?;
+        Ok(())
+    }
+}
+
+impl Device for ProbeGpu {
     /// The driver's figures for the device.
-    pub fn device_info(&self) -> Result<DeviceInfo, GpuError> {
+    fn device_info(&self) -> Result<DeviceInfo, GpuError> {
         let attr = |a: CUdevice_attribute| -> Result<u32, GpuError> {
             Ok(self.ctx.attribute(a)?.max(0) as u32)
         };
@@ -177,41 +210,12 @@ impl ProbeGpu {
         })
     }
 
-    fn optin_shared(&self) -> Result<u64, GpuError> {
-        Ok(self
-            .ctx
-            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?
-            .max(0) as u64)
-    }
-
-    /// Lets `func` launch with `bytes` of dynamic shared memory (above 48
-    /// KiB a kernel must opt in), or fails when the GPU has less.
-    fn allow_dynamic_shared(
-        &self,
-        what: &str,
-        func: &CudaFunction,
-        bytes: u64,
-    ) -> Result<(), GpuError> {
-        let optin = self.optin_shared()?;
-        if bytes > optin {
-            return Err(probe_error(
-                what,
-                format!("needs {bytes} bytes of shared memory per block; the GPU has {optin}"),
-            ));
-        }
-        func.set_attribute(
-            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            bytes as i32,
-        )?;
-        Ok(())
-    }
-
     /// A fine-grained pointer chase: one thread walks `footprint_bytes` of
     /// 32-bit words `stride_bytes` apart (both multiples of 4) along `path`,
     /// one full pass untimed (at most MAX_CHASE_WARMUP accesses), then
     /// `record` (1..=MAX_RECORDED) accesses timed, each recorded. The
     /// chase's indices are checked against the expected sequence.
-    pub fn chase(
+    fn chase(
         &self,
         path: ChasePath,
         stride_bytes: u64,
@@ -300,7 +304,7 @@ impl ProbeGpu {
     /// (words of `word_bytes`, 4 or 8; stride 0..=MAX_SHARED_STRIDE), each
     /// thread 64 dependent accesses per round; the slowest thread's average
     /// cycles per access (the clock read included, as in the paper).
-    pub fn shared_stride(
+    fn shared_stride(
         &self,
         word_bytes: u32,
         stride_words: u32,
@@ -346,10 +350,10 @@ impl ProbeGpu {
         })
     }
 
-    /// `blocks` x `threads` threads read `iterations` 4-byte words each,
-    /// `coalescing` (1, 2, 4 or 8) neighbouring threads in one 32-byte
-    /// sector, from a buffer of `working_set_bytes` (a multiple of 32): for
-    /// L2 and DRAM one global buffer read with `ld.global.cg` (L2 only),
+    /// The request's `blocks` x `threads` threads read `iterations` 4-byte
+    /// words each, `coalescing` (1, 2, 4 or 8) neighbouring threads in one
+    /// 32-byte sector, from a buffer of `working_set_bytes` (a multiple of
+    /// 32): for L2 and DRAM one global buffer read with `ld.global.cg` (L2 only),
     /// for shared memory a buffer of that size in every block. The buffer
     /// must hold one iteration of the grid (blocks x ceil(threads /
     /// coalescing) sectors; shared: one block's). Timed with events: the
@@ -357,25 +361,17 @@ impl ProbeGpu {
     /// that reads the whole working set). Consecutive global launches go on
     /// where the last stopped, so a DRAM working set far beyond the L2 is
     /// not re-read from L2.
-    pub fn throughput(
-        &self,
-        target: ThroughputTarget,
-        blocks: u32,
-        threads: u32,
-        coalescing: u32,
-        working_set_bytes: u64,
-        iterations: u32,
-    ) -> Result<ThroughputPoint, GpuError> {
+    fn throughput(&self, request: ThroughputRequest) -> Result<ThroughputPoint, GpuError> {
         let what = "throughput";
-        let plan = ThroughputPlan::new(
+        let plan = ThroughputPlan::new(request).map_err(|m| probe_error(what, m))?;
+        let ThroughputRequest {
             target,
             blocks,
             threads,
             coalescing,
             working_set_bytes,
             iterations,
-        )
-        .map_err(|m| probe_error(what, m))?;
+        } = request;
         let mut sink = self
             .stream
             .alloc_zeros::<u32>(blocks as usize * threads as usize)?;
@@ -599,14 +595,15 @@ pub struct ThroughputPlan {
 }
 
 impl ThroughputPlan {
-    pub fn new(
-        target: ThroughputTarget,
-        blocks: u32,
-        threads: u32,
-        coalescing: u32,
-        working_set_bytes: u64,
-        iterations: u32,
-    ) -> Result<Self, String> {
+    pub fn new(request: ThroughputRequest) -> Result<Self, String> {
+        let ThroughputRequest {
+            target,
+            blocks,
+            threads,
+            coalescing,
+            working_set_bytes,
+            iterations,
+        } = request;
         if !COALESCING_DEGREES.contains(&coalescing) {
             return Err(format!(
                 "coalescing degree {coalescing} is not one of {COALESCING_DEGREES:?}"
@@ -806,25 +803,44 @@ mod tests {
         assert_eq!(throughput_bytes(3, 96, 1, 7), 8 * useful_bytes(3, 96, 7));
     }
 
+    /// The plan of a throughput request given field by field.
+    fn throughput_plan(
+        target: ThroughputTarget,
+        blocks: u32,
+        threads: u32,
+        coalescing: u32,
+        working_set_bytes: u64,
+        iterations: u32,
+    ) -> Result<ThroughputPlan, String> {
+        ThroughputPlan::new(ThroughputRequest {
+            target,
+            blocks,
+            threads,
+            coalescing,
+            working_set_bytes,
+            iterations,
+        })
+    }
+
     #[test]
     fn throughput_plan_checks_the_working_set() {
         use ThroughputTarget::*;
-        let p = ThroughputPlan::new(Dram, 4, 256, 2, 1 << 20, 100).unwrap();
+        let p = throughput_plan(Dram, 4, 256, 2, 1 << 20, 100).unwrap();
         assert_eq!(p.sectors, (1 << 20) / 32);
         assert_eq!(p.step, 4 * 128);
         assert_eq!(p.warmup_iterations(), 64);
         assert_eq!(p.next_start(0, 10), 5120);
         assert_eq!(p.next_start(32000, 10), (32000 + 5120) % 32768);
         // Shared: one block's iteration must fit.
-        let s = ThroughputPlan::new(Shared, 1000, 1024, 1, 32 * 1024, 1).unwrap();
+        let s = throughput_plan(Shared, 1000, 1024, 1, 32 * 1024, 1).unwrap();
         assert_eq!(s.step, 1024);
-        assert!(ThroughputPlan::new(Shared, 1, 1024, 1, 16 * 1024, 1).is_err());
-        assert!(ThroughputPlan::new(L2, 1000, 1024, 1, 16 << 20, 1).is_err());
-        assert!(ThroughputPlan::new(L2, 1, 32, 3, 1 << 20, 1).is_err());
-        assert!(ThroughputPlan::new(L2, 1, 32, 16, 1 << 20, 1).is_err());
-        assert!(ThroughputPlan::new(L2, 1, 1025, 1, 1 << 20, 1).is_err());
-        assert!(ThroughputPlan::new(L2, 1, 32, 1, 1000, 1).is_err());
-        assert!(ThroughputPlan::new(L2, 0, 32, 1, 1 << 20, 1).is_err());
+        assert!(throughput_plan(Shared, 1, 1024, 1, 16 * 1024, 1).is_err());
+        assert!(throughput_plan(L2, 1000, 1024, 1, 16 << 20, 1).is_err());
+        assert!(throughput_plan(L2, 1, 32, 3, 1 << 20, 1).is_err());
+        assert!(throughput_plan(L2, 1, 32, 16, 1 << 20, 1).is_err());
+        assert!(throughput_plan(L2, 1, 1025, 1, 1 << 20, 1).is_err());
+        assert!(throughput_plan(L2, 1, 32, 1, 1000, 1).is_err());
+        assert!(throughput_plan(L2, 0, 32, 1, 1 << 20, 1).is_err());
     }
 
     #[test]

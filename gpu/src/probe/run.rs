@@ -5,10 +5,9 @@
 use indicatif::ProgressBar;
 
 use super::data::{
-    ChasePath, ChaseRun, DeviceInfo, ProbeData, SharedStrideRun, ThroughputPoint, ThroughputTarget,
+    ChasePath, ChaseRun, DeviceInfo, ProbeData, SharedStrideRun, ThroughputPoint, ThroughputRequest,
 };
 use super::infer;
-use super::kernels::ProbeGpu;
 use super::plan::Plan;
 use crate::device::GpuError;
 
@@ -28,56 +27,7 @@ pub trait Device {
         word_bytes: u32,
         stride_words: u32,
     ) -> Result<SharedStrideRun, GpuError>;
-    fn throughput(
-        &self,
-        target: ThroughputTarget,
-        blocks: u32,
-        threads: u32,
-        coalescing: u32,
-        working_set_bytes: u64,
-        iterations: u32,
-    ) -> Result<ThroughputPoint, GpuError>;
-}
-
-impl Device for ProbeGpu {
-    fn device_info(&self) -> Result<DeviceInfo, GpuError> {
-        ProbeGpu::device_info(self)
-    }
-    fn chase(
-        &self,
-        path: ChasePath,
-        stride: u64,
-        footprint: u64,
-        record: usize,
-    ) -> Result<ChaseRun, GpuError> {
-        ProbeGpu::chase(self, path, stride, footprint, record)
-    }
-    fn shared_stride(
-        &self,
-        word_bytes: u32,
-        stride_words: u32,
-    ) -> Result<SharedStrideRun, GpuError> {
-        ProbeGpu::shared_stride(self, word_bytes, stride_words)
-    }
-    fn throughput(
-        &self,
-        target: ThroughputTarget,
-        blocks: u32,
-        threads: u32,
-        coalescing: u32,
-        working_set_bytes: u64,
-        iterations: u32,
-    ) -> Result<ThroughputPoint, GpuError> {
-        ProbeGpu::throughput(
-            self,
-            target,
-            blocks,
-            threads,
-            coalescing,
-            working_set_bytes,
-            iterations,
-        )
-    }
+    fn throughput(&self, request: ThroughputRequest) -> Result<ThroughputPoint, GpuError>;
 }
 
 /// Measures everything `plan` asks for; `bar` advances once per run.
@@ -120,14 +70,14 @@ pub fn run(
                         "{} throughput, {blocks}x{threads}, {coalescing}-way",
                         sweep.target.label()
                     ));
-                    data.throughput.push(gpu.throughput(
-                        sweep.target,
+                    data.throughput.push(gpu.throughput(ThroughputRequest {
+                        target: sweep.target,
                         blocks,
                         threads,
                         coalescing,
-                        sweep.working_set_bytes,
-                        sweep.iterations,
-                    )?);
+                        working_set_bytes: sweep.working_set_bytes,
+                        iterations: sweep.iterations,
+                    })?);
                     bar.inc(1);
                 }
             }

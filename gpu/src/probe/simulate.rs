@@ -6,7 +6,9 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::data::{ChasePath, ChaseRun, SharedStrideRun, ThroughputPoint, ThroughputTarget};
+use super::data::{
+    ChasePath, ChaseRun, SharedStrideRun, ThroughputPoint, ThroughputRequest, ThroughputTarget,
+};
 
 /// Which line a full set gives up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -406,13 +408,15 @@ impl super::run::Device for SimulatedGpu {
 
     fn throughput(
         &self,
-        target: ThroughputTarget,
-        blocks: u32,
-        threads: u32,
-        coalescing: u32,
-        _working_set_bytes: u64,
-        _iterations: u32,
+        request: ThroughputRequest,
     ) -> Result<ThroughputPoint, crate::device::GpuError> {
+        let ThroughputRequest {
+            target,
+            blocks,
+            threads,
+            coalescing,
+            ..
+        } = request;
         let (peak, half) = match target {
             ThroughputTarget::L2 => (8000.0, 20000.0),
             ThroughputTarget::Dram => (3000.0, 30000.0),
