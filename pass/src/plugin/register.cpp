@@ -170,12 +170,30 @@ struct Sl1Pass : PassInfoMixin<Sl1Pass> {
     unsigned MaxLine = !Sl1MaxLineSize.getNumOccurrences() && Sl1LineSize.getNumOccurrences()
                            ? unsigned(Sl1LineSize)
                            : unsigned(Sl1MaxLineSize);
-    Sl1RawOptions Opts{Sl1Threshold, Sl1LineSize, MaxLine, Sl1MaxThreads, Sl1Disable, Sl1ForceUncached, Sl1CacheReadOnly, Sl1Stats,
-                       Sl1NoStaticPrediction, Sl1Prefetch, Sl1NoLineRuns, Sl1NoLinePadding, Sl1NoLineStaging, Sl1NoWarpCopies, Sl1DeviceTuning, Sl1PanicForTesting,
-                       Report.empty() ? nullptr : Report.c_str(), Sl1SharedBudget,
-                       Sl1LineSize.getNumOccurrences() > 0 || Sl1MaxLineSize.getNumOccurrences() > 0,
-                       Sl1SharedBudget.getNumOccurrences() > 0,
-                       Profile.empty() ? nullptr : Profile.c_str()};
+    // Field by field, so that the order of Sl1RawOptions cannot be got wrong.
+    Sl1RawOptions Opts{};
+    Opts.threshold = Sl1Threshold;
+    Opts.line_size = Sl1LineSize;
+    Opts.max_line_size = MaxLine;
+    Opts.max_threads = Sl1MaxThreads;
+    Opts.disable = Sl1Disable;
+    Opts.force_uncached = Sl1ForceUncached;
+    Opts.cache_read_only = Sl1CacheReadOnly;
+    Opts.stats = Sl1Stats;
+    Opts.no_static_prediction = Sl1NoStaticPrediction;
+    Opts.prefetch = Sl1Prefetch;
+    Opts.no_line_runs = Sl1NoLineRuns;
+    Opts.no_line_padding = Sl1NoLinePadding;
+    Opts.no_line_staging = Sl1NoLineStaging;
+    Opts.no_warp_copies = Sl1NoWarpCopies;
+    Opts.device_tuning = Sl1DeviceTuning;
+    Opts.panic_for_testing = Sl1PanicForTesting;
+    Opts.report_path = Report.empty() ? nullptr : Report.c_str();
+    Opts.shared_budget = Sl1SharedBudget;
+    Opts.line_sizes_given =
+        Sl1LineSize.getNumOccurrences() > 0 || Sl1MaxLineSize.getNumOccurrences() > 0;
+    Opts.shared_budget_given = Sl1SharedBudget.getNumOccurrences() > 0;
+    Opts.gpu_profile = Profile.empty() ? nullptr : Profile.c_str();
     int Changed = sl1_run_on_module(wrap(&M), &Opts);
     return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
