@@ -435,3 +435,29 @@ fn opt_runs_the_pass_by_name() {
         out.stderr
     );
 }
+
+#[test]
+fn the_line_copy_micro_benchmark_builds_with_its_kernels() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = repo().join("gpu/micro/line_copies.cu");
+    let ptx = dir.path().join("line_copies.ptx");
+    run_ok(
+        driver()
+            .arg("build")
+            .arg(&source)
+            .args(["--emit", "ptx", "--no-sl1"])
+            .arg("-o")
+            .arg(&ptx),
+    );
+    let text = std::fs::read_to_string(&ptx).unwrap();
+    // Each thread's own lines, lane groups of 2, 4 and 8, and the roof.
+    for kernel in [
+        "per_thread",
+        "groupedILi2E",
+        "groupedILi4E",
+        "groupedILi8E",
+        "coalesced",
+    ] {
+        assert!(text.contains(kernel), "no kernel `{kernel}`");
+    }
+}
