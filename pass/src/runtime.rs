@@ -297,10 +297,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             let beyond_smallest = off >= u64::from(self.min_line);
             let off = self.i64().const_int(off, false);
             if beyond_smallest {
-                let inside = b.build_int_compare(IntPredicate::ULT, off, bytes, "")?;
-                let word = self.ctx.append_basic_block(f, "word");
-                b.build_conditional_branch(inside, word, copied)?;
-                b.position_at_end(word);
+                self.continue_if_below(f, b, (off, bytes), copied, "word")?;
             }
             let shared = self.shared_at(b, line, off)?;
             let global = self.global_at(b, b.build_int_add(line_addr, off, "")?)?;
@@ -354,6 +351,23 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             false,
         );
         b.build_indirect_call(ty, asm, &[at.into()], "")?;
+        Ok(())
+    }
+
+    /// Goes on in a new block `name` when `value < bound` (unsigned), else
+    /// branches to `done`.
+    fn continue_if_below(
+        &self,
+        f: FunctionValue<'ctx>,
+        b: &Builder<'ctx>,
+        (value, bound): (IntValue<'ctx>, IntValue<'ctx>),
+        done: inkwell::basic_block::BasicBlock<'ctx>,
+        name: &str,
+    ) -> BuildResult<()> {
+        let below = b.build_int_compare(IntPredicate::ULT, value, bound, "")?;
+        let next = self.ctx.append_basic_block(f, name);
+        b.build_conditional_branch(below, next, done)?;
+        b.position_at_end(next);
         Ok(())
     }
 
@@ -713,10 +727,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             for (k, (off, ty, align)) in rt.line_words().into_iter().enumerate() {
                 let at = rt.i64().const_int(off, false);
                 if off >= u64::from(rt.min_line) {
-                    let inside = b.build_int_compare(IntPredicate::ULT, at, bytes, "")?;
-                    let word = rt.ctx.append_basic_block(f, "word");
-                    b.build_conditional_branch(inside, word, done)?;
-                    b.position_at_end(word);
+                    rt.continue_if_below(f, b, (at, bytes), done, "word")?;
                 }
                 let v = b.build_load(ty, rt.global_at(b, b.build_int_add(from, at, "")?)?, "")?;
                 set_align(v, align);
@@ -754,10 +765,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         for (k, (off, ty, align)) in self.line_words().into_iter().enumerate() {
             let at = self.i64().const_int(off, false);
             if off >= u64::from(self.min_line) {
-                let inside = b.build_int_compare(IntPredicate::ULT, at, bytes, "")?;
-                let word = self.ctx.append_basic_block(f, "word");
-                b.build_conditional_branch(inside, word, copied)?;
-                b.position_at_end(word);
+                self.continue_if_below(f, b, (at, bytes), copied, "word")?;
             }
             let v = b.build_load(ty, self.stage_word(b, words, k)?, "")?;
             let shared = self.shared_at(b, line, at)?;

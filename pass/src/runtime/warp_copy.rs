@@ -102,7 +102,8 @@ impl<'ctx> Runtime<'ctx, '_> {
         let piece_mask = b.build_int_sub(pieces, i32t.const_int(1, false), "")?;
         for q in 0..self.max_line / PIECE {
             if q >= SMALLEST_WARP_LINE / PIECE {
-                self.continue_if(f, b, i32t.const_int(u64::from(q), false), pieces, done)?;
+                let q = i32t.const_int(u64::from(q), false);
+                self.continue_if_below(f, b, (q, pieces), done, "warp.step")?;
             }
             let piece = b.build_int_add(lane, i32t.const_int(u64::from(q * WARP), false), "")?;
             let owner = b.build_right_shift(piece, piece_bits, false, "owner")?;
@@ -162,22 +163,6 @@ impl<'ctx> Runtime<'ctx, '_> {
         let theirs = self.shuffle(b, shared, owner)?;
         let theirs = b.build_int_to_ptr(theirs, self.shared_ptr(), "")?;
         self.shared_at(b, theirs, off)
-    }
-
-    /// Goes on when `q < pieces`, else to `done`.
-    fn continue_if(
-        &self,
-        f: FunctionValue<'ctx>,
-        b: &Builder<'ctx>,
-        q: IntValue<'ctx>,
-        pieces: IntValue<'ctx>,
-        done: BasicBlock<'ctx>,
-    ) -> BuildResult<()> {
-        let more = b.build_int_compare(IntPredicate::ULT, q, pieces, "")?;
-        let step = self.ctx.append_basic_block(f, "warp.step");
-        b.build_conditional_branch(more, step, done)?;
-        b.position_at_end(step);
-        Ok(())
     }
 
     /// `shfl.sync.idx` over the whole warp: `value` of lane `from`.
