@@ -77,6 +77,9 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
     if args.no_warp_copies {
         device.args(["-mllvm", "-sl1-no-warp-copies"]);
     }
+    if args.no_full_runs {
+        device.args(["-mllvm", "-sl1-no-full-runs"]);
+    }
     if args.no_line_padding {
         device.args(["-mllvm", "-sl1-no-line-padding"]);
     }

@@ -137,6 +137,7 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
         line_padding: !args.no_line_padding,
         line_staging: !args.no_line_staging,
         warp_copies: !args.no_warp_copies,
+        full_runs: !args.no_full_runs,
         device_tuning: args.device_rewrites(),
         shared_budget: args
             .shared_budget

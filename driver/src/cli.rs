@@ -161,6 +161,11 @@ pub struct BuildArgs {
     /// whole moves its lines together, in requests of whole sectors.
     #[arg(long)]
     pub no_warp_copies: bool,
+    /// Run every line run as one loop; by default a run over the rest of
+    /// whole lines gets an unrolled copy whose byte accesses merge into
+    /// 4-byte ones.
+    #[arg(long)]
+    pub no_full_runs: bool,
     /// Leave LLVM's own tuning for the device compilation: by default the
     /// driver passes the options in `DEVICE_TUNING` (a larger budget for the
     /// trip counts the runtime unroller computes) and the plugin's device

@@ -66,6 +66,12 @@ pub struct Options {
     /// does not wait on memory. Off, fills load when they miss.
     #[serde(default = "yes")]
     pub line_staging: bool,
+    /// In counted line runs, a run over the rest of every structure's line
+    /// after an access at its first byte runs in an unrolled copy whose
+    /// accesses sit at constant offsets, so that neighbouring byte accesses
+    /// merge into 4-byte ones. Off, every run is the same loop.
+    #[serde(default = "yes")]
+    pub full_runs: bool,
     /// When a whole warp fills or writes back lines of 32 B or more at once,
     /// its lanes move the lines together, neighbouring lanes neighbouring
     /// 16 B, so that each memory request covers whole sectors. Off, each
@@ -133,6 +139,7 @@ impl Default for Options {
             line_runs: true,
             line_padding: true,
             line_staging: true,
+            full_runs: true,
             warp_copies: true,
             device_tuning: false,
             shared_budget: STATIC_SHARED_LIMIT,

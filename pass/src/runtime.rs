@@ -234,7 +234,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
 
     /// The alignment every line in shared memory has: lines lie a line and
     /// its padding apart.
-    fn shared_line_align(&self) -> u32 {
+    pub fn shared_line_align(&self) -> u32 {
         if self.pad == 0 {
             self.line_align()
         } else {
@@ -248,7 +248,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     }
 
     /// The alignment of an access inside its line in shared memory.
-    fn in_line_align(&self, site: SiteKind) -> u32 {
+    pub fn in_line_align(&self, site: SiteKind) -> u32 {
         site.align.min(site.size).min(self.shared_line_align())
     }
 

@@ -77,6 +77,11 @@ cl::opt<bool> Sl1NoWarpCopies(
     cl::desc("S-L1: copy lines thread by thread (by default a warp that misses as a whole moves "
              "its lines together, in requests of whole sectors)"),
     cl::init(false));
+cl::opt<bool> Sl1NoFullRuns(
+    "sl1-no-full-runs",
+    cl::desc("S-L1: run every line run as one loop (by default a run over whole lines gets an "
+             "unrolled copy whose byte accesses merge into words)"),
+    cl::init(false));
 cl::opt<bool> Sl1DeviceTuning(
     "sl1-device-tuning",
     cl::desc("Device tuning (also with -sl1-disable): small switches that only choose values "
@@ -117,6 +122,7 @@ extern "C" struct Sl1RawOptions {
   bool no_line_padding;
   bool no_line_staging;
   bool no_warp_copies;
+  bool no_full_runs;
   bool device_tuning;
   bool panic_for_testing;
   const char *report_path;
@@ -186,6 +192,7 @@ struct Sl1Pass : PassInfoMixin<Sl1Pass> {
     Opts.no_line_padding = Sl1NoLinePadding;
     Opts.no_line_staging = Sl1NoLineStaging;
     Opts.no_warp_copies = Sl1NoWarpCopies;
+    Opts.no_full_runs = Sl1NoFullRuns;
     Opts.device_tuning = Sl1DeviceTuning;
     Opts.panic_for_testing = Sl1PanicForTesting;
     Opts.report_path = Report.empty() ? nullptr : Report.c_str();

@@ -26,6 +26,8 @@ use crate::runtime::{Runtime, SiteKind};
 use super::slice::call;
 use super::{const_int, State};
 
+mod full;
+
 /// One cached access of slice 2, as a line run needs it.
 #[derive(Clone, Copy)]
 pub(super) struct RunSite {
@@ -40,29 +42,55 @@ pub(super) struct RunSite {
     pub(super) is_load: bool,
 }
 
+/// What a counted run may add (`Options::line_staging`, `full_runs`).
+#[derive(Clone, Copy)]
+pub(super) struct RunExtras {
+    /// Stage the next line of every structure the loop only reads.
+    pub(super) stage: bool,
+    /// Give runs that cover whole lines an unrolled copy (`full`).
+    pub(super) full: bool,
+}
+
 /// Adds line runs to `copy`, the all-cached clone of slice 2 (blocks
 /// `slice2`, single latch `latch` branching to `header`) for lines of `line`
-/// bytes. `run` is an i64 slot: iterations left in the current run. `exit`
-/// is the loop's exit test when it is counted; then, with `stage`, the next
-/// line of every structure the loop only reads is staged a run ahead.
+/// bytes, in `kernel`. `run` is an i64 slot: iterations left in the current
+/// run. `exit` is the loop's exit test when it is counted; then, as
+/// `extras` say, the next line of every structure the loop only reads is
+/// staged a run ahead, and runs over whole lines get an unrolled copy.
 /// Returns the ids of the staged structures.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn add(
     rt: &mut Runtime<'_, '_>,
+    kernel: &str,
     copy: &edit::Clone,
     (slice2, header, latch): (&[LLVMBasicBlockRef], LLVMBasicBlockRef, LLVMBasicBlockRef),
     sites: &[RunSite],
     exit: Option<&CountedExit>,
     line: u32,
     run: LLVMValueRef,
-    stage: bool,
+    extras: RunExtras,
 ) -> Vec<u32> {
     let checked: Vec<LLVMBasicBlockRef> = slice2.iter().map(|b| copy.blocks[b]).collect();
     let checked_header = copy.blocks[&header];
     let checked_latch = copy.blocks[&latch];
     let fast = edit::clone_blocks(&checked, checked_header, ".run");
-    let fast_header = fast.blocks[&checked_header];
-    let fast_latch = fast.blocks[&checked_latch];
+    // A full run needs a counted exit (no exit test in its copies) and
+    // headers without phis (its branch goes through a block of its own).
+    let full_len = full::length(sites, line);
+    let full: Vec<edit::Clone> = if extras.full
+        && exit.is_some()
+        && full_len > 1
+        && full::small_enough(&checked, full_len)
+        && !edit::instructions(checked_header)
+            .into_iter()
+            .any(edit::is_phi)
+    {
+        (0..full_len)
+            .map(|t| edit::clone_blocks(&checked, checked_header, &format!(".run.full{t}")))
+            .collect()
+    } else {
+        Vec::new()
+    };
     // Stores whose bits a counted run sets before it starts: the run's
     // stores of one site then cover one range of bytes.
     let premarked = |site: &RunSite| {
@@ -71,6 +99,8 @@ pub(super) fn add(
 
     // Structures whose next line is staged, with the stage's slots.
     let mut staged: Vec<(usize, LLVMValueRef, LLVMValueRef)> = Vec::new();
+    // Per site: its tag and how many next iterations stay in its line.
+    let mut stays: Vec<Stay> = Vec::new();
     // SAFETY: builds integer arithmetic and branches in live blocks of the
     // kernel; every value used at the checked latch is an address of an
     // access or the exit test, which run on every iteration, so they
@@ -83,8 +113,6 @@ pub(super) fn add(
         let old = edit::terminator(checked_latch);
         let b = Builder::before(old);
         let mut left = const_int(i64t, i64::MAX);
-        // Per site: its tag and how many next iterations stay in its line.
-        let mut stays: Vec<Stay> = Vec::new();
         for site in sites {
             let access = copy.values[&site.call];
             let addr = LLVMBuildPtrToInt(b.raw(), LLVMGetOperand(access, 0), i64t, c"".as_ptr());
@@ -142,7 +170,7 @@ pub(super) fn add(
             let k = iterations_left(&b, copy.values[&exit.branch], exit, i64t);
             // Every `n` is at least 0, `k` may exceed i64::MAX: compare unsigned.
             left = smaller(&b, k, left, LLVMIntPredicate::LLVMIntULT);
-            if stage {
+            if extras.stage {
                 staged = stage_next_lines(rt, old, sites, &stays, k, line);
             }
         }
@@ -152,54 +180,86 @@ pub(super) fn add(
                 premark(&b, rt, site, stay.d, left);
             }
         }
-        branch_on_run(old, left, fast_header, checked_header);
+        let fast_header = fast.blocks[&checked_header];
+        if let Some(first) = full.first() {
+            let starts = full::starts(&b, &stays, left, full_len);
+            let other = edit::new_block_before(checked_header, checked_header, "sl1.run.pick");
+            LLVMBuildCondBr(b.raw(), starts, first.blocks[&checked_header], other);
+            edit::erase(old);
+            let placeholder = edit::terminator(other);
+            branch_on_run(
+                &Builder::before(placeholder),
+                left,
+                fast_header,
+                checked_header,
+            );
+            edit::erase(placeholder);
+        } else {
+            branch_on_run(&b, left, fast_header, checked_header);
+            edit::erase(old);
+        }
 
         // After an iteration of the run: one fewer left.
-        let old = edit::terminator(fast_latch);
+        let old = edit::terminator(fast.blocks[&checked_latch]);
         let b = Builder::before(old);
         let left = b.load(i64t, run);
         let left = LLVMBuildSub(b.raw(), left, const_int(i64t, 1), c"sl1.run.left".as_ptr());
         b.store(left, run);
-        branch_on_run(old, left, fast_header, checked_header);
+        branch_on_run(&b, left, fast_header, checked_header);
+        edit::erase(old);
+        // A full run's iterations follow one another, the last back to the
+        // checked loop.
+        for (t, copy_t) in full.iter().enumerate() {
+            let next = full
+                .get(t + 1)
+                .map_or(checked_header, |c| c.blocks[&checked_header]);
+            let old = edit::terminator(copy_t.blocks[&checked_latch]);
+            Builder::before(old).br(next);
+            edit::erase(old);
+        }
 
-        // A counted run stays in the loop: its copy of the exit test goes.
-        if let Some(exit) = exit {
-            let branch = fast.values[&copy.values[&exit.branch]];
-            // A conditional branch's operands: condition, false, true.
-            let stay = LLVMGetOperand(branch, if exit.stays_on_true { 2 } else { 1 });
-            Builder::before(branch).br(LLVMValueAsBasicBlock(stay));
-            edit::erase(branch);
+        for clone in std::iter::once(&fast).chain(&full) {
+            // A counted run stays in the loop: its copy of the exit test goes.
+            if let Some(exit) = exit {
+                let branch = clone.values[&copy.values[&exit.branch]];
+                // A conditional branch's operands: condition, false, true.
+                let stay = LLVMGetOperand(branch, if exit.stays_on_true { 2 } else { 1 });
+                Builder::before(branch).br(LLVMValueAsBasicBlock(stay));
+                edit::erase(branch);
+            }
         }
     }
 
     // The run's accesses hit: no tag check, no fill, no write-back.
     for site in sites {
-        let access = fast.values[&copy.values[&site.call]];
-        // SAFETY: `site.ty` is the sized first-class type the access moves.
-        let ty = unsafe { BasicTypeEnum::new(site.ty) };
-        // Operands: load (addr, cached, tag, dirty, line, bytes), store
-        // (addr, value, cached, tag, dirty, line, bytes).
-        // SAFETY: `access` is one of those calls; the indices are in range.
-        let operand = |i: u32| unsafe { LLVMGetOperand(access, i) };
-        let first_state = if site.is_load { 1 } else { 2 };
-        let (tag, dirty, line) = (
-            operand(first_state + 1),
-            operand(first_state + 2),
-            operand(first_state + 3),
+        hit(
+            rt,
+            fast.values[&copy.values[&site.call]],
+            site,
+            premarked(site),
         );
-        if site.is_load {
-            let f = rt.hit_load(ty, site.kind);
-            let v = call(access, f.as_value_ref(), &mut [operand(0), tag, line]);
-            edit::replace_uses(access, v);
-        } else {
-            let f = rt.hit_store(ty, site.kind, !premarked(site));
-            call(
-                access,
-                f.as_value_ref(),
-                &mut [operand(0), operand(1), tag, dirty, line],
-            );
+    }
+    // SAFETY: the context of the kernel the sites are in.
+    let scopes =
+        unsafe { full::LineScopes::new(LLVMGetTypeContext(LLVMTypeOf(run)), kernel, sites) };
+    // Iterations before the first whose accesses all sit at aligned offsets
+    // keep the hit calls: SLP would otherwise group accesses from the
+    // run's first, unaligned offset on, and misaligned groups split again.
+    let aligned_from = full::first_aligned(sites, rt.shared_line_align());
+    for (t, copy_t) in full.iter().enumerate() {
+        for site in sites {
+            let access = copy_t.values[&copy.values[&site.call]];
+            if t as i64 >= aligned_from && (site.is_load || premarked(site)) {
+                // SAFETY: `access` is the site's call; its line operand
+                // (load: 4, store: 5) is defined before it in its copy.
+                unsafe {
+                    let line = LLVMGetOperand(access, if site.is_load { 4 } else { 5 });
+                    full::in_place(rt, &scopes, access, site, line, t as i64);
+                }
+            } else {
+                hit(rt, access, site, premarked(site));
+            }
         }
-        edit::erase(access);
     }
 
     // The checked copy's loads of staged structures fill from the stage.
@@ -293,18 +353,18 @@ unsafe fn stage_next_lines(
     staged
 }
 
-/// Replaces the latch branch `old` by one into the run while `left`
-/// iterations remain, else into the checked copy.
+/// Branches at `b` into the run while `left` iterations remain, else into
+/// the checked copy; returns the branch.
 ///
-/// SAFETY (for callers): `old` is a latch's terminator, `left` an i64
-/// available before it.
+/// SAFETY (for callers): `b` is at the end of a block without terminator or
+/// before its terminator (which the caller erases), `left` an i64 available
+/// there.
 unsafe fn branch_on_run(
-    old: LLVMValueRef,
+    b: &Builder,
     left: LLVMValueRef,
     run_header: LLVMBasicBlockRef,
     checked_header: LLVMBasicBlockRef,
-) {
-    let b = Builder::before(old);
+) -> LLVMValueRef {
     let zero = LLVMConstNull(LLVMTypeOf(left));
     let go = LLVMBuildICmp(
         b.raw(),
@@ -313,8 +373,38 @@ unsafe fn branch_on_run(
         zero,
         c"".as_ptr(),
     );
-    LLVMBuildCondBr(b.raw(), go, run_header, checked_header);
-    edit::erase(old);
+    LLVMBuildCondBr(b.raw(), go, run_header, checked_header)
+}
+
+/// Replaces `access`, a run's `sl1.load` / `sl1.store` call of `site`, by
+/// the matching `sl1.hit.*` call: no tag check, no fill, no write-back. A
+/// store sets its dirty bits unless the run set them before it started.
+fn hit(rt: &mut Runtime<'_, '_>, access: LLVMValueRef, site: &RunSite, premarked: bool) {
+    // SAFETY: `site.ty` is the sized first-class type the access moves.
+    let ty = unsafe { BasicTypeEnum::new(site.ty) };
+    // Operands: load (addr, cached, tag, dirty, line, bytes), store
+    // (addr, value, cached, tag, dirty, line, bytes).
+    // SAFETY: `access` is one of those calls; the indices are in range.
+    let operand = |i: u32| unsafe { LLVMGetOperand(access, i) };
+    let first_state = if site.is_load { 1 } else { 2 };
+    let (tag, dirty, line) = (
+        operand(first_state + 1),
+        operand(first_state + 2),
+        operand(first_state + 3),
+    );
+    if site.is_load {
+        let f = rt.hit_load(ty, site.kind);
+        let v = call(access, f.as_value_ref(), &mut [operand(0), tag, line]);
+        edit::replace_uses(access, v);
+    } else {
+        let f = rt.hit_store(ty, site.kind, !premarked);
+        call(
+            access,
+            f.as_value_ref(),
+            &mut [operand(0), operand(1), tag, dirty, line],
+        );
+    }
+    edit::erase(access);
 }
 
 /// One site at the checked latch: its structure's tag, how many next

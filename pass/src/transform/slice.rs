@@ -473,8 +473,12 @@ impl LoopSlice<'_, '_> {
                 let run = edit::entry_alloca(function, i64t, "sl1.run");
                 let exit = self.exit.as_ref().ok();
                 let blocks = (slice2, self.header, latch);
-                let stage = self.options.line_staging;
-                staged = line_runs::add(rt, &copy, blocks, sites, exit, size, run, stage);
+                let extras = line_runs::RunExtras {
+                    stage: self.options.line_staging,
+                    full: self.options.full_runs,
+                };
+                let kernel = &self.k.name;
+                staged = line_runs::add(rt, kernel, &copy, blocks, sites, exit, size, run, extras);
             }
             fast.push(copy.blocks[&self.header]);
         }

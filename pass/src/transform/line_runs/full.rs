@@ -1,0 +1,192 @@
+//! Full runs: the run that follows a checked iteration at the first byte of
+//! every structure's line covers the rest of those lines, a number of
+//! iterations the pass knows (`length`). That run is unrolled here, one copy
+//! of the loop body per iteration, each access at a constant offset from
+//! its line with the alignment that offset has: LLVM's load/store vectorizer
+//! then merges a byte loop's neighbouring shared-memory accesses into 4-byte
+//! ones (a quarter of the shared-memory instructions). (LLVM's own unroller
+//! would leave the accesses at alignment 1: the pitch lines lie apart is
+//! beyond its known-bits search.) Each structure's line accesses carry an
+//! alias scope of their own, with the other structures' scopes as
+//! `noalias` (lines of two structures never overlap), so the loads of one
+//! line may move past the stores to another.
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::LLVMIntPredicate;
+
+use crate::edit::Builder;
+use crate::runtime::Runtime;
+
+use super::{const_int, RunSite, Stay};
+
+/// Iterations of a full run: after an access at a line's first byte, how
+/// many next ones stay in every structure's line.
+pub(super) fn length(sites: &[RunSite], line: u32) -> i64 {
+    sites
+        .iter()
+        .map(|s| (i64::from(line) - i64::from(s.kind.size)) / s.stride)
+        .min()
+        .unwrap_or(0)
+}
+
+/// The first iteration of a full run whose accesses all lie at offsets
+/// aligned to `align` (the run's iteration t is `stride * (t + 1)` bytes
+/// into its line); from there on each next aligned group of a structure
+/// starts aligned too.
+pub(super) fn first_aligned(sites: &[RunSite], align: u32) -> i64 {
+    let align = i64::from(align);
+    (0..align)
+        .find(|t| sites.iter().all(|s| (s.stride * (t + 1)) % align == 0))
+        .unwrap_or(i64::MAX)
+}
+
+/// Instructions a kernel may gain from one full run's copies: a loop body
+/// this size or smaller is copied once per iteration.
+const MOST_COPIED_INSTRUCTIONS: usize = 4096;
+
+/// Whether `len` copies of the loop body `blocks` stay within
+/// `MOST_COPIED_INSTRUCTIONS`.
+pub(super) fn small_enough(blocks: &[LLVMBasicBlockRef], len: i64) -> bool {
+    let body: usize = blocks
+        .iter()
+        .map(|&b| crate::edit::instructions(b).len())
+        .sum();
+    body.saturating_mul(len.max(0) as usize) <= MOST_COPIED_INSTRUCTIONS
+}
+
+/// Whether this checked iteration starts a full run: every access at its
+/// line's first byte and the run as long as `len` (so the loop has that
+/// many iterations left).
+///
+/// SAFETY (for callers): the stays' values and `left` are i64 values
+/// available at the builder.
+pub(super) unsafe fn starts(
+    b: &Builder,
+    stays: &[Stay],
+    left: LLVMValueRef,
+    len: i64,
+) -> LLVMValueRef {
+    let i64t = LLVMTypeOf(left);
+    let mut go = LLVMBuildICmp(
+        b.raw(),
+        LLVMIntPredicate::LLVMIntEQ,
+        left,
+        const_int(i64t, len),
+        c"sl1.run.full".as_ptr(),
+    );
+    for stay in stays {
+        let first = LLVMBuildICmp(
+            b.raw(),
+            LLVMIntPredicate::LLVMIntEQ,
+            stay.d,
+            const_int(i64t, 0),
+            c"".as_ptr(),
+        );
+        go = LLVMBuildAnd(b.raw(), go, first, c"sl1.run.full".as_ptr());
+    }
+    go
+}
+
+/// The alias scopes of a kernel's lines: one per structure.
+pub(super) struct LineScopes {
+    ctx: LLVMContextRef,
+    /// (structure id, its scope).
+    scopes: Vec<(u32, LLVMMetadataRef)>,
+}
+
+impl LineScopes {
+    /// Scopes for the structures of `sites`, named after `kernel`.
+    ///
+    /// SAFETY (for callers): `ctx` is the kernel's live context.
+    pub(super) unsafe fn new(ctx: LLVMContextRef, kernel: &str, sites: &[RunSite]) -> LineScopes {
+        let mut ids: Vec<u32> = sites.iter().map(|s| s.state.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut name = [md_string(ctx, "sl1.lines")];
+        let domain = LLVMMDNodeInContext2(ctx, name.as_mut_ptr(), 1);
+        let scopes = ids
+            .into_iter()
+            .map(|id| {
+                let mut ops = [md_string(ctx, &format!("sl1.line.{kernel}.{id}")), domain];
+                (id, LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), 2))
+            })
+            .collect();
+        LineScopes { ctx, scopes }
+    }
+
+    /// Marks `access` (a load or store of structure `id`'s line) as in that
+    /// line's scope and apart from every other line.
+    ///
+    /// SAFETY (for callers): `access` is a live load or store.
+    unsafe fn mark(&self, access: LLVMValueRef, id: u32) {
+        let list = |pick: &dyn Fn(u32) -> bool| {
+            let mut ops: Vec<LLVMMetadataRef> = self
+                .scopes
+                .iter()
+                .filter(|(s, _)| pick(*s))
+                .map(|(_, m)| *m)
+                .collect();
+            LLVMMetadataAsValue(
+                self.ctx,
+                LLVMMDNodeInContext2(self.ctx, ops.as_mut_ptr(), ops.len()),
+            )
+        };
+        LLVMSetMetadata(access, md_kind(self.ctx, "alias.scope"), list(&|s| s == id));
+        if self.scopes.len() > 1 {
+            LLVMSetMetadata(access, md_kind(self.ctx, "noalias"), list(&|s| s != id));
+        }
+    }
+}
+
+/// Replaces `access`, the `sl1.load` / `sl1.store` call of `site` in
+/// iteration `t` (from 0) of a full run, by the shared-memory access
+/// itself: `stride * (t + 1)` bytes into its line, which the checked access
+/// before the run took at its first byte. The access carries its line's
+/// scope and the alignment its offset has.
+///
+/// SAFETY (for callers): `access` is such a call (operand 0 its address,
+/// 1 a store's value) and `line` its line, a shared pointer that dominates
+/// it.
+pub(super) unsafe fn in_place(
+    rt: &Runtime<'_, '_>,
+    scopes: &LineScopes,
+    access: LLVMValueRef,
+    site: &RunSite,
+    line: LLVMValueRef,
+    t: i64,
+) {
+    let b = Builder::before(access);
+    let ctx = LLVMGetTypeContext(LLVMTypeOf(line));
+    let offset = site.stride * (t + 1);
+    let mut off = [const_int(LLVMInt64TypeInContext(ctx), offset)];
+    let at = LLVMBuildGEP2(
+        b.raw(),
+        LLVMInt8TypeInContext(ctx),
+        line,
+        off.as_mut_ptr(),
+        1,
+        c"sl1.full".as_ptr(),
+    );
+    let moved = if site.is_load {
+        let v = b.load(site.ty, at);
+        crate::edit::replace_uses(access, v);
+        v
+    } else {
+        b.store(LLVMGetOperand(access, 1), at)
+    };
+    // Lines start aligned to `shared_line_align`; the offset's lowest set
+    // bit bounds what it keeps of that.
+    let align = rt.shared_line_align().min(1 << offset.trailing_zeros());
+    LLVMSetAlignment(moved, align.max(rt.in_line_align(site.kind)));
+    scopes.mark(moved, site.state.id);
+    crate::edit::erase(access);
+}
+
+unsafe fn md_string(ctx: LLVMContextRef, s: &str) -> LLVMMetadataRef {
+    LLVMMDStringInContext2(ctx, s.as_ptr().cast(), s.len())
+}
+
+unsafe fn md_kind(ctx: LLVMContextRef, name: &str) -> u32 {
+    LLVMGetMDKindIDInContext(ctx, name.as_ptr().cast(), name.len() as u32)
+}
