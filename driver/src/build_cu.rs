@@ -55,6 +55,9 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
     if let Some(budget) = args.shared_budget {
         device.args(["-mllvm", &format!("-sl1-shared-budget={budget}")]);
     }
+    if let Some(bytes) = args.dynamic_shared {
+        device.args(["-mllvm", &format!("-sl1-dynamic-shared={bytes}")]);
+    }
     if let Some(profile) = &args.gpu_profile {
         // Recorded in the report; the values it sets are passed above.
         device.args(["-mllvm", &format!("-sl1-gpu-profile={}", profile.display())]);

@@ -142,6 +142,7 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
         shared_budget: args
             .shared_budget
             .unwrap_or(sl1_pass::options::STATIC_SHARED_LIMIT),
+        dynamic_shared: args.dynamic_shared,
         gpu_profile: args.gpu_profile.as_ref().map(|p| p.display().to_string()),
         fail_kernel_for_testing: None,
     };

@@ -119,6 +119,12 @@ pub struct BuildArgs {
     /// block gets without opting in, or the GPU profile's].
     #[arg(long, value_name = "BYTES")]
     pub shared_budget: Option<u64>,
+    /// The most dynamic shared memory (`extern __shared__`) a kernel launch
+    /// gives, in bytes. Kernels that use dynamic shared memory get lines
+    /// only with it, from the budget less this; a launch that gives more
+    /// may fail for want of shared memory. Without it they stay untouched.
+    #[arg(long, value_name = "BYTES")]
+    pub dynamic_shared: Option<u64>,
     /// Take the line sizes and the shared-memory budget from a GPU profile,
     /// the JSON file `sl1-driver probe` writes (options given here win).
     #[arg(long, value_name = "FILE")]

@@ -95,6 +95,14 @@ pub struct Options {
         skip_serializing_if = "is_default_shared_budget"
     )]
     pub shared_budget: u64,
+    /// The most dynamic shared memory (`extern __shared__`), in bytes, a
+    /// launch of the module's kernels gives. A kernel that uses dynamic
+    /// shared memory gets a line buffer only when this is given: the buffer
+    /// is static, and a launch fails when the two together pass the block's
+    /// limit, so it takes the budget less this. Without it such kernels stay
+    /// untransformed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dynamic_shared: Option<u64>,
     /// The GPU profile the line sizes and budget came from, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu_profile: Option<String>,
@@ -143,6 +151,7 @@ impl Default for Options {
             warp_copies: true,
             device_tuning: false,
             shared_budget: STATIC_SHARED_LIMIT,
+            dynamic_shared: None,
             gpu_profile: None,
             fail_kernel_for_testing: None,
         }
@@ -189,6 +198,14 @@ impl Options {
                  block gets without opting in)",
                 self.shared_budget,
                 STATIC_SHARED_LIMIT / 1024
+            )));
+        }
+        if self.dynamic_shared.is_some_and(|d| d >= self.shared_budget) {
+            return Err(Error::InvalidOption(format!(
+                "dynamic shared memory {} B leaves nothing of the {} B shared-memory budget for \
+                 lines; give less, or leave the option out to keep such kernels untransformed",
+                self.dynamic_shared.unwrap_or_default(),
+                self.shared_budget
             )));
         }
         if self.threshold == 0 {

@@ -358,6 +358,12 @@ impl KernelReport {
                 t.max_threads
             ));
         }
+        if let (true, Some(bytes)) = (t.applied, t.dynamic_shared_bytes) {
+            lines.push(format!(
+                "dynamic shared memory: launches give at most {bytes} B (--dynamic-shared); the \
+                 line buffer takes what the budget leaves beside it"
+            ));
+        }
         if let (Some(all), Some(one)) = (t.warps_with_lines, t.warps_with_a_line) {
             lines.push(format!(
                 "warp threshold: at blocks of {} threads ({} warps) the buffer gives the first {} \
@@ -373,6 +379,13 @@ impl KernelReport {
             lines.push(format!(
                 "structure `{}` in loop at {}: {}",
                 p.argument, p.loop_header, p.decision
+            ));
+        }
+        for r in &t.rereads {
+            lines.push(format!(
+                "structure `{}` in loop at {}: read again on every iteration of the inner loop \
+                 at {}; cached although read-only (between two reads the hardware L1 loses it)",
+                r.argument, r.loop_header, r.inner_loop
             ));
         }
         for r in &t.line_runs {

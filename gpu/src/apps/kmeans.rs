@@ -1,5 +1,7 @@
 //! kmeans: nearest-centroid assignment with the centroids in dynamic shared
-//! memory (2 data structures; S-L1 leaves this kernel alone, as in the paper).
+//! memory (2 data structures). The paper's S-L1 leaves this kernel alone;
+//! here its builds declare the launches' dynamic shared memory
+//! (`testdata/apps/kmeans/driver-flags`), and S-L1 caches the points.
 
 use rand::Rng;
 

@@ -4,6 +4,7 @@
 pub mod accesses;
 pub mod affine;
 pub mod loops;
+pub mod reuse;
 pub mod stride;
 pub mod sync;
 

@@ -48,6 +48,8 @@ pub struct RawOptions {
     shared_budget: u64,
     line_sizes_given: bool,
     shared_budget_given: bool,
+    dynamic_shared: u64,
+    dynamic_shared_given: bool,
     gpu_profile: *const c_char,
 }
 
@@ -173,6 +175,7 @@ pub unsafe extern "C" fn sl1_run_on_module(
             full_runs: !raw.no_full_runs,
             device_tuning: raw.device_tuning,
             shared_budget: raw.shared_budget,
+            dynamic_shared: raw.dynamic_shared_given.then_some(raw.dynamic_shared),
             gpu_profile: None,
             fail_kernel_for_testing: None,
         };

@@ -92,6 +92,12 @@ cl::opt<unsigned> Sl1SharedBudget(
     cl::desc("S-L1: shared memory (bytes) a block's line buffer and the kernel's own static "
              "shared memory may take together (at most 49152)"),
     cl::init(48 * 1024));
+cl::opt<unsigned> Sl1DynamicShared(
+    "sl1-dynamic-shared",
+    cl::desc("S-L1: the most dynamic shared memory (bytes) a launch gives; kernels with "
+             "extern __shared__ get lines from the budget less this (without it they stay "
+             "untransformed)"),
+    cl::init(0));
 cl::opt<std::string> Sl1GpuProfile(
     "sl1-gpu-profile",
     cl::desc("S-L1: take line sizes and the shared-memory budget from this GPU profile "
@@ -129,6 +135,8 @@ extern "C" struct Sl1RawOptions {
   unsigned long long shared_budget;
   bool line_sizes_given;
   bool shared_budget_given;
+  unsigned long long dynamic_shared;
+  bool dynamic_shared_given;
   const char *gpu_profile;
 };
 
@@ -200,6 +208,8 @@ struct Sl1Pass : PassInfoMixin<Sl1Pass> {
     Opts.line_sizes_given =
         Sl1LineSize.getNumOccurrences() > 0 || Sl1MaxLineSize.getNumOccurrences() > 0;
     Opts.shared_budget_given = Sl1SharedBudget.getNumOccurrences() > 0;
+    Opts.dynamic_shared = Sl1DynamicShared;
+    Opts.dynamic_shared_given = Sl1DynamicShared.getNumOccurrences() > 0;
     Opts.gpu_profile = Profile.empty() ? nullptr : Profile.c_str();
     int Changed = sl1_run_on_module(wrap(&M), &Opts);
     return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -1,6 +1,7 @@
 // kmeans (2 data structures; the centroids live in dynamic shared memory, as in
-// the S-L1 paper, whose S-L1 switches itself off here): assigns every point to
-// its nearest centroid. Each thread handles a contiguous run of points.
+// the S-L1 paper, whose S-L1 switches itself off here; `driver-flags` declares
+// the 1 KiB its launches give): assigns every point to its nearest centroid.
+// Each thread handles a contiguous run of points.
 extern "C" __global__ void kmeans(const int *__restrict__ points,
                                   const int *__restrict__ centroids, int *__restrict__ assign,
                                   unsigned long long n, unsigned long long chunk, unsigned int k,

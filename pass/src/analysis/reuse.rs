@@ -1,0 +1,114 @@
+//! Re-reads across an inner loop: an access inside an inner loop of a main
+//! loop whose address does not change from one iteration of that inner loop
+//! to the next reads the same bytes again on every one of them (k-means
+//! reads a point once per centroid). Between two reads each thread touches
+//! other memory, so the hardware L1, shared by every thread of the SM,
+//! loses the line unless few threads run; a private line keeps it.
+//!
+//! Only counted inner loops (a known number of re-reads, not a search that
+//! may stop at once) and addresses that move with the main loop (a thread's
+//! own data, not a table every thread reads) qualify.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use inkwell::llvm_sys::prelude::LLVMBasicBlockRef;
+use inkwell::llvm_sys::LLVMOpcode;
+
+use super::accesses::{Access, AccessKind};
+use super::affine::LoopScope;
+use super::loops::Loop;
+use super::KernelAnalysis;
+use crate::ir::Value;
+
+/// The header label of the innermost counted loop inside `main` (and
+/// containing `access`) whose iterations all read the bytes `access` reads,
+/// if any, when `access` moves with `main`.
+pub fn reread_across(k: &KernelAnalysis<'_>, main: &Loop, access: &Access<'_>) -> Option<String> {
+    if access.kind != AccessKind::Load {
+        return None;
+    }
+    let address = access.inst.operand(0)?;
+    let index: HashMap<LLVMBasicBlockRef, usize> = k
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.as_raw_block(), i))
+        .collect();
+    let headers_inside = |outer: &Loop| -> BTreeSet<usize> {
+        k.loops
+            .loops
+            .iter()
+            .filter(|i| i.depth > outer.depth && i.blocks.is_subset(&outer.blocks))
+            .map(|i| i.header)
+            .collect()
+    };
+    if invariant_in(main, &headers_inside(main), address, &index) {
+        return None;
+    }
+    let mut around: Vec<&Loop> = k
+        .loops
+        .loops
+        .iter()
+        .filter(|l| {
+            l.depth > main.depth
+                && l.blocks.contains(&access.block)
+                && l.blocks.is_subset(&main.blocks)
+        })
+        .collect();
+    // Innermost first: an address may move in the innermost loop and stay
+    // put in the one around it.
+    around.sort_by_key(|l| std::cmp::Reverse(l.depth));
+    around
+        .into_iter()
+        .find(|l| {
+            invariant_in(l, &headers_inside(l), address, &index)
+                && LoopScope::new(k.function, &k.blocks, l)
+                    .counted_exit()
+                    .is_ok()
+        })
+        .map(|l| k.block_label(l.header))
+}
+
+/// Whether `v` takes the same value on every iteration of `l`: what it is
+/// computed from inside `l` is arithmetic on values from outside, and phis
+/// of inner loops' headers (which restart from such values); a phi of
+/// `l`'s header, a phi joining branches (which may go either way), a load
+/// or a call may differ between iterations.
+fn invariant_in(
+    l: &Loop,
+    inner_headers: &BTreeSet<usize>,
+    v: Value<'_>,
+    index: &HashMap<LLVMBasicBlockRef, usize>,
+) -> bool {
+    let inside = |v: Value<'_>| {
+        v.parent_block()
+            .and_then(|b| index.get(&b.as_raw_block()))
+            .filter(|b| l.blocks.contains(b))
+            .copied()
+    };
+    let mut seen: HashSet<Value<'_>> = HashSet::new();
+    let mut work = vec![v];
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        let Some(op) = v.opcode() else {
+            continue;
+        };
+        let Some(block) = inside(v) else {
+            continue;
+        };
+        use LLVMOpcode::*;
+        match op {
+            LLVMPHI if inner_headers.contains(&block) => work.extend(v.incoming()),
+            LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMOr | LLVMAnd | LLVMXor | LLVMLShr
+            | LLVMAShr | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMZExt | LLVMSExt
+            | LLVMTrunc | LLVMBitCast | LLVMAddrSpaceCast | LLVMPtrToInt | LLVMIntToPtr
+            | LLVMGetElementPtr | LLVMSelect | LLVMICmp | LLVMFreeze => {
+                work.extend((0..v.num_operands()).filter_map(|i| v.operand(i)));
+            }
+            _ => return false,
+        }
+    }
+    true
+}

@@ -1,0 +1,70 @@
+//! Kernels with dynamic shared memory (`extern __shared__`): untransformed
+//! unless the most a launch gives is declared; then the static line buffer
+//! takes what the budget leaves beside it, and where that cannot give every
+//! thread its lines the first warps get them (the warp threshold).
+
+use std::path::Path;
+
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use sl1_pass::transform::TransformReport;
+use sl1_pass::{run_on_module, Options};
+
+fn transform(options: &Options) -> TransformReport {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/ll/dynamic_shared.ll");
+    let context = Context::create();
+    let buffer = MemoryBuffer::create_from_file(&path).unwrap();
+    let module = context.create_module_from_ir(buffer).unwrap();
+    let report = run_on_module(&module, options).unwrap();
+    module.verify().unwrap();
+    report.kernels[0].transform.clone()
+}
+
+fn declared(bytes: u64) -> Options {
+    Options {
+        dynamic_shared: Some(bytes),
+        ..Options::default()
+    }
+}
+
+#[test]
+fn undeclared_dynamic_shared_memory_leaves_the_kernel_alone() {
+    let t = transform(&Options::default());
+    assert!(!t.applied, "{t:?}");
+    assert!(t.reasons[0].contains("dynamic shared memory"), "{t:?}");
+    assert!(t.reasons[0].contains("--dynamic-shared"), "{t:?}");
+    assert_eq!(t.shared_bytes, 0);
+}
+
+#[test]
+fn a_declared_size_gives_lines_beside_it() {
+    let t = transform(&declared(1024));
+    assert!(t.applied, "{t:?}");
+    assert_eq!(t.dynamic_shared_bytes, Some(1024));
+    assert!(t.shared_bytes > 0);
+    assert!(
+        t.shared_bytes + 1024 <= Options::default().shared_budget,
+        "{t:?}"
+    );
+    // 1024 threads, two structures, 16 B lines and their padding fit.
+    assert_eq!(t.warps_with_lines, None, "{t:?}");
+}
+
+#[test]
+fn a_large_declared_size_leaves_lines_to_the_first_warps() {
+    let t = transform(&declared(40 * 1024));
+    assert!(t.applied, "{t:?}");
+    assert!(
+        t.shared_bytes + 40 * 1024 <= Options::default().shared_budget,
+        "{t:?}"
+    );
+    // 8 KiB: 409 lines of 20 B for 1024 threads and two structures.
+    assert_eq!(t.warps_with_lines, Some(0), "{t:?}");
+    assert_eq!(t.warps_with_a_line, Some(409 / 32), "{t:?}");
+}
+
+#[test]
+fn a_declared_size_of_the_whole_budget_is_refused() {
+    let options = declared(Options::default().shared_budget);
+    assert!(options.validate().is_err());
+}
