@@ -139,6 +139,12 @@ fn every_suite_app_builds_to_ptx_in_every_bundle_build() {
                 for expected in [" loop(s) sliced", "structure `points`", "read again"] {
                     assert!(out.stderr.contains(expected), "{name}: {}", out.stderr);
                 }
+                // The lines are used: the decision may pick them (not folded
+                // away as a read-only companion with no written structure).
+                assert!(
+                    text.contains(".shared .align 16 .b8 sl1_$_lines_$_kmeans["),
+                    "{name}: no line buffer in the PTX"
+                );
             } else if opts.is_empty() {
                 // Every app is transformed, or has its read-only structures
                 // left to the hardware L1 and says so.

@@ -85,7 +85,10 @@ impl LoopSlice<'_, '_> {
             // (sized for all the kernel's structures).
             let companion: Vec<bool> = structures
                 .iter()
-                .map(|(s, mode)| read_only_companion(s.restrict, *mode, self.options))
+                .map(|(s, mode)| {
+                    read_only_companion(s.restrict, *mode, self.options)
+                        && !self.rereads.contains(&s.id)
+                })
                 .collect();
             let written = companion.iter().filter(|c| !**c).count();
             let min_line = self.options.line_size;

@@ -504,6 +504,7 @@ pub fn transform_kernel(
             direct,
             static_rates,
             read_only_in_runs,
+            rereads: rereads.keys().copied().collect(),
         });
     }
     if headers.is_empty() {
@@ -599,6 +600,7 @@ pub fn transform_kernel(
             direct,
             static_rates,
             read_only_in_runs,
+            rereads,
         } = chosen;
         let loop_options = Options {
             cache_read_only: options.cache_read_only || read_only_in_runs,
@@ -638,6 +640,7 @@ pub fn transform_kernel(
             uniform,
             direct,
             static_rates,
+            rereads,
             stats,
             exit: crate::analysis::affine::LoopScope::new(k.function, &k.blocks, l).counted_exit(),
         };
@@ -769,6 +772,9 @@ struct ChosenLoop {
     /// (`counted_runs_expected`): its read-only restrict structures are
     /// cached as if `cache_read_only` were on.
     read_only_in_runs: bool,
+    /// Read-only structures an inner loop reads again (`RereadReport`):
+    /// cached on their own, not as companions of written ones.
+    rereads: BTreeSet<u32>,
 }
 
 /// Whether the loop will get line runs that leave the exit test out: every

@@ -50,6 +50,9 @@ pub(super) struct LoopSlice<'a, 'm> {
     /// Predicted rates of every cached structure: no monitoring slice, the
     /// decision uses these.
     pub(super) static_rates: Option<BTreeMap<u32, StaticRate>>,
+    /// Read-only structures an inner loop reads again: cached on their own
+    /// merit, not only as companions of written ones.
+    pub(super) rereads: BTreeSet<u32>,
     /// Counters of the statistics build.
     pub(super) stats: Option<super::Stats>,
     /// The loop's exit test as a count, or why it is not one (line runs).
