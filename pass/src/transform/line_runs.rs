@@ -11,7 +11,8 @@
 //! also cut to the iterations the loop has left, so the run leaves the test
 //! out: it is a counted loop LLVM can unroll, and its stores' dirty bits are
 //! set once before it starts. Otherwise the run keeps the loop's exits and
-//! each store sets its own bits.
+//! each store sets its own bits. A counted run over the rest of whole lines
+//! also gets an unrolled copy whose accesses merge into words (`full`).
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
@@ -354,7 +355,7 @@ unsafe fn stage_next_lines(
 }
 
 /// Branches at `b` into the run while `left` iterations remain, else into
-/// the checked copy; returns the branch.
+/// the checked copy.
 ///
 /// SAFETY (for callers): `b` is at the end of a block without terminator or
 /// before its terminator (which the caller erases), `left` an i64 available
@@ -364,7 +365,7 @@ unsafe fn branch_on_run(
     left: LLVMValueRef,
     run_header: LLVMBasicBlockRef,
     checked_header: LLVMBasicBlockRef,
-) -> LLVMValueRef {
+) {
     let zero = LLVMConstNull(LLVMTypeOf(left));
     let go = LLVMBuildICmp(
         b.raw(),
@@ -373,7 +374,7 @@ unsafe fn branch_on_run(
         zero,
         c"".as_ptr(),
     );
-    LLVMBuildCondBr(b.raw(), go, run_header, checked_header)
+    LLVMBuildCondBr(b.raw(), go, run_header, checked_header);
 }
 
 /// Replaces `access`, a run's `sl1.load` / `sl1.store` call of `site`, by
