@@ -384,13 +384,6 @@ pub fn transform_kernel(
             })
             .collect();
         let companion = |id: u32| !read_only_in_runs && companion(id) && !rereads.contains_key(&id);
-        report
-            .rereads
-            .extend(rereads.iter().map(|(&id, inner)| RereadReport {
-                loop_header: label.clone(),
-                argument: first.data_structures[id as usize].name.clone(),
-                inner_loop: inner.clone(),
-            }));
         if !cacheable.is_empty() && cacheable.iter().all(|&id| companion(id)) {
             let cold_note = if cold.is_empty() {
                 String::new()
@@ -496,6 +489,13 @@ pub fn transform_kernel(
             })
             .collect::<Option<BTreeMap<_, _>>>()
             .filter(|rates| rates.len() == hot.len());
+        report
+            .rereads
+            .extend(rereads.iter().map(|(&id, inner)| RereadReport {
+                loop_header: label.clone(),
+                argument: first.data_structures[id as usize].name.clone(),
+                inner_loop: inner.clone(),
+            }));
         headers.push(ChosenLoop {
             header: first.blocks[l.header].as_raw_block(),
             label,
