@@ -1,0 +1,64 @@
+//! Read-only structures that a counted inner loop reads again, at an address
+//! that moves with the main loop, are cached (`analysis::reuse`); searches
+//! that may stop at once, and tables every thread reads, stay with the
+//! hardware L1.
+
+use std::path::Path;
+
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use sl1_pass::transform::TransformReport;
+use sl1_pass::{run_on_module, Options};
+
+/// Each kernel of `rereads.ll` with what the transform did to it.
+fn transformed() -> Vec<(String, TransformReport)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/ll/rereads.ll");
+    let context = Context::create();
+    let buffer = MemoryBuffer::create_from_file(&path).unwrap();
+    let module = context.create_module_from_ir(buffer).unwrap();
+    let report = run_on_module(&module, &Options::default()).unwrap();
+    module.verify().unwrap();
+    report
+        .kernels
+        .into_iter()
+        .map(|k| (k.name, k.transform))
+        .collect()
+}
+
+fn kernel(name: &str) -> TransformReport {
+    transformed()
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no kernel {name}"))
+        .1
+}
+
+#[test]
+fn points_read_once_per_iteration_of_a_counted_loop_are_cached() {
+    let t = kernel("reread");
+    assert!(t.applied, "{t:?}");
+    assert_eq!(t.rereads.len(), 1, "{t:?}");
+    let r = &t.rereads[0];
+    assert_eq!(
+        (
+            r.loop_header.as_str(),
+            r.argument.as_str(),
+            r.inner_loop.as_str()
+        ),
+        ("outer", "pts", "mid")
+    );
+    assert_eq!(t.accesses_cached, 1, "{t:?}");
+}
+
+#[test]
+fn searches_and_shared_tables_stay_with_the_hardware_l1() {
+    for name in ["search", "table"] {
+        let t = kernel(name);
+        assert!(!t.applied, "{name}: {t:?}");
+        assert!(t.rereads.is_empty(), "{name}: {t:?}");
+        assert!(
+            t.reasons[0].contains("caches nothing but read-only restrict structures"),
+            "{name}: {t:?}"
+        );
+    }
+}
