@@ -51,6 +51,13 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
             "-mllvm",
             &format!("-sl1-max-line-size={}", args.line_sizes().1),
         ])
+        .args([
+            "-mllvm",
+            &format!(
+                "-sl1-read-only-max-line-size={}",
+                args.read_only_max_line_size()
+            ),
+        ])
         .args(["-mllvm", &format!("-sl1-max-threads={}", args.max_threads)]);
     if let Some(budget) = args.shared_budget {
         device.args(["-mllvm", &format!("-sl1-shared-budget={budget}")]);

@@ -126,6 +126,7 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
         threshold: args.threshold,
         line_size: args.line_sizes().0,
         max_line_size: args.line_sizes().1,
+        read_only_max_line_size: args.read_only_max_line_size(),
         transform: !args.no_sl1,
         max_threads: args.max_threads,
         force_uncached: args.force_uncached,

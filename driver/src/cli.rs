@@ -224,6 +224,17 @@ impl BuildArgs {
         Ok(args)
     }
 
+    /// The largest line size in kernels whose sliced loops only read: the
+    /// pass's default (64 B), or the largest line size when line sizes are
+    /// given (by options or a GPU profile).
+    pub fn read_only_max_line_size(&self) -> u32 {
+        if self.line_size.is_some() || self.max_line_size.is_some() {
+            self.line_sizes().1
+        } else {
+            sl1_pass::Options::default().read_only_max_line_size
+        }
+    }
+
     pub fn line_sizes(&self) -> (u32, u32) {
         let defaults = sl1_pass::Options::default();
         let line = self.line_size.unwrap_or(defaults.line_size);
@@ -248,6 +259,23 @@ mod tests {
             super::Command::Build(b) => b.line_sizes(),
             _ => unreachable!("a build command"),
         }
+    }
+
+    fn read_only_max(args: &[&str]) -> u32 {
+        let cli =
+            super::Cli::try_parse_from(["sl1-driver", "build", "app.cu"].iter().chain(args.iter()))
+                .unwrap();
+        match cli.command {
+            super::Command::Build(b) => b.read_only_max_line_size(),
+            _ => unreachable!("a build command"),
+        }
+    }
+
+    #[test]
+    fn loops_that_only_read_take_64_byte_lines_unless_line_sizes_are_given() {
+        assert_eq!(read_only_max(&[]), 64);
+        assert_eq!(read_only_max(&["--max-line-size", "32"]), 32);
+        assert_eq!(read_only_max(&["--line-size", "16"]), 16);
     }
 
     #[test]

@@ -18,6 +18,12 @@ pub struct Options {
     /// size is fixed).
     #[serde(default = "default_max_line_size")]
     pub max_line_size: u32,
+    /// The largest line size in kernels whose sliced loops only read: their
+    /// fills come from the stage, loaded a run ahead, and a longer line
+    /// makes longer runs (64 B by default; `max_line_size` when line sizes
+    /// are given).
+    #[serde(default = "default_read_only_max_line_size")]
+    pub read_only_max_line_size: u32,
     /// When false the pass analyses and reports but leaves kernels untouched.
     pub transform: bool,
     /// Block size the shared-memory buffer is provisioned for when the kernel
@@ -131,12 +137,17 @@ fn default_max_line_size() -> u32 {
     32
 }
 
+fn default_read_only_max_line_size() -> u32 {
+    64
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {
             threshold: 300,
             line_size: 16,
             max_line_size: default_max_line_size(),
+            read_only_max_line_size: default_read_only_max_line_size(),
             transform: true,
             max_threads: 1024,
             force_uncached: false,
@@ -184,6 +195,15 @@ impl Options {
             return Err(Error::InvalidOption(format!(
                 "largest line size {} B must be one of {:?} and at least the line size ({} B)",
                 self.max_line_size, LINE_SIZES, self.line_size
+            )));
+        }
+        if !LINE_SIZES.contains(&self.read_only_max_line_size)
+            || self.read_only_max_line_size < self.line_size
+        {
+            return Err(Error::InvalidOption(format!(
+                "largest line size of loops that only read, {} B, must be one of {:?} and at \
+                 least the line size ({} B)",
+                self.read_only_max_line_size, LINE_SIZES, self.line_size
             )));
         }
         if self.max_threads == 0 || self.max_threads > 1024 {

@@ -48,3 +48,36 @@ fn every_sliced_loop_of_a_kernel_picks_lines_for_the_same_structures() {
     assert_eq!(wanted(36), 0, "{text}");
     assert!(!text.contains("shl nuw nsw i32 %sl1.threads"), "{text}");
 }
+
+/// The transformed text of `atomic_in_loop.ll`'s kernel (a loop that only
+/// reads its cached structure) under `options`, with its line-runs detail.
+fn histogram(options: &Options) -> (String, String) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/ll/atomic_in_loop.ll");
+    let context = Context::create();
+    let buffer = MemoryBuffer::create_from_file(&path).unwrap();
+    let module = context.create_module_from_ir(buffer).unwrap();
+    let report = run_on_module(&module, options).unwrap();
+    module.verify().unwrap();
+    let detail = report.kernels[0].transform.line_runs[0].detail.clone();
+    let text = module
+        .get_function("histogram")
+        .unwrap()
+        .print_to_string()
+        .to_string();
+    (text, detail)
+}
+
+#[test]
+fn loops_that_only_read_take_lines_up_to_the_read_only_limit() {
+    let (text, detail) = histogram(&Options::default());
+    assert!(detail.contains("in lines of up to 64 B"), "{detail}");
+    // A copy of the loop per line size, 64 B among them.
+    assert!(text.contains(".sl1.cached64"), "{text}");
+    let limited = Options {
+        read_only_max_line_size: 32,
+        ..Options::default()
+    };
+    let (text, detail) = histogram(&limited);
+    assert!(detail.contains("in lines of up to 32 B"), "{detail}");
+    assert!(!text.contains(".sl1.cached64"), "{text}");
+}

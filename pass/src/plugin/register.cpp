@@ -33,6 +33,11 @@ cl::opt<unsigned> Sl1MaxLineSize(
     cl::desc("S-L1: largest line size a launch may pick (default 32, or -sl1-line-size when "
              "that is given)"),
     cl::init(32));
+cl::opt<unsigned> Sl1ReadOnlyMaxLineSize(
+    "sl1-read-only-max-line-size",
+    cl::desc("S-L1: largest line size in kernels whose sliced loops only read (default 64, or "
+             "the largest line size when line sizes are given)"),
+    cl::init(64));
 cl::opt<unsigned> Sl1MaxThreads(
     "sl1-max-threads",
     cl::desc("S-L1: block size the line buffer is provisioned for without __launch_bounds__"),
@@ -117,6 +122,7 @@ extern "C" struct Sl1RawOptions {
   unsigned threshold;
   unsigned line_size;
   unsigned max_line_size;
+  unsigned read_only_max_line_size;
   unsigned max_threads;
   bool disable;
   bool force_uncached;
@@ -189,6 +195,12 @@ struct Sl1Pass : PassInfoMixin<Sl1Pass> {
     Opts.threshold = Sl1Threshold;
     Opts.line_size = Sl1LineSize;
     Opts.max_line_size = MaxLine;
+    bool LineSizesGiven =
+        Sl1LineSize.getNumOccurrences() > 0 || Sl1MaxLineSize.getNumOccurrences() > 0;
+    Opts.read_only_max_line_size =
+        !Sl1ReadOnlyMaxLineSize.getNumOccurrences() && LineSizesGiven
+            ? MaxLine
+            : unsigned(Sl1ReadOnlyMaxLineSize);
     Opts.max_threads = Sl1MaxThreads;
     Opts.disable = Sl1Disable;
     Opts.force_uncached = Sl1ForceUncached;
