@@ -386,6 +386,15 @@ impl<'m> Function<'m> {
     }
 }
 
+/// Each block's position in `blocks` (the analyses' block indices).
+pub fn block_indices(blocks: &[Block<'_>]) -> std::collections::HashMap<LLVMBasicBlockRef, usize> {
+    blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.as_raw_block(), i))
+        .collect()
+}
+
 /// Names of the functions that `!nvvm.annotations` marks as kernels (the older
 /// way of marking kernels, still written by some frontends).
 pub fn annotated_kernels(module: &Module<'_>) -> Vec<String> {

@@ -73,6 +73,19 @@ pub struct SiteKind {
     pub fetch_on_write: bool,
 }
 
+/// A whole line to move between its place in shared memory and memory.
+#[derive(Clone, Copy)]
+struct LineCopy<'ctx> {
+    /// The line in shared memory.
+    line: PointerValue<'ctx>,
+    /// The line's address in memory.
+    addr: IntValue<'ctx>,
+    /// Memory to shared memory (a fill), or back (a write-back).
+    to_shared: bool,
+    /// The line's size, in bytes.
+    bytes: IntValue<'ctx>,
+}
+
 pub struct Runtime<'ctx, 'm> {
     module: &'m Module<'ctx>,
     ctx: ContextRef<'ctx>,
@@ -252,61 +265,54 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         site.align.min(site.size).min(self.shared_line_align())
     }
 
-    /// Copies a whole line of `bytes` bytes between shared memory and
-    /// memory. When the lanes of a whole warp copy a line of at least 32 B
-    /// at once (a miss they share, as in line runs), they move the warp's
-    /// lines together (`warp_copy`); else each thread copies its own.
+    /// Copies a whole line between shared memory and memory. When the
+    /// lanes of a whole warp copy a line of at least 32 B at once (a miss
+    /// they share, as in line runs), they move the warp's lines together
+    /// (`warp_copy`); else each thread copies its own.
     fn copy_line(
         &self,
         f: FunctionValue<'ctx>,
         b: &Builder<'ctx>,
-        line: PointerValue<'ctx>,
-        line_addr: IntValue<'ctx>,
-        to_shared: bool,
-        bytes: IntValue<'ctx>,
+        copy: LineCopy<'ctx>,
     ) -> BuildResult<()> {
         let copied = self.ctx.append_basic_block(f, "copied");
         if self.warp_copies_possible() {
             let together = self.ctx.append_basic_block(f, "warp.copy");
             let alone = self.ctx.append_basic_block(f, "thread.copy");
-            self.branch_on_whole_warp(f, b, bytes, (together, alone))?;
+            self.branch_on_whole_warp(f, b, copy.bytes, (together, alone))?;
             b.position_at_end(together);
-            self.warp_copy(f, b, line, line_addr, to_shared, bytes)?;
+            self.warp_copy(f, b, copy)?;
             b.build_unconditional_branch(copied)?;
             b.position_at_end(alone);
         }
-        self.thread_copy(f, b, line, line_addr, to_shared, bytes, copied)?;
+        self.thread_copy(f, b, copy, copied)?;
         b.position_at_end(copied);
         Ok(())
     }
 
     /// One thread copies its line: the words of the smallest line always,
     /// the others while they are inside the line; then branches to `copied`.
-    #[allow(clippy::too_many_arguments)]
     fn thread_copy(
         &self,
         f: FunctionValue<'ctx>,
         b: &Builder<'ctx>,
-        line: PointerValue<'ctx>,
-        line_addr: IntValue<'ctx>,
-        to_shared: bool,
-        bytes: IntValue<'ctx>,
+        copy: LineCopy<'ctx>,
         copied: inkwell::basic_block::BasicBlock<'ctx>,
     ) -> BuildResult<()> {
         for (off, ty, align) in self.line_words() {
             let beyond_smallest = off >= u64::from(self.min_line);
             let off = self.i64().const_int(off, false);
             if beyond_smallest {
-                self.continue_if_below(f, b, (off, bytes), copied, "word")?;
+                self.continue_if_below(f, b, (off, copy.bytes), copied, "word")?;
             }
-            let shared = self.shared_at(b, line, off)?;
-            let global = self.global_at(b, b.build_int_add(line_addr, off, "")?)?;
+            let shared = self.shared_at(b, copy.line, off)?;
+            let global = self.global_at(b, b.build_int_add(copy.addr, off, "")?)?;
             self.copy_word(
                 b,
                 ty,
                 (shared, align.min(self.shared_line_align())),
                 (global, align),
-                to_shared,
+                copy.to_shared,
             )?;
         }
         b.build_unconditional_branch(copied)?;
@@ -474,7 +480,13 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             b.build_conditional_branch(is_full, full, bytes)?;
 
             b.position_at_end(full);
-            rt.copy_line(f, b, line, line_addr, false, line_bytes)?;
+            let copy = LineCopy {
+                line,
+                addr: line_addr,
+                to_shared: false,
+                bytes: line_bytes,
+            };
+            rt.copy_line(f, b, copy)?;
             b.build_unconditional_branch(done)?;
 
             // One byte per set bit, lowest first.
@@ -624,11 +636,29 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             self.unstage(f, b, line, staged.words, bytes)?;
             b.build_unconditional_branch(filled)?;
             b.position_at_end(from_memory);
-            self.copy_line(f, b, line, line_addr, true, bytes)?;
+            self.copy_line(
+                f,
+                b,
+                LineCopy {
+                    line,
+                    addr: line_addr,
+                    to_shared: true,
+                    bytes,
+                },
+            )?;
             b.build_unconditional_branch(filled)?;
             b.position_at_end(filled);
         } else if fill == Fill::Memory {
-            self.copy_line(f, b, line, line_addr, true, bytes)?;
+            self.copy_line(
+                f,
+                b,
+                LineCopy {
+                    line,
+                    addr: line_addr,
+                    to_shared: true,
+                    bytes,
+                },
+            )?;
         }
         if fill != Fill::Nothing && self.prefetch {
             self.prefetch_ahead(b, line_addr)?;

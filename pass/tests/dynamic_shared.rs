@@ -3,21 +3,15 @@
 //! takes what the budget leaves beside it, and where that cannot give every
 //! thread its lines the first warps get them (the warp threshold).
 
-use std::path::Path;
+mod common;
 
-use inkwell::context::Context;
-use inkwell::memory_buffer::MemoryBuffer;
 use sl1_pass::transform::TransformReport;
-use sl1_pass::{run_on_module, Options};
+use sl1_pass::Options;
 
 fn transform(options: &Options) -> TransformReport {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/ll/dynamic_shared.ll");
-    let context = Context::create();
-    let buffer = MemoryBuffer::create_from_file(&path).unwrap();
-    let module = context.create_module_from_ir(buffer).unwrap();
-    let report = run_on_module(&module, options).unwrap();
-    module.verify().unwrap();
-    report.kernels[0].transform.clone()
+    common::transform_case("dynamic_shared", options)
+        .kernel("dynamic_shared")
+        .clone()
 }
 
 fn declared(bytes: u64) -> Options {

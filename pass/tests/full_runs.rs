@@ -5,25 +5,14 @@
 //! accesses. Loops whose runs keep their exit tests, and the option off,
 //! have none.
 
-use std::path::Path;
+mod common;
 
-use inkwell::context::Context;
-use inkwell::memory_buffer::MemoryBuffer;
-use inkwell::values::AnyValue;
-use sl1_pass::{run_on_module, Options};
+use sl1_pass::Options;
 
 /// The transformed text of `line_runs.ll`'s kernel `kernel` under `options`.
 fn transformed(kernel: &str, options: &Options) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/ll/line_runs.ll");
-    let context = Context::create();
-    let buffer = MemoryBuffer::create_from_file(&path).unwrap();
-    let module = context.create_module_from_ir(buffer).unwrap();
-    run_on_module(&module, options).unwrap();
-    module.verify().unwrap();
-    module
-        .get_function(kernel)
-        .unwrap()
-        .print_to_string()
+    common::transform_case("line_runs", options)
+        .text(kernel)
         .to_string()
 }
 

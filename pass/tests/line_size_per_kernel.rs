@@ -5,22 +5,14 @@
 //! GPU fuzz run found, seed 304). In a kernel of several sliced loops every
 //! loop must therefore size its lines for the same structures.
 
-use std::path::Path;
+mod common;
 
-use inkwell::context::Context;
-use inkwell::memory_buffer::MemoryBuffer;
-use inkwell::values::AnyValue;
-use sl1_pass::{run_on_module, Options};
+use sl1_pass::Options;
 
 #[test]
 fn every_sliced_loop_of_a_kernel_picks_lines_for_the_same_structures() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/ll/two_loops.ll");
-    let context = Context::create();
-    let buffer = MemoryBuffer::create_from_file(&path).unwrap();
-    let module = context.create_module_from_ir(buffer).unwrap();
-    let report = run_on_module(&module, &Options::default()).unwrap();
-    module.verify().unwrap();
-    let k = &report.kernels[0];
+    let t = common::transform_case("two_loops", &Options::default());
+    let k = &t.report.kernels[0];
     // `copy` caches `in` and `tmp`, `add` only `tmp`.
     assert_eq!(
         k.transform.loops_sliced,
@@ -29,11 +21,7 @@ fn every_sliced_loop_of_a_kernel_picks_lines_for_the_same_structures() {
         k.transform
     );
     assert_eq!(k.transform.line_pad_bytes, 4);
-    let text = module
-        .get_function("two_loops")
-        .unwrap()
-        .print_to_string()
-        .to_string();
+    let text = t.text("two_loops");
     // Bytes a thread's lines take at 32 B (36 B with the padding): both
     // decisions ask for the kernel's two structures, 72 B per thread; none
     // sizes for one structure (36 B) or for a launch-dependent count.
@@ -52,19 +40,9 @@ fn every_sliced_loop_of_a_kernel_picks_lines_for_the_same_structures() {
 /// The transformed text of `atomic_in_loop.ll`'s kernel (a loop that only
 /// reads its cached structure) under `options`, with its line-runs detail.
 fn histogram(options: &Options) -> (String, String) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/ll/atomic_in_loop.ll");
-    let context = Context::create();
-    let buffer = MemoryBuffer::create_from_file(&path).unwrap();
-    let module = context.create_module_from_ir(buffer).unwrap();
-    let report = run_on_module(&module, options).unwrap();
-    module.verify().unwrap();
-    let detail = report.kernels[0].transform.line_runs[0].detail.clone();
-    let text = module
-        .get_function("histogram")
-        .unwrap()
-        .print_to_string()
-        .to_string();
-    (text, detail)
+    let t = common::transform_case("atomic_in_loop", options);
+    let detail = t.kernel("histogram").line_runs[0].detail.clone();
+    (t.text("histogram").to_string(), detail)
 }
 
 #[test]

@@ -3,34 +3,16 @@
 //! that may stop at once, and tables every thread reads, stay with the
 //! hardware L1.
 
-use std::path::Path;
+mod common;
 
-use inkwell::context::Context;
-use inkwell::memory_buffer::MemoryBuffer;
 use sl1_pass::transform::TransformReport;
-use sl1_pass::{run_on_module, Options};
+use sl1_pass::Options;
 
-/// Each kernel of `rereads.ll` with what the transform did to it.
-fn transformed() -> Vec<(String, TransformReport)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/ll/rereads.ll");
-    let context = Context::create();
-    let buffer = MemoryBuffer::create_from_file(&path).unwrap();
-    let module = context.create_module_from_ir(buffer).unwrap();
-    let report = run_on_module(&module, &Options::default()).unwrap();
-    module.verify().unwrap();
-    report
-        .kernels
-        .into_iter()
-        .map(|k| (k.name, k.transform))
-        .collect()
-}
-
+/// What the transform did to `rereads.ll`'s kernel `name`.
 fn kernel(name: &str) -> TransformReport {
-    transformed()
-        .into_iter()
-        .find(|(n, _)| n == name)
-        .unwrap_or_else(|| panic!("no kernel {name}"))
-        .1
+    common::transform_case("rereads", &Options::default())
+        .kernel(name)
+        .clone()
 }
 
 #[test]

@@ -4,32 +4,20 @@
 //! still copies its own line when lanes are missing. 16 B lines, and
 //! `warp_copies: false`, keep the thread copies alone.
 
-use std::path::Path;
+mod common;
 
-use inkwell::context::Context;
-use inkwell::memory_buffer::MemoryBuffer;
-use inkwell::values::AnyValue;
-use sl1_pass::{run_on_module, Options};
+use sl1_pass::Options;
 
 /// The transformed text of `restrict_loop.ll`'s kernel under `options`.
 fn transformed(options: &Options) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/ll/restrict_loop.ll");
-    let context = Context::create();
-    let buffer = MemoryBuffer::create_from_file(&path).unwrap();
-    let module = context.create_module_from_ir(buffer).unwrap();
-    let report = run_on_module(&module, options).unwrap();
-    module.verify().unwrap();
+    let t = common::transform_case("restrict_loop", options);
+    let kernel = &t.report.kernels[0];
     assert!(
-        !report.kernels[0].transform.loops_sliced.is_empty(),
+        !kernel.transform.loops_sliced.is_empty(),
         "{:?}",
-        report.kernels[0].transform
+        kernel.transform
     );
-    let kernel = report.kernels[0].name.clone();
-    module
-        .get_function(&kernel)
-        .unwrap()
-        .print_to_string()
-        .to_string()
+    t.text(&kernel.name).to_string()
 }
 
 fn count(text: &str, what: &str) -> usize {

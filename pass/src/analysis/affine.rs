@@ -96,11 +96,7 @@ type Affine = Result<AffineAddress, &'static str>;
 
 impl<'a, 'm> LoopScope<'a, 'm> {
     pub fn new(function: Function<'m>, blocks: &'a [Block<'m>], l: &'a Loop) -> Self {
-        let index = blocks
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.as_raw_block(), i))
-            .collect();
+        let index = crate::ir::block_indices(blocks);
         LoopScope {
             function,
             blocks,

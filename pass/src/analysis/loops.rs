@@ -47,6 +47,13 @@ impl LoopForest {
             .map(|(i, _)| i)
     }
 
+    /// Loops strictly inside `outer`.
+    pub fn nested_in<'a>(&'a self, outer: &'a Loop) -> impl Iterator<Item = &'a Loop> + 'a {
+        self.loops
+            .iter()
+            .filter(move |l| l.depth > outer.depth && l.blocks.is_subset(&outer.blocks))
+    }
+
     /// Top-level loop containing `block`.
     pub fn outermost_loop_of(&self, block: usize) -> Option<usize> {
         self.loops

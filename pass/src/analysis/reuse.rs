@@ -28,32 +28,18 @@ pub fn reread_across(k: &KernelAnalysis<'_>, main: &Loop, access: &Access<'_>) -
         return None;
     }
     let address = access.inst.operand(0)?;
-    let index: HashMap<LLVMBasicBlockRef, usize> = k
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.as_raw_block(), i))
-        .collect();
-    let headers_inside = |outer: &Loop| -> BTreeSet<usize> {
-        k.loops
-            .loops
-            .iter()
-            .filter(|i| i.depth > outer.depth && i.blocks.is_subset(&outer.blocks))
-            .map(|i| i.header)
-            .collect()
+    let index = crate::ir::block_indices(&k.blocks);
+    let invariant = |l: &Loop| {
+        let inner_headers: BTreeSet<usize> = k.loops.nested_in(l).map(|i| i.header).collect();
+        invariant_in(l, &inner_headers, address, &index)
     };
-    if invariant_in(main, &headers_inside(main), address, &index) {
+    if invariant(main) {
         return None;
     }
     let mut around: Vec<&Loop> = k
         .loops
-        .loops
-        .iter()
-        .filter(|l| {
-            l.depth > main.depth
-                && l.blocks.contains(&access.block)
-                && l.blocks.is_subset(&main.blocks)
-        })
+        .nested_in(main)
+        .filter(|l| l.blocks.contains(&access.block))
         .collect();
     // Innermost first: an address may move in the innermost loop and stay
     // put in the one around it.
@@ -61,7 +47,7 @@ pub fn reread_across(k: &KernelAnalysis<'_>, main: &Loop, access: &Access<'_>) -
     around
         .into_iter()
         .find(|l| {
-            invariant_in(l, &headers_inside(l), address, &index)
+            invariant(l)
                 && LoopScope::new(k.function, &k.blocks, l)
                     .counted_exit()
                     .is_ok()

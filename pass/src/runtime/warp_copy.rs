@@ -13,7 +13,7 @@ use inkwell::builder::Builder;
 use inkwell::values::{FunctionValue, IntValue, PointerValue};
 use inkwell::IntPredicate;
 
-use super::{BuildResult, Runtime};
+use super::{BuildResult, LineCopy, Runtime};
 
 /// The smallest line moved a warp at a time: two 16 B pieces make a sector.
 const SMALLEST_WARP_LINE: u32 = 32;
@@ -56,7 +56,7 @@ impl<'ctx> Runtime<'ctx, '_> {
         Ok(())
     }
 
-    /// The whole warp copies its lines of `bytes` bytes: in step `q`, lane
+    /// The whole warp copies its lines (each lane's `copy`): in step `q`, lane
     /// `l` moves piece `(32 q + l) mod P` of the line of lane `(32 q + l) /
     /// P`, where P is the number of 16 B pieces in a line; a line of P
     /// pieces takes P steps.
@@ -64,19 +64,16 @@ impl<'ctx> Runtime<'ctx, '_> {
         &self,
         f: FunctionValue<'ctx>,
         b: &Builder<'ctx>,
-        line: PointerValue<'ctx>,
-        line_addr: IntValue<'ctx>,
-        to_shared: bool,
-        bytes: IntValue<'ctx>,
+        copy: LineCopy<'ctx>,
     ) -> BuildResult<()> {
         self.warp_barrier(b)?;
-        let addr = self.shuffled_addr(b, line_addr)?;
-        let shared = b.build_ptr_to_int(line, self.i32(), "")?;
-        self.each_step(f, b, bytes, |owner, off| {
+        let addr = self.shuffled_addr(b, copy.addr)?;
+        let shared = b.build_ptr_to_int(copy.line, self.i32(), "")?;
+        self.each_step(f, b, copy.bytes, |owner, off| {
             let global = self.global_at(b, b.build_int_add(addr(owner)?, off, "")?)?;
             let shared = self.owner_line(b, shared, owner, off)?;
             let shared = (shared, PIECE.min(self.shared_line_align()));
-            self.copy_word(b, self.v4i32(), shared, (global, PIECE), to_shared)
+            self.copy_word(b, self.v4i32(), shared, (global, PIECE), copy.to_shared)
         })?;
         self.warp_barrier(b)
     }

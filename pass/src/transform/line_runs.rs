@@ -240,25 +240,27 @@ pub(super) fn add(
             premarked(site),
         );
     }
-    // SAFETY: the context of the kernel the sites are in.
-    let scopes =
-        unsafe { full::LineScopes::new(LLVMGetTypeContext(LLVMTypeOf(run)), kernel, sites) };
-    // Iterations before the first whose accesses all sit at aligned offsets
-    // keep the hit calls: SLP would otherwise group accesses from the
-    // run's first, unaligned offset on, and misaligned groups split again.
-    let aligned_from = full::first_aligned(sites, rt.shared_line_align());
-    for (t, copy_t) in full.iter().enumerate() {
-        for site in sites {
-            let access = copy_t.values[&copy.values[&site.call]];
-            if t as i64 >= aligned_from && (site.is_load || premarked(site)) {
-                // SAFETY: `access` is the site's call; its line operand
-                // (load: 4, store: 5) is defined before it in its copy.
-                unsafe {
-                    let line = LLVMGetOperand(access, if site.is_load { 4 } else { 5 });
-                    full::in_place(rt, &scopes, access, site, line, t as i64);
+    if !full.is_empty() {
+        // SAFETY: the context of the kernel the sites are in.
+        let scopes =
+            unsafe { full::LineScopes::new(LLVMGetTypeContext(LLVMTypeOf(run)), kernel, sites) };
+        // Iterations before the first whose accesses all sit at aligned offsets
+        // keep the hit calls: SLP would otherwise group accesses from the
+        // run's first, unaligned offset on, and misaligned groups split again.
+        let aligned_from = full::first_aligned(sites, rt.shared_line_align());
+        for (t, copy_t) in full.iter().enumerate() {
+            for site in sites {
+                let access = copy_t.values[&copy.values[&site.call]];
+                if t as i64 >= aligned_from && (site.is_load || premarked(site)) {
+                    // SAFETY: `access` is the site's call; its line operand
+                    // (load: 4, store: 5) is defined before it in its copy.
+                    unsafe {
+                        let line = LLVMGetOperand(access, if site.is_load { 4 } else { 5 });
+                        full::in_place(rt, &scopes, access, site, line, t as i64);
+                    }
+                } else {
+                    hit(rt, access, site, premarked(site));
                 }
-            } else {
-                hit(rt, access, site, premarked(site));
             }
         }
     }

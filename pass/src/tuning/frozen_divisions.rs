@@ -32,11 +32,7 @@ pub fn freeze_divisions(module: &Module<'_>) -> usize {
             continue;
         }
         let (blocks, forest) = loop_forest(function);
-        let index: HashMap<LLVMBasicBlockRef, usize> = blocks
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.as_raw_block(), i))
-            .collect();
+        let index = crate::ir::block_indices(&blocks);
         let divisions: Vec<(usize, Value<'_>)> = blocks
             .iter()
             .enumerate()

@@ -1,0 +1,63 @@
+//! Runs the pass on one `testdata/ll` case, as the focused tests of the pass
+//! need it: the report, and the transformed text of each function.
+
+// Each test file uses part of this.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::values::AnyValue;
+use sl1_pass::transform::TransformReport;
+use sl1_pass::{run_on_module, Options, Report};
+
+/// A `testdata/ll` case after the pass.
+pub struct Transformed {
+    pub report: Report,
+    functions: BTreeMap<String, String>,
+}
+
+impl Transformed {
+    /// The transformed text of function `name`.
+    pub fn text(&self, name: &str) -> &str {
+        self.functions
+            .get(name)
+            .unwrap_or_else(|| panic!("no function {name}"))
+    }
+
+    /// What the transform did to kernel `name`.
+    pub fn kernel(&self, name: &str) -> &TransformReport {
+        &self
+            .report
+            .kernels
+            .iter()
+            .find(|k| k.name == name)
+            .unwrap_or_else(|| panic!("no kernel {name}"))
+            .transform
+    }
+}
+
+/// Runs the pass on `testdata/ll/<case>.ll` under `options` and verifies
+/// the module it leaves.
+pub fn transform_case(case: &str, options: &Options) -> Transformed {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../testdata/ll")
+        .join(format!("{case}.ll"));
+    let context = Context::create();
+    let buffer = MemoryBuffer::create_from_file(&path).unwrap();
+    let module = context.create_module_from_ir(buffer).unwrap();
+    let report = run_on_module(&module, options).unwrap();
+    module.verify().unwrap();
+    let functions = module
+        .get_functions()
+        .map(|f| {
+            (
+                f.get_name().to_string_lossy().into_owned(),
+                f.print_to_string().to_string(),
+            )
+        })
+        .collect();
+    Transformed { report, functions }
+}
