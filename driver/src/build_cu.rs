@@ -110,6 +110,9 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
     }
     if args.device_rewrites() {
         device.args(["-mllvm", "-sl1-device-tuning"]);
+        if args.no_loop_merging {
+            device.args(["-mllvm", "-sl1-no-loop-merging"]);
+        }
     }
     device.args(&args.clang_args);
     match emit {

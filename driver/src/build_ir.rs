@@ -140,6 +140,7 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
         warp_copies: !args.no_warp_copies,
         full_runs: !args.no_full_runs,
         device_tuning: args.device_rewrites(),
+        loop_merging: !args.no_loop_merging,
         shared_budget: args
             .shared_budget
             .unwrap_or(sl1_pass::options::STATIC_SHARED_LIMIT),

@@ -185,6 +185,12 @@ pub struct BuildArgs {
     /// (measured in docs/benchmarks.md).
     #[arg(long)]
     pub no_device_rewrites: bool,
+    /// Keep inner loops whose trip counts depend on loaded data nested. By
+    /// default, in kernels S-L1 leaves alone, they merge into their
+    /// top-level loop, so that a warp's threads advance together whichever
+    /// loop each is in (a device rewrite: --no-device-rewrites drops it too).
+    #[arg(long)]
+    pub no_loop_merging: bool,
     /// Let clang lower switches to jump tables. Off by default: on the GPU a
     /// jump table is an indirect branch (`brx.idx`) that a warp whose threads
     /// take different cases serializes on, where a compare tree predicates.

@@ -30,14 +30,20 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
         });
     }
     let mut kernels = Vec::new();
+    let mut merging = tuning::Merging::default();
     for f in analysis::find_kernels(module) {
         let mut kernel = report::KernelReport::from_analysis(&analysis::analyse_kernel(module, f));
         kernel.transform = transform_all_or_nothing(module, f, options);
+        if options.device_tuning && options.loop_merging && !kernel.transform.applied {
+            merge_loops(module, f, &mut merging);
+        }
         kernels.push(kernel);
     }
     let device_tuning = options.device_tuning.then(|| tuning::TuningReport {
         selected_switches: tuning::select_switches(module),
         frozen_divisions: 0,
+        merged_loops: merging.merged,
+        kept_nested: merging.kept,
     });
     if let Err(message) = module.verify() {
         return Err(Error::Broken {
@@ -50,11 +56,32 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
         options: options.clone(),
         transformed: device_tuning
             .as_ref()
-            .is_some_and(|t| t.selected_switches > 0)
+            .is_some_and(|t| t.selected_switches > 0 || !t.merged_loops.is_empty())
             || kernels.iter().any(|k| k.transform.applied),
         device_tuning,
         kernels,
     })
+}
+
+/// Merges `kernel`'s divergent inner loops into their top-level loops
+/// (`tuning::merge_divergent_loops`); a failed merge leaves the kernel as it
+/// was and is reported among the loops kept nested.
+fn merge_loops(
+    module: &Module<'_>,
+    kernel: inkwell::values::FunctionValue<'_>,
+    merging: &mut tuning::Merging,
+) {
+    match tuning::merge_divergent_loops(module, kernel) {
+        Ok(done) => {
+            merging.merged.extend(done.merged);
+            merging.kept.extend(done.kept);
+        }
+        Err(reason) => merging.kept.push(tuning::KeptLoop {
+            kernel: report_name(kernel),
+            outer: String::new(),
+            reason,
+        }),
+    }
 }
 
 /// Transforms one kernel, or leaves it exactly as it was: a panic in the

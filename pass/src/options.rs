@@ -91,6 +91,12 @@ pub struct Options {
     /// options.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub device_tuning: bool,
+    /// With `device_tuning`: in kernels the S-L1 transform left alone, merge
+    /// each top-level loop with its inner loops whose exit tests depend on
+    /// loaded data, so that a warp's threads advance together whatever loop
+    /// each is in (`tuning::merge_divergent_loops`).
+    #[serde(default = "yes")]
+    pub loop_merging: bool,
     /// Shared memory, in bytes, the line buffer and the kernel's own static
     /// shared memory may take together per block: at most the 48 KiB a block
     /// gets without opting in (the buffer is static; a compiled program's
@@ -161,6 +167,7 @@ impl Default for Options {
             full_runs: true,
             warp_copies: true,
             device_tuning: false,
+            loop_merging: true,
             shared_budget: STATIC_SHARED_LIMIT,
             dynamic_shared: None,
             gpu_profile: None,

@@ -277,6 +277,23 @@ impl Report {
                  division(s) frozen for the loops nested below them",
                 t.selected_switches, t.frozen_divisions
             );
+            for m in &t.merged_loops {
+                let _ = writeln!(
+                    out,
+                    "  kernel {}: loop at {} merged with its inner loop(s) at {} (their trip \
+                     counts depend on loaded data: a warp's threads now advance together)",
+                    m.kernel,
+                    m.outer,
+                    m.inner.join(", ")
+                );
+            }
+            for k in &t.kept_nested {
+                let _ = writeln!(
+                    out,
+                    "  kernel {}: loop at {} kept nested: {}",
+                    k.kernel, k.outer, k.reason
+                );
+            }
         }
         if self.kernels.is_empty() {
             let _ = writeln!(out, "  no kernels");

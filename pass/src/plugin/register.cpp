@@ -90,7 +90,13 @@ cl::opt<bool> Sl1NoFullRuns(
 cl::opt<bool> Sl1DeviceTuning(
     "sl1-device-tuning",
     cl::desc("Device tuning (also with -sl1-disable): small switches that only choose values "
-             "become selects; divisions that nested loops build on are frozen"),
+             "become selects; divisions that nested loops build on are frozen; inner loops "
+             "whose trip counts depend on loaded data merge into their top-level loop"),
+    cl::init(false));
+cl::opt<bool> Sl1NoLoopMerging(
+    "sl1-no-loop-merging",
+    cl::desc("Device tuning: keep inner loops whose trip counts depend on loaded data nested "
+             "(by default they merge into their top-level loop, in kernels S-L1 left alone)"),
     cl::init(false));
 cl::opt<unsigned> Sl1SharedBudget(
     "sl1-shared-budget",
@@ -136,6 +142,7 @@ extern "C" struct Sl1RawOptions {
   bool no_warp_copies;
   bool no_full_runs;
   bool device_tuning;
+  bool no_loop_merging;
   bool panic_for_testing;
   const char *report_path;
   unsigned long long shared_budget;
@@ -214,6 +221,7 @@ struct Sl1Pass : PassInfoMixin<Sl1Pass> {
     Opts.no_warp_copies = Sl1NoWarpCopies;
     Opts.no_full_runs = Sl1NoFullRuns;
     Opts.device_tuning = Sl1DeviceTuning;
+    Opts.no_loop_merging = Sl1NoLoopMerging;
     Opts.panic_for_testing = Sl1PanicForTesting;
     Opts.report_path = Report.empty() ? nullptr : Report.c_str();
     Opts.shared_budget = Sl1SharedBudget;

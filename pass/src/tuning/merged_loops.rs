@@ -1,0 +1,571 @@
+//! Device tuning: inner loops whose trip count depends on loaded data are
+//! merged into the top-level loop around them.
+//!
+//! In `for (i ...) { if (text[i - 1] != '\n') continue; for (j = i; text[j]
+//! != '\n'; ++j) ...; }` each thread scans the lines that start in its own
+//! chunk. A warp runs the inner loop until its longest line ends while the
+//! threads that are not at a line start wait, and then the next thread's
+//! line: the warp runs one thread at a time (grep: 1.7 of 32 threads per
+//! instruction on the H100). Merged, the two loops are one loop whose every
+//! iteration runs either one step of the outer loop's own code or one
+//! iteration of the inner loop, as the thread's state says:
+//!
+//! ```text
+//! for (;;) { if (state == 0) { outer code up to the inner loop } inner iteration }
+//! ```
+//!
+//! so a warp's threads reconverge at the end of every iteration and advance
+//! together whatever loop each is in. Each thread still runs the same
+//! instructions in the same order: only the control flow between them
+//! changes. Loops with barriers or warp collectives (convergent calls) keep
+//! their shape, since merging changes which threads meet at them.
+//!
+//! The rewrite: the loop's header phis and every value used outside its own
+//! block go through stack slots; a dispatch block becomes the loop's header,
+//! with a state phi: 0 on the outer loop's entry and back edges, k on the
+//! back edges of the k-th merged inner loop; it branches to the outer
+//! header or to that inner loop's header. `mem2reg` then rebuilds SSA form.
+
+use std::collections::BTreeSet;
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
+use inkwell::module::Module;
+use inkwell::values::{AsValueRef, FunctionValue};
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::loop_forest;
+use crate::analysis::loops::{Loop, LoopForest};
+use crate::edit::{self, Builder};
+use crate::ir::{Block, Function};
+
+/// Most values followed back from an exit test looking for a load.
+const MAX_VALUES_FOLLOWED: usize = 256;
+/// Most conditional branches the outer loop's code may take before an inner
+/// loop for the inner loop to be merged. Merged, the threads meet once per
+/// iteration of the merged loop, so a thread in an inner loop waits there for
+/// the others to reach theirs: that pays when every thread soon reaches one
+/// (a line start, `grep`), not when few get past a long test (`invindex`'s
+/// 11-byte key before a rare number).
+const MAX_TESTS_BEFORE: u32 = 4;
+
+/// One top-level loop merged with inner loops.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergedLoop {
+    pub kernel: String,
+    /// The top-level loop's header block.
+    pub outer: String,
+    /// Header blocks of the inner loops merged into it.
+    pub inner: Vec<String>,
+}
+
+/// A top-level loop kept nested although an inner loop's trip count depends
+/// on loaded data, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeptLoop {
+    pub kernel: String,
+    pub outer: String,
+    pub reason: String,
+}
+
+/// What merging did in one kernel.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Merging {
+    pub merged: Vec<MergedLoop>,
+    pub kept: Vec<KeptLoop>,
+}
+
+/// One merge to make, in blocks that stay valid while it is made.
+struct Plan {
+    header: LLVMBasicBlockRef,
+    blocks: Vec<LLVMBasicBlockRef>,
+    inner: Vec<Inner>,
+}
+
+/// A merged inner loop: its header, the sources of its back edges, its blocks.
+struct Inner {
+    header: LLVMBasicBlockRef,
+    latches: Vec<LLVMBasicBlockRef>,
+    blocks: BTreeSet<LLVMBasicBlockRef>,
+}
+
+/// Merges, in `kernel`, every top-level loop with its direct inner loops
+/// whose exit tests depend on loaded data. Leaves the kernel exactly as it
+/// was when the result fails the verifier (the error says why).
+pub fn merge_divergent_loops(
+    module: &Module<'_>,
+    kernel: FunctionValue<'_>,
+) -> Result<Merging, String> {
+    let function = Function::of(module, kernel);
+    let name = function.name();
+    let (blocks, forest) = loop_forest(function);
+    let mut merging = Merging::default();
+    if !forest.irreducible_edges.is_empty() {
+        return Ok(merging);
+    }
+    let mut plans = Vec::new();
+    for (index, outer) in forest.loops.iter().enumerate() {
+        if outer.depth != 1 {
+            continue;
+        }
+        let (divergent, rare): (Vec<&Loop>, Vec<&Loop>) = forest
+            .loops
+            .iter()
+            .filter(|l| l.parent == Some(index) && exit_depends_on_loads(l, &blocks))
+            .partition(|l| tests_before(outer, l, &blocks) <= MAX_TESTS_BEFORE);
+        let header = blocks[outer.header].name();
+        if divergent.is_empty() {
+            if !rare.is_empty() {
+                merging.kept.push(KeptLoop {
+                    kernel: name.clone(),
+                    outer: header,
+                    reason: format!(
+                        "its inner loops are entered only after more than {MAX_TESTS_BEFORE} \
+                         tests of its own code: rarely, so a warp's threads would mostly wait \
+                         for each other there"
+                    ),
+                });
+            }
+            continue;
+        }
+        if let Some(reason) = unmergeable(outer, &blocks) {
+            merging.kept.push(KeptLoop {
+                kernel: name.clone(),
+                outer: header,
+                reason,
+            });
+            continue;
+        }
+        merging.merged.push(MergedLoop {
+            kernel: name.clone(),
+            outer: header,
+            inner: divergent.iter().map(|l| blocks[l.header].name()).collect(),
+        });
+        plans.push(plan(outer, &divergent, &blocks, &forest));
+    }
+    if plans.is_empty() {
+        return Ok(merging);
+    }
+    let raw = kernel.as_value_ref();
+    let backup = edit::Backup::take(raw);
+    let attempt = std::panic::catch_unwind(|| {
+        for plan in &plans {
+            apply(raw, plan);
+        }
+        rebuild_ssa(raw);
+    });
+    let failure = match attempt {
+        Ok(()) => edit::verify_function(raw).err(),
+        Err(payload) => Some(crate::plugin::panic_message(payload.as_ref())),
+    };
+    if let Some(why) = failure {
+        backup.restore();
+        return Err(format!(
+            "merging inner loops in kernel `{name}` failed, so it was left as it was: {why};              please report it (--no-loop-merging / -sl1-no-loop-merging skips it)"
+        ));
+    }
+    Ok(merging)
+}
+
+fn plan(outer: &Loop, inner: &[&Loop], blocks: &[Block<'_>], forest: &LoopForest) -> Plan {
+    let raw = |i: &usize| blocks[*i].as_raw_block();
+    debug_assert!(inner
+        .iter()
+        .all(|l| forest.loops[l.parent.unwrap()] == *outer));
+    Plan {
+        header: raw(&outer.header),
+        blocks: outer.blocks.iter().map(raw).collect(),
+        inner: inner
+            .iter()
+            .map(|l| Inner {
+                header: raw(&l.header),
+                latches: l.latches.iter().map(raw).collect(),
+                blocks: l.blocks.iter().map(raw).collect(),
+            })
+            .collect(),
+    }
+}
+
+/// The fewest conditional branches on a path from `outer`'s header to
+/// `inner`'s header through `outer`'s own blocks (`u32::MAX`: none).
+fn tests_before(outer: &Loop, inner: &Loop, blocks: &[Block<'_>]) -> u32 {
+    let index = |b: Block<'_>| blocks.iter().position(|x| *x == b);
+    // 0-1 breadth-first search: leaving a block with a choice costs 1.
+    let mut best = vec![u32::MAX; blocks.len()];
+    let mut work = std::collections::VecDeque::from([(outer.header, 0u32)]);
+    best[outer.header] = 0;
+    while let Some((b, cost)) = work.pop_front() {
+        if cost > best[b] {
+            continue;
+        }
+        if b == inner.header {
+            return cost;
+        }
+        let next: Vec<usize> = blocks[b]
+            .successors()
+            .into_iter()
+            .filter_map(index)
+            .collect();
+        let step = u32::from(next.iter().collect::<BTreeSet<_>>().len() > 1);
+        for n in next {
+            let inside = outer.blocks.contains(&n) && n != outer.header;
+            let own = !inner.blocks.contains(&n) || n == inner.header;
+            if inside && own && cost + step < best[n] {
+                best[n] = cost + step;
+                if step == 0 {
+                    work.push_front((n, cost));
+                } else {
+                    work.push_back((n, cost + 1));
+                }
+            }
+        }
+    }
+    u32::MAX
+}
+
+/// Why `outer` cannot be merged, if it cannot: its threads would meet at a
+/// collective in other company, or it has values no stack slot can hold.
+fn unmergeable(outer: &Loop, blocks: &[Block<'_>]) -> Option<String> {
+    for inst in outer.blocks.iter().flat_map(|&b| blocks[b].instructions()) {
+        if inst.is_convergent_call() {
+            return Some(
+                "it has a barrier or warp collective (convergent call), which merged loops \
+                 would reach with other threads"
+                    .to_string(),
+            );
+        }
+        // SAFETY: reads the type of a live instruction.
+        let kind = unsafe { LLVMGetTypeKind(LLVMTypeOf(inst.as_raw())) };
+        if kind == LLVMTypeKind::LLVMTokenTypeKind {
+            return Some("it defines a token value, which cannot be kept in memory".to_string());
+        }
+        if inst.opcode() == Some(LLVMOpcode::LLVMCallBr) {
+            return Some("it has an asm goto (callbr)".to_string());
+        }
+    }
+    None
+}
+
+/// Whether a test that decides whether `inner` is left depends on a value
+/// loaded from memory: then threads leave it after different trip counts.
+fn exit_depends_on_loads(inner: &Loop, blocks: &[Block<'_>]) -> bool {
+    let tests: Vec<LLVMValueRef> = inner
+        .blocks
+        .iter()
+        .filter(|&&b| {
+            blocks[b]
+                .successors()
+                .iter()
+                .any(|s| !inner.blocks.iter().any(|&i| blocks[i] == *s))
+        })
+        .filter_map(|&b| {
+            let term = edit::terminator(blocks[b].as_raw_block());
+            // SAFETY: reads operand 0 of a terminator that has operands: the
+            // condition of a conditional branch, the value of a switch.
+            unsafe { (LLVMGetNumOperands(term) > 1).then(|| LLVMGetOperand(term, 0)) }
+        })
+        .collect();
+    let mut seen = BTreeSet::new();
+    let mut work = tests;
+    while let Some(value) = work.pop() {
+        if !seen.insert(value as usize) || seen.len() > MAX_VALUES_FOLLOWED {
+            continue;
+        }
+        // SAFETY: `value` is a live value; only instructions have an opcode.
+        let opcode = unsafe {
+            (!LLVMIsAInstruction(value).is_null()).then(|| LLVMGetInstructionOpcode(value))
+        };
+        match opcode {
+            Some(
+                LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMAtomicRMW | LLVMOpcode::LLVMAtomicCmpXchg,
+            ) => return true,
+            Some(_) => {
+                // SAFETY: operands of a live instruction.
+                unsafe {
+                    for i in 0..LLVMGetNumOperands(value) as u32 {
+                        work.push(LLVMGetOperand(value, i));
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+    false
+}
+
+/// Merges one loop. What crosses blocks goes through stack slots; the
+/// blocks that both the outer loop's own iterations and the code after an
+/// inner loop run (the outer latch, say) are copied, so that the outer
+/// loop's iterations that enter no inner loop stay a small loop of their
+/// own (back to the outer header) while every other path goes back to the
+/// dispatch block, which becomes the merged loop's header.
+fn apply(function: LLVMValueRef, plan: &Plan) {
+    demote(function, &plan.blocks);
+    let inside: BTreeSet<LLVMBasicBlockRef> = plan.blocks.iter().copied().collect();
+    let in_inner: BTreeSet<LLVMBasicBlockRef> = plan
+        .inner
+        .iter()
+        .flat_map(|l| l.blocks.iter().copied())
+        .collect();
+    let walk = |from: &[LLVMBasicBlockRef]| {
+        reach(from, |b| {
+            inside.contains(&b) && !in_inner.contains(&b) && b != plan.header
+        })
+    };
+    // The outer loop's own code from its header, and the code after an
+    // inner loop: blocks in both are copied for the latter.
+    let own = walk(&[plan.header]);
+    let exits: Vec<LLVMBasicBlockRef> = in_inner
+        .iter()
+        .flat_map(|&b| edit::successors(b))
+        .filter(|s| inside.contains(s) && !in_inner.contains(s) && *s != plan.header)
+        .collect();
+    let after = walk(&exits);
+    let shared: Vec<LLVMBasicBlockRef> = plan
+        .blocks
+        .iter()
+        .copied()
+        .filter(|b| own.contains(b) && after.contains(b))
+        .collect();
+    let copies = edit::clone_blocks(&shared, plan.header, ".sl1.after").blocks;
+    let after_paths: Vec<LLVMBasicBlockRef> = after
+        .iter()
+        .filter(|b| !own.contains(b))
+        .chain(&in_inner)
+        .chain(copies.values())
+        .copied()
+        .collect();
+    for &from in &after_paths {
+        for (original, copy) in &copies {
+            edit::retarget_edges(from, *original, *copy);
+        }
+    }
+    // The header's predecessors: entries and the back edges of paths that
+    // ran an inner loop go through the dispatch block; the outer loop's own
+    // back edges stay.
+    let mut edges: Vec<(LLVMBasicBlockRef, LLVMBasicBlockRef, u64)> =
+        edit::predecessors(function, plan.header)
+            .into_iter()
+            .filter(|p| !inside.contains(p) || !own.contains(p))
+            .map(|p| (p, plan.header, 0))
+            .collect();
+    for (k, inner) in plan.inner.iter().enumerate() {
+        edges.extend(
+            inner
+                .latches
+                .iter()
+                .map(|&l| (l, inner.header, k as u64 + 1)),
+        );
+    }
+    // Every exit of the loop goes through the dispatch block too: a thread
+    // leaves only after the warp's vote there (`add_dispatch`).
+    let mut body = inside;
+    body.extend(copies.values());
+    let mut exits: Vec<LLVMBasicBlockRef> = Vec::new();
+    let first_exit = plan.inner.len() as u64 + 1;
+    for &from in &body {
+        for to in edit::successors(from) {
+            if body.contains(&to) {
+                continue;
+            }
+            if !exits.contains(&to) {
+                for phi in edit::instructions(to)
+                    .into_iter()
+                    .filter(|i| edit::is_phi(*i))
+                {
+                    edit::demote_phi(function, phi);
+                }
+                exits.push(to);
+            }
+            let k = exits.iter().position(|e| *e == to).unwrap_or(0) as u64;
+            edges.push((from, to, first_exit + k));
+        }
+    }
+    add_dispatch(function, plan, &body, &edges, first_exit);
+}
+
+/// Stack slots for every phi of `blocks` and every value used outside the
+/// block that defines it.
+fn demote(function: LLVMValueRef, blocks: &[LLVMBasicBlockRef]) {
+    // Phis first: their incoming values may be the instructions demoted next.
+    for &block in blocks {
+        for phi in edit::instructions(block)
+            .into_iter()
+            .filter(|i| edit::is_phi(*i))
+        {
+            edit::demote_phi(function, phi);
+        }
+    }
+    for &block in blocks {
+        let here = BTreeSet::from([block]);
+        for inst in edit::instructions(block) {
+            // SAFETY: reads the type of a live instruction.
+            let void =
+                unsafe { LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMTypeKind::LLVMVoidTypeKind };
+            if !void {
+                edit::demote_uses_outside(function, inst, &here);
+            }
+        }
+    }
+}
+
+/// Blocks reachable from `from` (included) through blocks `inside` accepts.
+fn reach(
+    from: &[LLVMBasicBlockRef],
+    inside: impl Fn(LLVMBasicBlockRef) -> bool,
+) -> BTreeSet<LLVMBasicBlockRef> {
+    let mut seen = BTreeSet::new();
+    let mut work: Vec<LLVMBasicBlockRef> = from.to_vec();
+    while let Some(b) = work.pop() {
+        if !seen.insert(b) {
+            continue;
+        }
+        work.extend(edit::successors(b).into_iter().filter(|s| inside(*s)));
+    }
+    seen
+}
+
+/// The dispatch block before the outer header: each of `edges` (from, to,
+/// state) now goes to it, and it goes on to `to` by the state: 0 for the
+/// outer header, k for the k-th inner loop's header, more for exits.
+/// `inside`: the loop's blocks (edges from them get a block each); states
+/// from `first_exit` on leave the loop. The state is a flag per target,
+/// tested in turn: one value compared with several constants becomes an
+/// indirect branch in ptxas, which a warp whose threads go different ways
+/// runs one target at a time.
+///
+/// The threads that entered the loop together vote there on every
+/// iteration (`vote.sync.ballot` over those still in it): the vote makes
+/// them meet, so that each iteration runs for all of them, whatever code
+/// each takes, instead of one group running ahead while the others wait.
+fn add_dispatch(
+    function: LLVMValueRef,
+    plan: &Plan,
+    inside: &BTreeSet<LLVMBasicBlockRef>,
+    edges: &[(LLVMBasicBlockRef, LLVMBasicBlockRef, u64)],
+    first_exit: u64,
+) {
+    let mut targets: Vec<(u64, LLVMBasicBlockRef)> = Vec::new();
+    for &(_, to, k) in edges {
+        if k != 0 && !targets.iter().any(|&(t, _)| t == k) {
+            targets.push((k, to));
+        }
+    }
+    // SAFETY: builds the dispatch blocks and their flag phis in the live
+    // function and points edges at them; no phi is left in the blocks the
+    // edges lead to.
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
+        let i1t = LLVMInt1TypeInContext(ctx);
+        let dispatch = LLVMInsertBasicBlockInContext(ctx, plan.header, c"sl1.merged".as_ptr());
+        // One latch for every back edge into the dispatch block.
+        let latch = edit::new_block_before(plan.header, dispatch, "sl1.merged.latch");
+        let in_latch = Builder::before(edit::terminator(latch));
+        let in_dispatch = Builder::at_end(dispatch);
+        // Per target: its flag in the latch and in the dispatch block.
+        let flags: Vec<(LLVMValueRef, LLVMValueRef)> = targets
+            .iter()
+            .map(|_| {
+                let next = LLVMBuildPhi(in_latch.raw(), i1t, c"sl1.merged.next".as_ptr());
+                let now = LLVMBuildPhi(in_dispatch.raw(), i1t, c"sl1.merged.to".as_ptr());
+                let (mut value, mut block) = (next, latch);
+                LLVMAddIncoming(now, &mut value, &mut block, 1);
+                (next, now)
+            })
+            .collect();
+        // The threads in the loop: those that entered it together, less
+        // those that left it.
+        let i32t = LLVMInt32TypeInContext(ctx);
+        let module = LLVMGetGlobalParent(function);
+        let members = edit::entry_alloca(function, i32t, "sl1.merged.members");
+        for &(from, _, _) in edges.iter().filter(|(f, _, _)| !inside.contains(f)) {
+            let b = Builder::before(edit::terminator(from));
+            let active = call_intrinsic(module, &b, "llvm.nvvm.activemask", &mut []);
+            b.store(active, members);
+        }
+        for &(from, to, k) in edges {
+            let (block, pick) = if inside.contains(&from) {
+                // A block per edge: one block may branch to several targets.
+                let edge = edit::new_block_before(plan.header, latch, "sl1.merged.edge");
+                edit::retarget_edges(from, to, edge);
+                (edge, 0)
+            } else {
+                edit::retarget_edges(from, to, dispatch);
+                (from, 1)
+            };
+            for (&(t, _), &flag) in targets.iter().zip(&flags) {
+                let phi = if pick == 0 { flag.0 } else { flag.1 };
+                let mut value = LLVMConstInt(i1t, u64::from(t == k), 0);
+                let mut from_block = block;
+                LLVMAddIncoming(phi, &mut value, &mut from_block, 1);
+            }
+        }
+        // The vote: who stays.
+        let mut stay = LLVMConstInt(i1t, 1, 0);
+        for (&(t, _), &(_, now)) in targets.iter().zip(&flags) {
+            if t >= first_exit {
+                let leaves = LLVMBuildNot(in_dispatch.raw(), now, c"".as_ptr());
+                stay = LLVMBuildAnd(in_dispatch.raw(), stay, leaves, c"".as_ptr());
+            }
+        }
+        let before = in_dispatch.load(i32t, members);
+        let after = call_intrinsic(
+            module,
+            &in_dispatch,
+            "llvm.nvvm.vote.ballot.sync",
+            &mut [before, stay],
+        );
+        in_dispatch.store(after, members);
+        // Test the flags in turn; none set: the outer header.
+        let mut at = dispatch;
+        for (i, (&(_, to), &(_, now))) in targets.iter().zip(&flags).enumerate() {
+            let otherwise = if i + 1 == targets.len() {
+                plan.header
+            } else {
+                LLVMInsertBasicBlockInContext(ctx, plan.header, c"sl1.merged.test".as_ptr())
+            };
+            LLVMBuildCondBr(Builder::at_end(at).raw(), now, to, otherwise);
+            at = otherwise;
+        }
+        if targets.is_empty() {
+            Builder::at_end(dispatch).br(plan.header);
+        }
+    }
+}
+
+/// Calls the (not overloaded) intrinsic `name` with `args` at `b`.
+///
+/// SAFETY (for callers): `module` is the module `b` builds in, `name` an
+/// intrinsic LLVM knows, `args` of its parameter types.
+unsafe fn call_intrinsic(
+    module: LLVMModuleRef,
+    b: &Builder,
+    name: &str,
+    args: &mut [LLVMValueRef],
+) -> LLVMValueRef {
+    let id = LLVMLookupIntrinsicID(name.as_ptr() as *const _, name.len());
+    let f = LLVMGetIntrinsicDeclaration(module, id, std::ptr::null_mut(), 0);
+    let ty = LLVMGlobalGetValueType(f);
+    LLVMBuildCall2(
+        b.raw(),
+        ty,
+        f,
+        args.as_mut_ptr(),
+        args.len() as u32,
+        c"".as_ptr(),
+    )
+}
+
+/// Promotes the stack slots the merge added back to registers.
+fn rebuild_ssa(function: LLVMValueRef) {
+    // SAFETY: runs a pass pipeline on a live function.
+    unsafe {
+        use inkwell::llvm_sys::transforms::pass_builder::*;
+        let opts = LLVMCreatePassBuilderOptions();
+        let err =
+            LLVMRunPassesOnFunction(function, c"mem2reg".as_ptr(), std::ptr::null_mut(), opts);
+        assert!(err.is_null(), "mem2reg failed");
+        LLVMDisposePassBuilderOptions(opts);
+    }
+}
