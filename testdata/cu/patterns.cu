@@ -296,6 +296,31 @@ __global__ void tuned(const char *__restrict__ bases, const int *__restrict__ m,
   }
 }
 
+// Lines scanned from every line start in a thread's chunk (grep's pattern):
+// the inner loop's trip count depends on the text, so the device tuning
+// merges it into the main loop. Only threads whose index is not a multiple
+// of 3 enter (a warp enters in part), a line that starts with '!' ends a
+// thread's work at once (a return from inside the loop), and each line's
+// count goes to a total by an atomic.
+__global__ void lines(const char *__restrict__ text, int *__restrict__ counts,
+                      unsigned *__restrict__ total, size_t n, size_t chunk) {
+  size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid % 3 == 0)
+    return;
+  size_t b = tid * chunk, e = b + chunk < n ? b + chunk : n;
+  for (size_t i = b; i < e; ++i) {
+    if (i != 0 && text[i - 1] != '\n')
+      continue;
+    if (text[i] == '!')
+      return;
+    int a = 0;
+    for (size_t j = i; j < n && text[j] != '\n'; ++j)
+      a += text[j] == 'a';
+    counts[i] = a;
+    atomicAdd(total, (unsigned)a);
+  }
+}
+
 template <typename T> T *to_device(const std::vector<T> &h) {
   T *d = nullptr;
   CUDA_CHECK(cudaMalloc(&d, h.size() * sizeof(T)));
@@ -681,6 +706,41 @@ int main() {
       ok &= out[p] == pick;
     }
     failures += report("nearest", ok);
+  }
+  { // lines
+    size_t n = total * 211 + 5, chunk = (n + total - 1) / total;
+    std::vector<char> text(n);
+    for (auto &c : text) {
+      unsigned r = next_random() % 61;
+      c = r == 0 ? '\n' : r == 1 ? '!' : (char)('a' + r % 5);
+    }
+    std::vector<unsigned> zero(1, 0);
+    char *dtext = to_device(text);
+    int *dcounts = poisoned<int>(n);
+    unsigned *dtotal = to_device(zero);
+    lines<<<blocks, threads>>>(dtext, dcounts, dtotal, n, chunk);
+    CUDA_CHECK(cudaGetLastError());
+    auto counts = to_host(dcounts, n);
+    auto sum = to_host(dtotal, 1);
+    std::vector<int> want(n, (int)0xa5a5a5a5);
+    unsigned want_sum = 0;
+    for (size_t t = 0; t < total; ++t) {
+      if (t % 3 == 0)
+        continue;
+      size_t b = t * chunk, e = b + chunk < n ? b + chunk : n;
+      for (size_t i = b; i < e; ++i) {
+        if (i != 0 && text[i - 1] != '\n')
+          continue;
+        if (text[i] == '!')
+          break;
+        int a = 0;
+        for (size_t j = i; j < n && text[j] != '\n'; ++j)
+          a += text[j] == 'a';
+        want[i] = a;
+        want_sum += (unsigned)a;
+      }
+    }
+    failures += report("lines", counts == want && sum[0] == want_sum);
   }
   std::printf("patterns: %d failure(s)\n", failures);
   return failures ? 1 : 0;

@@ -1,0 +1,232 @@
+//! Inner loops merged into their top-level loop (`tuning::merge_divergent_loops`),
+//! on `testdata/ll/merged_loops.ll`: which loops merge, what the report says,
+//! and that a merged kernel computes what the original does (run on the CPU
+//! with `lli`, the warp vote replaced by its one-thread meaning).
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::transform_case;
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use sl1_pass::{run_on_module, Options};
+
+fn tuning() -> Options {
+    Options {
+        device_tuning: true,
+        ..Options::default()
+    }
+}
+
+#[test]
+fn loops_whose_inner_trip_counts_depend_on_loads_merge() {
+    let t = transform_case("merged_loops", &tuning());
+    let tuned = t.report.device_tuning.as_ref().expect("device tuning ran");
+    let merged: Vec<(&str, &str, Vec<&str>)> = tuned
+        .merged_loops
+        .iter()
+        .map(|m| {
+            (
+                m.kernel.as_str(),
+                m.outer.as_str(),
+                m.inner.iter().map(String::as_str).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(merged, vec![("lines", "outer", vec!["inner"])]);
+    assert!(t.report.transformed);
+
+    let kept = |kernel: &str| {
+        tuned
+            .kept_nested
+            .iter()
+            .find(|k| k.kernel == kernel)
+            .map(|k| k.reason.clone())
+    };
+    assert!(kept("barrier").unwrap().contains("convergent"));
+    assert!(kept("rare").unwrap().contains("more than 4 tests"));
+    // A counted inner loop is neither merged nor reported.
+    assert_eq!(kept("counted"), None);
+    assert!(!t.text("counted").contains("sl1.merged"));
+
+    let lines = t.text("lines");
+    // The dispatch block, the threads' vote in it, and the count of who
+    // entered the loop.
+    assert!(lines.contains("sl1.merged:"), "{lines}");
+    assert!(lines.contains("@llvm.nvvm.vote.ballot.sync("), "{lines}");
+    assert!(lines.contains("@llvm.nvvm.activemask()"), "{lines}");
+    // No stack slot is left: the merge's slots went back to registers.
+    assert!(!lines.contains("alloca"), "{lines}");
+    for kept in ["barrier", "rare"] {
+        assert!(!t.text(kept).contains("vote.ballot"), "{kept}");
+    }
+}
+
+#[test]
+fn merging_needs_device_tuning_and_can_be_turned_off() {
+    for options in [
+        Options::default(),
+        Options {
+            loop_merging: false,
+            ..tuning()
+        },
+    ] {
+        let t = transform_case("merged_loops", &options);
+        assert!(!t.text("lines").contains("sl1.merged"));
+        let merged = t
+            .report
+            .device_tuning
+            .as_ref()
+            .map_or(0, |d| d.merged_loops.len());
+        assert_eq!(merged, 0);
+    }
+}
+
+#[test]
+fn merged_kernel_counts_what_the_original_counts() {
+    let text: &[u8] = b"ab a\naaaa aa\n\nxa\nbanana band\na\n\nno\naaaaaaaaaaaaaaaaa\nlast line a";
+    let (chunk, threads) = (5u64, text.len().div_ceil(5) as u64);
+    let expected = checksum(&reference(text, chunk, threads));
+
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/ll/merged_loops.ll");
+    let original = std::fs::read_to_string(&path).unwrap();
+    let context = Context::create();
+    let module = context
+        .create_module_from_ir(MemoryBuffer::create_from_file(&path).unwrap())
+        .unwrap();
+    let report = run_on_module(&module, &tuning()).unwrap();
+    assert_eq!(report.device_tuning.unwrap().merged_loops.len(), 1);
+    let merged = module.print_to_string().to_string();
+
+    for (label, ir) in [("original", original), ("merged", merged)] {
+        let got = run_on_cpu(&ir, text, chunk, threads);
+        assert_eq!(got, expected, "{label} kernel");
+    }
+}
+
+/// What `lines` writes: at each line start, the line's count of 'a'.
+fn reference(text: &[u8], chunk: u64, threads: u64) -> Vec<u64> {
+    let mut out = vec![0u64; text.len()];
+    let n = text.len() as u64;
+    for t in 0..threads {
+        for i in t * chunk..((t + 1) * chunk).min(n) {
+            if i != 0 && text[i as usize - 1] != b'\n' {
+                continue;
+            }
+            out[i as usize] = text[i as usize..]
+                .iter()
+                .take_while(|&&c| c != b'\n')
+                .filter(|&&c| c == b'a')
+                .count() as u64;
+        }
+    }
+    out
+}
+
+fn checksum(out: &[u64]) -> u64 {
+    out.iter()
+        .enumerate()
+        .map(|(k, v)| (k as u64 + 1) * v)
+        .sum()
+}
+
+/// Runs `@lines` of `ir` for every thread in turn with `lli` and returns the
+/// checksum its `main` prints. The kernel's calling convention, the target
+/// and the warp intrinsics go: with one thread at a time, the threads that
+/// entered are the one running, and it stays while it votes to stay.
+fn run_on_cpu(ir: &str, text: &[u8], chunk: u64, threads: u64) -> u64 {
+    let mut host = String::new();
+    for line in ir.lines() {
+        if line.starts_with("target ") {
+            continue;
+        }
+        let line = line.replace("ptx_kernel ", "");
+        host.push_str(&one_thread(&line));
+        host.push('\n');
+    }
+    let n = text.len();
+    let bytes: String = text.iter().map(|b| format!("\\{b:02X}")).collect();
+    host.push_str(&format!(
+        r#"
+@input = private constant [{n} x i8] c"{bytes}"
+@result = global [{n} x i64] zeroinitializer
+@format = private constant [6 x i8] c"%llu\0A\00"
+declare i32 @printf(ptr, ...)
+
+define i32 @main() {{
+entry:
+  br label %run
+run:
+  %t = phi i64 [ 0, %entry ], [ %t.next, %run ]
+  call void @lines(ptr @input, ptr @result, i64 {n}, i64 {chunk}, i64 %t)
+  %t.next = add i64 %t, 1
+  %again = icmp ult i64 %t.next, {threads}
+  br i1 %again, label %run, label %sum
+sum:
+  %k = phi i64 [ 0, %run ], [ %k.next, %sum ]
+  %acc = phi i64 [ 0, %run ], [ %acc.next, %sum ]
+  %p = getelementptr i64, ptr @result, i64 %k
+  %v = load i64, ptr %p
+  %k.next = add i64 %k, 1
+  %w = mul i64 %v, %k.next
+  %acc.next = add i64 %acc, %w
+  %more = icmp ult i64 %k.next, {n}
+  br i1 %more, label %sum, label %print
+print:
+  call i32 (ptr, ...) @printf(ptr @format, i64 %acc.next)
+  ret i32 0
+}}
+"#
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("host.ll");
+    std::fs::write(&file, &host).unwrap();
+    let mut child = Command::new("lli-22")
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("lli-22 runs (package llvm-22-runtime, which ci/setup installs)");
+    // A wrongly merged loop may never end.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("the kernel did not finish within 60 s on the CPU:\n{host}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let run = child.wait_with_output().unwrap();
+    assert!(
+        run.status.success(),
+        "lli-22 failed: {}\n{host}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    String::from_utf8_lossy(&run.stdout).trim().parse().unwrap()
+}
+
+/// `line` with the warp intrinsics replaced by what they give one thread
+/// running alone: `activemask` its own bit, `vote.ballot.sync(mask, p)` `p`,
+/// a barrier nothing.
+fn one_thread(line: &str) -> String {
+    if line.contains("call void @llvm.nvvm.barrier") {
+        return String::new();
+    }
+    if let Some(at) = line.find("call i32 @llvm.nvvm.activemask()") {
+        return format!("{}add i32 0, 1", &line[..at]);
+    }
+    if let Some(at) = line.find("call i32 @llvm.nvvm.vote.ballot.sync(") {
+        let args = &line[at + "call i32 @llvm.nvvm.vote.ballot.sync(".len()..];
+        let vote = args
+            .split(", ")
+            .nth(1)
+            .and_then(|a| a.strip_prefix("i1 "))
+            .map(|a| a.trim_end_matches(')'))
+            .expect("ballot(i32 mask, i1 vote)");
+        return format!("{}zext i1 {vote} to i32", &line[..at]);
+    }
+    line.to_string()
+}

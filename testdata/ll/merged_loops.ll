@@ -1,0 +1,205 @@
+; Inner loops whose trip counts depend on loaded data (tuning/merged_loops.rs).
+; Each kernel takes its thread's index %t, so that a test can run it on the CPU.
+;   lines:   per line start in the thread's chunk, counts the line's 'a's: the
+;            line loop is merged into the main loop.
+;   counted: the inner loop runs %k times (an argument): stays nested.
+;   barrier: as lines, with a barrier in the main loop: stays nested.
+;   rare:    the inner loop is entered only after five tests: stays nested.
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
+
+define ptx_kernel void @lines(ptr noalias readonly %text, ptr noalias %out, i64 %n, i64 %chunk, i64 %t) {
+entry:
+  %begin = mul i64 %t, %chunk
+  %e0 = add i64 %begin, %chunk
+  %lt = icmp ult i64 %e0, %n
+  %end = select i1 %lt, i64 %e0, i64 %n
+  br label %outer
+
+outer:
+  %i = phi i64 [ %begin, %entry ], [ %i.next, %latch ]
+  %more = icmp ult i64 %i, %end
+  br i1 %more, label %body, label %done
+
+body:
+  %first = icmp eq i64 %i, 0
+  br i1 %first, label %start, label %check
+
+check:
+  %im1 = sub i64 %i, 1
+  %pp = getelementptr i8, ptr %text, i64 %im1
+  %pc = load i8, ptr %pp
+  %nl = icmp eq i8 %pc, 10
+  br i1 %nl, label %start, label %latch
+
+start:
+  br label %inner
+
+inner:
+  %j = phi i64 [ %i, %start ], [ %j.next, %inner.body ]
+  %count = phi i64 [ 0, %start ], [ %count.next, %inner.body ]
+  %jin = icmp ult i64 %j, %n
+  br i1 %jin, label %inner.load, label %store
+
+inner.load:
+  %jp = getelementptr i8, ptr %text, i64 %j
+  %c = load i8, ptr %jp
+  %eol = icmp eq i8 %c, 10
+  br i1 %eol, label %store, label %inner.body
+
+inner.body:
+  %isa = icmp eq i8 %c, 97
+  %add = zext i1 %isa to i64
+  %count.next = add i64 %count, %add
+  %j.next = add i64 %j, 1
+  br label %inner
+
+store:
+  %op = getelementptr i64, ptr %out, i64 %i
+  store i64 %count, ptr %op
+  br label %latch
+
+latch:
+  %i.next = add i64 %i, 1
+  br label %outer
+
+done:
+  ret void
+}
+
+define ptx_kernel void @counted(ptr noalias readonly %text, ptr noalias %out, i64 %n, i64 %chunk, i64 %t, i64 %k) {
+entry:
+  %begin = mul i64 %t, %chunk
+  %end = add i64 %begin, %chunk
+  br label %outer
+
+outer:
+  %i = phi i64 [ %begin, %entry ], [ %i.next, %latch ]
+  %more = icmp ult i64 %i, %end
+  br i1 %more, label %inner, label %done
+
+inner:
+  %j = phi i64 [ 0, %outer ], [ %j.next, %inner ]
+  %sum = phi i64 [ 0, %outer ], [ %sum.next, %inner ]
+  %at = add i64 %i, %j
+  %p = getelementptr i8, ptr %text, i64 %at
+  %c = load i8, ptr %p
+  %cz = zext i8 %c to i64
+  %sum.next = add i64 %sum, %cz
+  %j.next = add i64 %j, 1
+  %again = icmp ult i64 %j.next, %k
+  br i1 %again, label %inner, label %latch
+
+latch:
+  %op = getelementptr i64, ptr %out, i64 %i
+  store i64 %sum.next, ptr %op
+  %i.next = add i64 %i, 1
+  br label %outer
+
+done:
+  ret void
+}
+
+define ptx_kernel void @barrier(ptr noalias readonly %text, ptr noalias %out, i64 %n, i64 %chunk, i64 %t) {
+entry:
+  %begin = mul i64 %t, %chunk
+  %end = add i64 %begin, %chunk
+  br label %outer
+
+outer:
+  %i = phi i64 [ %begin, %entry ], [ %i.next, %latch ]
+  %more = icmp ult i64 %i, %end
+  br i1 %more, label %body, label %done
+
+body:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %pp = getelementptr i8, ptr %text, i64 %i
+  %pc = load i8, ptr %pp
+  %nl = icmp eq i8 %pc, 10
+  br i1 %nl, label %inner, label %latch
+
+inner:
+  %j = phi i64 [ %i, %body ], [ %j.next, %inner ]
+  %jp = getelementptr i8, ptr %text, i64 %j
+  %c = load i8, ptr %jp
+  %j.next = add i64 %j, 1
+  %go = icmp ne i8 %c, 0
+  br i1 %go, label %inner, label %store
+
+store:
+  %op = getelementptr i64, ptr %out, i64 %i
+  store i64 %j, ptr %op
+  br label %latch
+
+latch:
+  %i.next = add i64 %i, 1
+  br label %outer
+
+done:
+  ret void
+}
+
+define ptx_kernel void @rare(ptr noalias readonly %text, ptr noalias %out, i64 %n, i64 %chunk, i64 %t) {
+entry:
+  %begin = mul i64 %t, %chunk
+  %end = add i64 %begin, %chunk
+  br label %outer
+
+outer:
+  %i = phi i64 [ %begin, %entry ], [ %i.next, %latch ]
+  %more = icmp ult i64 %i, %end
+  br i1 %more, label %t0, label %done
+
+t0:
+  %p0 = getelementptr i8, ptr %text, i64 %i
+  %c0 = load i8, ptr %p0
+  %k0 = icmp eq i8 %c0, 104
+  br i1 %k0, label %t1, label %latch
+
+t1:
+  %p1 = getelementptr i8, ptr %p0, i64 1
+  %c1 = load i8, ptr %p1
+  %k1 = icmp eq i8 %c1, 114
+  br i1 %k1, label %t2, label %latch
+
+t2:
+  %p2 = getelementptr i8, ptr %p0, i64 2
+  %c2 = load i8, ptr %p2
+  %k2 = icmp eq i8 %c2, 101
+  br i1 %k2, label %t3, label %latch
+
+t3:
+  %p3 = getelementptr i8, ptr %p0, i64 3
+  %c3 = load i8, ptr %p3
+  %k3 = icmp eq i8 %c3, 102
+  br i1 %k3, label %t4, label %latch
+
+t4:
+  %p4 = getelementptr i8, ptr %p0, i64 4
+  %c4 = load i8, ptr %p4
+  %k4 = icmp eq i8 %c4, 61
+  br i1 %k4, label %inner, label %latch
+
+inner:
+  %j = phi i64 [ 5, %t4 ], [ %j.next, %inner ]
+  %at = add i64 %i, %j
+  %jp = getelementptr i8, ptr %text, i64 %at
+  %c = load i8, ptr %jp
+  %j.next = add i64 %j, 1
+  %digit = icmp ult i8 %c, 58
+  br i1 %digit, label %inner, label %store
+
+store:
+  %op = getelementptr i64, ptr %out, i64 %i
+  store i64 %j, ptr %op
+  br label %latch
+
+latch:
+  %i.next = add i64 %i, 1
+  br label %outer
+
+done:
+  ret void
+}
