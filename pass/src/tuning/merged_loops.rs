@@ -83,10 +83,9 @@ struct Plan {
     inner: Vec<Inner>,
 }
 
-/// A merged inner loop: its header, the sources of its back edges, its blocks.
+/// A merged inner loop: its header and its blocks.
 struct Inner {
     header: LLVMBasicBlockRef,
-    latches: Vec<LLVMBasicBlockRef>,
     blocks: BTreeSet<LLVMBasicBlockRef>,
 }
 
@@ -180,7 +179,6 @@ fn plan(outer: &Loop, inner: &[&Loop], blocks: &[Block<'_>], forest: &LoopForest
             .iter()
             .map(|l| Inner {
                 header: raw(&l.header),
-                latches: l.latches.iter().map(raw).collect(),
                 blocks: l.blocks.iter().map(raw).collect(),
             })
             .collect(),
@@ -350,12 +348,14 @@ fn apply(function: LLVMValueRef, plan: &Plan) {
             .filter(|p| !inside.contains(p) || !own.contains(p))
             .map(|p| (p, plan.header, 0))
             .collect();
+    // Each inner loop's back edges, and its entries: the threads that start
+    // an inner loop meet those in it at the vote and take its next
+    // iteration with them.
     for (k, inner) in plan.inner.iter().enumerate() {
         edges.extend(
-            inner
-                .latches
-                .iter()
-                .map(|&l| (l, inner.header, k as u64 + 1)),
+            edit::predecessors(function, inner.header)
+                .into_iter()
+                .map(|p| (p, inner.header, k as u64 + 1)),
         );
     }
     // Every exit of the loop goes through the dispatch block too: a thread
