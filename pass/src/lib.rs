@@ -31,11 +31,14 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
     }
     let mut kernels = Vec::new();
     let mut merging = tuning::Merging::default();
+    let mut bodies_restored = false;
     for f in analysis::find_kernels(module) {
         let mut kernel = report::KernelReport::from_analysis(&analysis::analyse_kernel(module, f));
-        kernel.transform = transform_all_or_nothing(module, f, options);
+        let (transform, restored) = transform_all_or_nothing(module, f, options);
+        kernel.transform = transform;
+        bodies_restored |= restored;
         if options.device_tuning && options.loop_merging && !kernel.transform.applied {
-            merge_loops(module, f, &mut merging);
+            bodies_restored |= !merge_loops(module, f, &mut merging);
         }
         kernels.push(kernel);
     }
@@ -60,42 +63,49 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
             || kernels.iter().any(|k| k.transform.applied),
         device_tuning,
         kernels,
+        bodies_restored,
     })
 }
 
 /// Merges `kernel`'s divergent inner loops into their top-level loops
 /// (`tuning::merge_divergent_loops`); a failed merge leaves the kernel as it
-/// was and is reported among the loops kept nested.
+/// was (its body restored: returns false) and is reported among the loops
+/// kept nested.
 fn merge_loops(
     module: &Module<'_>,
     kernel: inkwell::values::FunctionValue<'_>,
     merging: &mut tuning::Merging,
-) {
+) -> bool {
     match tuning::merge_divergent_loops(module, kernel) {
         Ok(done) => {
             merging.merged.extend(done.merged);
             merging.kept.extend(done.kept);
+            true
         }
-        Err(reason) => merging.kept.push(tuning::KeptLoop {
-            kernel: report_name(kernel),
-            outer: String::new(),
-            reason,
-        }),
+        Err(reason) => {
+            merging.kept.push(tuning::KeptLoop {
+                kernel: report_name(kernel),
+                outer: String::new(),
+                reason,
+            });
+            false
+        }
     }
 }
 
 /// Transforms one kernel, or leaves it exactly as it was: a panic in the
 /// transform or a body the verifier rejects puts back the copy taken before
 /// (and drops the globals the attempt added), and the report says why.
+/// Also returns whether the body was put back.
 fn transform_all_or_nothing(
     module: &Module<'_>,
     kernel: inkwell::values::FunctionValue<'_>,
     options: &Options,
-) -> transform::TransformReport {
+) -> (transform::TransformReport, bool) {
     use inkwell::values::{AsValueRef, BasicValue};
     if !options.transform {
         // Nothing to undo: the transform only reports.
-        return transform::transform_kernel(module, kernel, options);
+        return (transform::transform_kernel(module, kernel, options), false);
     }
     let raw = kernel.as_value_ref();
     let globals_before: Vec<_> = module.get_globals().map(|g| g.as_value_ref()).collect();
@@ -113,7 +123,7 @@ fn transform_all_or_nothing(
     };
     let Some(why) = failure else {
         drop(backup);
-        return attempt.expect("no failure");
+        return (attempt.expect("no failure"), false);
     };
     backup.restore();
     for global in module.get_globals() {
@@ -123,14 +133,15 @@ fn transform_all_or_nothing(
             unsafe { global.delete() };
         }
     }
-    transform::TransformReport {
+    let report = transform::TransformReport {
         max_threads: options.max_threads,
         reasons: vec![format!(
             "internal error, so the kernel was left exactly as it was: {why}; please report it \
              (-sl1-disable / --no-sl1 skips the transform)"
         )],
         ..transform::TransformReport::default()
-    }
+    };
+    (report, true)
 }
 
 fn report_name(kernel: inkwell::values::FunctionValue<'_>) -> String {

@@ -21,6 +21,11 @@ pub struct Report {
     /// Whether the module was changed: a kernel transformed, or code
     /// rewritten by the device tuning.
     pub transformed: bool,
+    /// Whether a kernel's body was put back from its copy after a failed
+    /// transform or merge: the same code in new blocks, so that LLVM's
+    /// cached analyses of the kernel no longer hold.
+    #[serde(skip)]
+    pub bodies_restored: bool,
     /// What the device tuning changed, when it ran (`Options::device_tuning`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device_tuning: Option<crate::tuning::TuningReport>,

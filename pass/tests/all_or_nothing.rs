@@ -28,6 +28,7 @@ fn a_failing_kernel_is_left_exactly_as_it_was() {
     let context = Context::create();
     let plain = load(&context);
     let normal = run_on_module(&plain, &Options::default()).unwrap();
+    assert!(!normal.bodies_restored);
     let transformed: Vec<&str> = normal
         .kernels
         .iter()
@@ -47,6 +48,9 @@ fn a_failing_kernel_is_left_exactly_as_it_was() {
     let report = run_on_module(&module, &options).unwrap();
     module.verify().unwrap();
     assert_eq!(text_of(&module, victim), before);
+    // The plugin then tells LLVM the module changed: the restored body's
+    // blocks are new, and analyses cached for the old ones must go.
+    assert!(report.bodies_restored);
     let k = report.kernels.iter().find(|k| k.name == victim).unwrap();
     assert!(!k.transform.applied);
     assert!(

@@ -201,7 +201,9 @@ pub unsafe extern "C" fn sl1_run_on_module(
             write_report(&path, &report)?;
         }
         emit_remarks(module, &report);
-        Ok(report.transformed)
+        // A restored body is the same code in new blocks: LLVM must drop
+        // what it cached about the old ones.
+        Ok(report.transformed || report.bodies_restored)
     }));
     finish(module, result)
 }

@@ -161,7 +161,8 @@ pub fn merge_divergent_loops(
     if let Some(why) = failure {
         backup.restore();
         return Err(format!(
-            "merging inner loops in kernel `{name}` failed, so it was left as it was: {why};              please report it (--no-loop-merging / -sl1-no-loop-merging skips it)"
+            "merging inner loops in kernel `{name}` failed, so it was left as it was: {why}; \
+             please report it (--no-loop-merging / -sl1-no-loop-merging skips it)"
         ));
     }
     Ok(merging)
