@@ -14,17 +14,25 @@
 //! for (;;) { if (state == 0) { outer code up to the inner loop } inner iteration }
 //! ```
 //!
-//! so a warp's threads reconverge at the end of every iteration and advance
-//! together whatever loop each is in. Each thread still runs the same
-//! instructions in the same order: only the control flow between them
-//! changes. Loops with barriers or warp collectives (convergent calls) keep
-//! their shape, since merging changes which threads meet at them.
+//! and the threads of a warp meet once per iteration (a vote), so that
+//! each iteration runs one step of every thread's work whatever loop each
+//! is in. Each thread still runs the same instructions in the same order:
+//! only the control flow between them changes. Loops with barriers or warp
+//! collectives (convergent calls) keep their shape, since merging changes
+//! which threads meet at them; so do inner loops entered only after many
+//! tests (`MAX_TESTS_BEFORE`).
 //!
-//! The rewrite: the loop's header phis and every value used outside its own
-//! block go through stack slots; a dispatch block becomes the loop's header,
-//! with a state phi: 0 on the outer loop's entry and back edges, k on the
-//! back edges of the k-th merged inner loop; it branches to the outer
-//! header or to that inner loop's header. `mem2reg` then rebuilds SSA form.
+//! The rewrite (`apply`): every phi of the loop and every value used outside
+//! its own block go through stack slots. The outer loop's own iterations
+//! that enter no inner loop keep their back edges to the old header, a
+//! small loop of their own; blocks they share with the code after an inner
+//! loop are copied for the latter. A dispatch block becomes the header of
+//! the merged loop (`add_dispatch`): the inner loops' entries and back
+//! edges, the loop's entries, the back edges after inner loops and every
+//! exit lead to it, each with its target as a flag. There the threads that
+//! entered the loop together vote (`vote.sync.ballot` over those still in
+//! it), which makes them meet, and go on to their targets. `mem2reg` then
+//! rebuilds SSA form.
 
 use std::collections::BTreeSet;
 
