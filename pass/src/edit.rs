@@ -568,3 +568,50 @@ pub fn verify_function(function: LLVMValueRef) -> Result<(), String> {
     let message = unsafe { std::ffi::CStr::from_ptr(buffer.as_ptr()) };
     Err(message.to_string_lossy().trim().to_string())
 }
+
+/// Runs `change` on `function` and keeps it only when it neither panics nor
+/// leaves a body the verifier rejects; otherwise puts the body back as it
+/// was and returns why.
+pub fn all_or_nothing<T>(function: LLVMValueRef, change: impl FnOnce() -> T) -> Result<T, String> {
+    let backup = Backup::take(function);
+    let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(change));
+    let failure = match &attempt {
+        Ok(_) => verify_function(function).err(),
+        Err(payload) => Some(crate::plugin::panic_message(payload.as_ref())),
+    };
+    match (attempt, failure) {
+        (Ok(done), None) => Ok(done),
+        (_, why) => {
+            backup.restore();
+            Err(why.unwrap_or_default())
+        }
+    }
+}
+
+/// Calls the (not overloaded) intrinsic `name` with `args` at the end of
+/// `builder`'s position, declared with the attributes LLVM gives it
+/// (convergent for the warp and block collectives).
+///
+/// SAFETY (for callers): `builder` builds in `function`, `args` have the
+/// intrinsic's parameter types.
+pub unsafe fn call_intrinsic(
+    builder: LLVMBuilderRef,
+    function: LLVMValueRef,
+    name: &str,
+    args: &mut [LLVMValueRef],
+    result: &std::ffi::CStr,
+) -> LLVMValueRef {
+    let module = LLVMGetGlobalParent(function);
+    let id = LLVMLookupIntrinsicID(name.as_ptr() as *const std::ffi::c_char, name.len());
+    assert!(id != 0, "LLVM lacks {name}");
+    let decl = LLVMGetIntrinsicDeclaration(module, id, std::ptr::null_mut(), 0);
+    let ty = LLVMGlobalGetValueType(decl);
+    LLVMBuildCall2(
+        builder,
+        ty,
+        decl,
+        args.as_mut_ptr(),
+        args.len() as u32,
+        result.as_ptr(),
+    )
+}

@@ -107,25 +107,18 @@ fn transform_all_or_nothing(
         // Nothing to undo: the transform only reports.
         return (transform::transform_kernel(module, kernel, options), false);
     }
-    let raw = kernel.as_value_ref();
     let globals_before: Vec<_> = module.get_globals().map(|g| g.as_value_ref()).collect();
-    let backup = edit::Backup::take(raw);
-    let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    let attempt = edit::all_or_nothing(kernel.as_value_ref(), || {
         let report = transform::transform_kernel(module, kernel, options);
         if options.fail_kernel_for_testing.as_deref() == Some(report_name(kernel).as_str()) {
             panic!("failure requested for kernel `{}`", report_name(kernel));
         }
         report
-    }));
-    let failure = match &attempt {
-        Ok(_) => edit::verify_function(raw).err(),
-        Err(payload) => Some(plugin::panic_message(payload.as_ref())),
+    });
+    let why = match attempt {
+        Ok(report) => return (report, false),
+        Err(why) => why,
     };
-    let Some(why) = failure else {
-        drop(backup);
-        return (attempt.expect("no failure"), false);
-    };
-    backup.restore();
     for global in module.get_globals() {
         let new = !globals_before.contains(&global.as_value_ref());
         if new && global.as_pointer_value().get_first_use().is_none() {

@@ -709,27 +709,12 @@ fn block_reduce(
     intrinsic: &str,
     value: LLVMValueRef,
 ) -> LLVMValueRef {
-    // SAFETY: declares the NVVM intrinsic by its ID (with its attributes) and
-    // calls it with (i32 0, i1 value).
+    // SAFETY: `builder` builds in `function`; the intrinsic takes (i32 0,
+    // i1 value).
     unsafe {
-        let module = LLVMGetGlobalParent(function);
-        let id = LLVMLookupIntrinsicID(
-            intrinsic.as_ptr() as *const std::ffi::c_char,
-            intrinsic.len(),
-        );
-        assert!(id != 0, "LLVM lacks {intrinsic}");
-        let decl = LLVMGetIntrinsicDeclaration(module, id, std::ptr::null_mut(), 0);
-        let ty = LLVMGlobalGetValueType(decl);
-        let ctx = LLVMGetTypeContext(ty);
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(value));
         let mut args = [LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0), value];
-        LLVMBuildCall2(
-            builder,
-            ty,
-            decl,
-            args.as_mut_ptr(),
-            2,
-            c"sl1.block".as_ptr(),
-        )
+        edit::call_intrinsic(builder, function, intrinsic, &mut args, c"sl1.block")
     }
 }
 

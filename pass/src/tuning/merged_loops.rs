@@ -48,6 +48,9 @@ use crate::analysis::loops::{Loop, LoopForest};
 use crate::edit::{self, Builder};
 use crate::ir::{Block, Function};
 
+/// Block -> its index in the function's block order.
+type BlockIndex = std::collections::HashMap<LLVMBasicBlockRef, usize>;
+
 /// Most values followed back from an exit test looking for a load.
 const MAX_VALUES_FOLLOWED: usize = 256;
 /// Most conditional branches the outer loop's code may take before an inner
@@ -107,20 +110,21 @@ pub fn merge_divergent_loops(
     let function = Function::of(module, kernel);
     let name = function.name();
     let (blocks, forest) = loop_forest(function);
+    let index = crate::ir::block_indices(&blocks);
     let mut merging = Merging::default();
     if !forest.irreducible_edges.is_empty() {
         return Ok(merging);
     }
     let mut plans = Vec::new();
-    for (index, outer) in forest.loops.iter().enumerate() {
+    for (at, outer) in forest.loops.iter().enumerate() {
         if outer.depth != 1 {
             continue;
         }
         let (divergent, rare): (Vec<&Loop>, Vec<&Loop>) = forest
             .loops
             .iter()
-            .filter(|l| l.parent == Some(index) && exit_depends_on_loads(l, &blocks))
-            .partition(|l| tests_before(outer, l, &blocks) <= MAX_TESTS_BEFORE);
+            .filter(|l| l.parent == Some(at) && exit_depends_on_loads(l, &blocks, &index))
+            .partition(|l| tests_before(outer, l, &blocks, &index) <= MAX_TESTS_BEFORE);
         let header = blocks[outer.header].name();
         if divergent.is_empty() {
             if !rare.is_empty() {
@@ -155,24 +159,18 @@ pub fn merge_divergent_loops(
         return Ok(merging);
     }
     let raw = kernel.as_value_ref();
-    let backup = edit::Backup::take(raw);
-    let attempt = std::panic::catch_unwind(|| {
+    edit::all_or_nothing(raw, || {
         for plan in &plans {
             apply(raw, plan);
         }
         rebuild_ssa(raw);
-    });
-    let failure = match attempt {
-        Ok(()) => edit::verify_function(raw).err(),
-        Err(payload) => Some(crate::plugin::panic_message(payload.as_ref())),
-    };
-    if let Some(why) = failure {
-        backup.restore();
-        return Err(format!(
+    })
+    .map_err(|why| {
+        format!(
             "merging inner loops in kernel `{name}` failed, so it was left as it was: {why}; \
              please report it (--no-loop-merging / -sl1-no-loop-merging skips it)"
-        ));
-    }
+        )
+    })?;
     Ok(merging)
 }
 
@@ -196,8 +194,7 @@ fn plan(outer: &Loop, inner: &[&Loop], blocks: &[Block<'_>], forest: &LoopForest
 
 /// The fewest conditional branches on a path from `outer`'s header to
 /// `inner`'s header through `outer`'s own blocks (`u32::MAX`: none).
-fn tests_before(outer: &Loop, inner: &Loop, blocks: &[Block<'_>]) -> u32 {
-    let index = |b: Block<'_>| blocks.iter().position(|x| *x == b);
+fn tests_before(outer: &Loop, inner: &Loop, blocks: &[Block<'_>], index: &BlockIndex) -> u32 {
     // 0-1 breadth-first search: leaving a block with a choice costs 1.
     let mut best = vec![u32::MAX; blocks.len()];
     let mut work = std::collections::VecDeque::from([(outer.header, 0u32)]);
@@ -212,7 +209,7 @@ fn tests_before(outer: &Loop, inner: &Loop, blocks: &[Block<'_>]) -> u32 {
         let next: Vec<usize> = blocks[b]
             .successors()
             .into_iter()
-            .filter_map(index)
+            .filter_map(|s| index.get(&s.as_raw_block()).copied())
             .collect();
         let step = u32::from(next.iter().collect::<BTreeSet<_>>().len() > 1);
         for n in next {
@@ -256,15 +253,16 @@ fn unmergeable(outer: &Loop, blocks: &[Block<'_>]) -> Option<String> {
 
 /// Whether a test that decides whether `inner` is left depends on a value
 /// loaded from memory: then threads leave it after different trip counts.
-fn exit_depends_on_loads(inner: &Loop, blocks: &[Block<'_>]) -> bool {
+fn exit_depends_on_loads(inner: &Loop, blocks: &[Block<'_>], index: &BlockIndex) -> bool {
     let tests: Vec<LLVMValueRef> = inner
         .blocks
         .iter()
         .filter(|&&b| {
-            blocks[b]
-                .successors()
-                .iter()
-                .any(|s| !inner.blocks.iter().any(|&i| blocks[i] == *s))
+            blocks[b].successors().iter().any(|s| {
+                !index
+                    .get(&s.as_raw_block())
+                    .is_some_and(|i| inner.blocks.contains(i))
+            })
         })
         .filter_map(|&b| {
             let term = edit::terminator(blocks[b].as_raw_block());
@@ -486,11 +484,11 @@ fn add_dispatch(
         // The threads in the loop: those that entered it together, less
         // those that left it.
         let i32t = LLVMInt32TypeInContext(ctx);
-        let module = LLVMGetGlobalParent(function);
         let members = edit::entry_alloca(function, i32t, "sl1.merged.members");
         for &(from, _, _) in edges.iter().filter(|(f, _, _)| !inside.contains(f)) {
             let b = Builder::before(edit::terminator(from));
-            let active = call_intrinsic(module, &b, "llvm.nvvm.activemask", &mut []);
+            let active =
+                edit::call_intrinsic(b.raw(), function, "llvm.nvvm.activemask", &mut [], c"");
             b.store(active, members);
         }
         for &(from, to, k) in edges {
@@ -519,11 +517,12 @@ fn add_dispatch(
             }
         }
         let before = in_dispatch.load(i32t, members);
-        let after = call_intrinsic(
-            module,
-            &in_dispatch,
+        let after = edit::call_intrinsic(
+            in_dispatch.raw(),
+            function,
             "llvm.nvvm.vote.ballot.sync",
             &mut [before, stay],
+            c"",
         );
         in_dispatch.store(after, members);
         // Test the flags in turn; none set: the outer header.
@@ -541,29 +540,6 @@ fn add_dispatch(
             Builder::at_end(dispatch).br(plan.header);
         }
     }
-}
-
-/// Calls the (not overloaded) intrinsic `name` with `args` at `b`.
-///
-/// SAFETY (for callers): `module` is the module `b` builds in, `name` an
-/// intrinsic LLVM knows, `args` of its parameter types.
-unsafe fn call_intrinsic(
-    module: LLVMModuleRef,
-    b: &Builder,
-    name: &str,
-    args: &mut [LLVMValueRef],
-) -> LLVMValueRef {
-    let id = LLVMLookupIntrinsicID(name.as_ptr() as *const _, name.len());
-    let f = LLVMGetIntrinsicDeclaration(module, id, std::ptr::null_mut(), 0);
-    let ty = LLVMGlobalGetValueType(f);
-    LLVMBuildCall2(
-        b.raw(),
-        ty,
-        f,
-        args.as_mut_ptr(),
-        args.len() as u32,
-        c"".as_ptr(),
-    )
 }
 
 /// Promotes the stack slots the merge added back to registers.
