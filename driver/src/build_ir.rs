@@ -63,7 +63,10 @@ fn parse<'ctx>(context: &'ctx Context, path: &Path) -> Result<Module<'ctx>, Driv
 }
 
 fn target_machine(arch: &str, level: u8) -> Result<TargetMachine> {
-    Target::initialize_nvptx(&InitializationConfig::default());
+    // LLVM's target registry is global: register NVPTX once, also when
+    // several threads build at once.
+    static NVPTX: std::sync::Once = std::sync::Once::new();
+    NVPTX.call_once(|| Target::initialize_nvptx(&InitializationConfig::default()));
     let triple = TargetTriple::create(NVPTX_TRIPLE);
     let target = Target::from_triple(&triple).map_err(|e| anyhow::anyhow!("{e}"))?;
     let opt = match level {
@@ -93,36 +96,10 @@ fn forbid_jump_tables(context: &Context, module: &Module<'_>) {
     }
 }
 
-/// Builds `args.input` (IR) into `output`; returns the report.
-pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
-    anyhow::ensure!(
-        args.clang_args.is_empty(),
-        "{}: --clang-arg applies to CUDA sources; an IR input is not compiled by clang \
-         (drop --clang-arg, or build the .cu)",
-        args.input.display()
-    );
-    let context = Context::create();
-    let module = parse(&context, &args.input)?;
-    if !args.jump_tables {
-        forbid_jump_tables(&context, &module);
-    }
-    let machine = target_machine(&args.arch, args.opt_level)?;
-    module.set_data_layout(&machine.get_target_data().get_data_layout());
-
-    let run = |passes: &str| -> Result<()> {
-        module
-            .run_passes(passes, &machine, PassBuilderOptions::create())
-            .map_err(|e| {
-                anyhow::anyhow!(
-                    "{}: LLVM passes `{passes}` failed: {e}",
-                    args.input.display()
-                )
-            })
-    };
-    if args.opt_level > 0 {
-        run(PRE_CLEANUP)?;
-    }
-    let options = Options {
+/// The S-L1 options a build's arguments give (the pass's view of
+/// `sl1-driver build`'s command line).
+pub fn pass_options(args: &BuildArgs) -> Options {
+    Options {
         threshold: args.threshold,
         line_size: args.line_sizes().0,
         max_line_size: args.line_sizes().1,
@@ -147,13 +124,89 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
         dynamic_shared: args.dynamic_shared,
         gpu_profile: args.gpu_profile.as_ref().map(|p| p.display().to_string()),
         fail_kernel_for_testing: None,
+    }
+}
+
+/// Cleans `module` up, runs S-L1 with `args`' options, optimises it at
+/// `args`' level; returns the report. `name` names the input in errors.
+fn compile(
+    context: &Context,
+    module: &Module<'_>,
+    machine: &TargetMachine,
+    args: &BuildArgs,
+    name: &str,
+) -> Result<Report> {
+    if !args.jump_tables {
+        forbid_jump_tables(context, module);
+    }
+    module.set_data_layout(&machine.get_target_data().get_data_layout());
+    let run = |passes: &str| -> Result<()> {
+        module
+            .run_passes(passes, machine, PassBuilderOptions::create())
+            .map_err(|e| anyhow::anyhow!("{name}: LLVM passes `{passes}` failed: {e}"))
     };
-    let mut report = sl1_pass::run_on_module(&module, &options)
-        .with_context(|| format!("{}: S-L1 failed", args.input.display()))?;
+    if args.opt_level > 0 {
+        run(PRE_CLEANUP)?;
+    }
+    let mut report = sl1_pass::run_on_module(module, &pass_options(args))
+        .with_context(|| format!("{name}: S-L1 failed"))?;
     run(&format!("default<O{}>", args.opt_level))?;
     if let Some(tuning) = report.device_tuning.as_mut() {
-        tuning.frozen_divisions = sl1_pass::tuning::freeze_divisions(&module);
+        tuning.frozen_divisions = sl1_pass::tuning::freeze_divisions(module);
     }
+    Ok(report)
+}
+
+/// A module built in memory: its PTX, or its optimised IR, and the report.
+pub struct Compiled {
+    pub text: String,
+    pub report: Report,
+}
+
+/// Builds the device IR `ir` (text) in memory with `args`' options (the
+/// input, output and emit fields are ignored): PTX, or with `emit_ir` the
+/// optimised IR. `name` names the module in errors. Safe to call from
+/// several threads at once (each call has its own LLVM context).
+pub fn compile_text(ir: &str, name: &str, args: &BuildArgs, emit_ir: bool) -> Result<Compiled> {
+    let context = Context::create();
+    let buffer = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), name);
+    let module = context.create_module_from_ir(buffer).map_err(|e| {
+        anyhow::anyhow!("{name}: not valid LLVM IR: {}", e.to_string().trim())
+    })?;
+    module
+        .verify()
+        .map_err(|e| anyhow::anyhow!("{name}: fails the LLVM verifier: {}", e.to_string().trim()))?;
+    let machine = target_machine(&args.arch, args.opt_level)?;
+    let report = compile(&context, &module, &machine, args, name)?;
+    let text = if emit_ir {
+        module.print_to_string().to_string()
+    } else {
+        let buffer = machine
+            .write_to_memory_buffer(&module, FileType::Assembly)
+            .map_err(|e| anyhow::anyhow!("{name}: cannot lower to PTX: {e}"))?;
+        String::from_utf8_lossy(buffer.as_slice()).into_owned()
+    };
+    Ok(Compiled { text, report })
+}
+
+/// Builds `args.input` (IR) into `output`; returns the report.
+pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
+    anyhow::ensure!(
+        args.clang_args.is_empty(),
+        "{}: --clang-arg applies to CUDA sources; an IR input is not compiled by clang \
+         (drop --clang-arg, or build the .cu)",
+        args.input.display()
+    );
+    let context = Context::create();
+    let module = parse(&context, &args.input)?;
+    let machine = target_machine(&args.arch, args.opt_level)?;
+    let report = compile(
+        &context,
+        &module,
+        &machine,
+        args,
+        &args.input.display().to_string(),
+    )?;
 
     match emit {
         Emit::Ll => module

@@ -1,14 +1,6 @@
 //! `sl1-driver`: builds CUDA programs and device IR with the S-L1 software L1
 //! cache, and checks the toolchain.
 
-mod arch;
-mod build_cu;
-mod build_ir;
-mod cli;
-mod doctor;
-mod error;
-mod runner;
-mod toolchain;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -16,8 +8,9 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Parser;
 
-use cli::{BuildArgs, Cli, Command, Emit};
-use error::DriverError;
+use sl1_driver::cli::{BuildArgs, Cli, Command, Emit};
+use sl1_driver::error::DriverError;
+use sl1_driver::{arch, build_cu, build_ir, doctor, toolchain};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum InputKind {

@@ -5,7 +5,6 @@
 
 pub mod apps;
 pub mod device;
-pub mod fuzz;
 pub mod inputs;
 pub mod plots;
 pub mod probe;

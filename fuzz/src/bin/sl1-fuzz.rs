@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Parser;
 use sl1_gpu::device::Gpu;
-use sl1_gpu::fuzz::{case, differences, first_difference};
+use sl1_fuzz::case::{case, differences, first_difference};
 
 #[derive(Parser)]
 #[command(name = "sl1-fuzz", version)]

@@ -1,0 +1,12 @@
+//! `sl1-driver` as a library: the command line's types and the builds
+//! behind it, for the `sl1-driver` program and for tools that build many
+//! modules in one process (the differential fuzzer, `sl1-fuzz`).
+
+pub mod arch;
+pub mod build_cu;
+pub mod build_ir;
+pub mod cli;
+pub mod doctor;
+pub mod error;
+pub mod runner;
+pub mod toolchain;
