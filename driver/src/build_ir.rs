@@ -150,6 +150,15 @@ fn compile(
     }
     let mut report = sl1_pass::run_on_module(module, &pass_options(args))
         .with_context(|| format!("{name}: S-L1 failed"))?;
+    // What the pass wrote must be valid IR before LLVM optimises it: an
+    // invalid module is S-L1's bug, reported as such rather than compiled.
+    module.verify().map_err(|e| {
+        anyhow::anyhow!(
+            "{name}: the module fails the LLVM verifier after S-L1 (a bug in S-L1; \
+             --no-sl1 builds it without): {}",
+            e.to_string().trim()
+        )
+    })?;
     run(&format!("default<O{}>", args.opt_level))?;
     if let Some(tuning) = report.device_tuning.as_mut() {
         tuning.frozen_divisions = sl1_pass::tuning::freeze_divisions(module);
