@@ -4,3 +4,4 @@
 //! buffer must come back byte for byte the same.
 
 pub mod case;
+pub mod cpu;

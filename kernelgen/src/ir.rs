@@ -592,11 +592,29 @@ impl Emitter<'_> {
     }
 
     fn combine(&mut self, a: &str, b: &str, elem: Elem) -> String {
-        let op = match elem {
-            Elem::F32 | Elem::F64 => "fadd",
-            _ => "add",
+        match elem {
+            Elem::F32 | Elem::F64 => {
+                let sum = self.val("c", &format!("fadd {} {a}, {b}", elem.ir()));
+                self.canonical_nan(&sum, elem)
+            }
+            _ => self.val("c", &format!("add {} {a}, {b}", elem.ir())),
+        }
+    }
+
+    /// `v`, a float operation's result, with any NaN replaced by the one
+    /// quiet NaN: LLVM leaves a NaN result's sign and payload unspecified
+    /// (and sNaN unquieted: `fadd x, 0.0` may fold to `x`), so two correct
+    /// builds, or the same IR on two machines, may give different NaN bits
+    /// (operands commuted, or not). Bit operations on the stored result
+    /// would carry such a difference into any value: the differential
+    /// fuzzer would report it (seeds 101540 and 101708 did, 2026-11-25).
+    fn canonical_nan(&mut self, v: &str, elem: Elem) -> String {
+        let (ty, nan) = match elem {
+            Elem::F32 => ("float", "0x7FF8000000000000"),
+            _ => ("double", "0x7FF8000000000000"),
         };
-        self.val("c", &format!("{op} {} {a}, {b}", elem.ir()))
+        let is_nan = self.val("nan", &format!("fcmp uno {ty} {v}, 0.0"));
+        self.val("cn", &format!("select i1 {is_nan}, {ty} {nan}, {ty} {v}"))
     }
 
     /// `arith` in `elem`'s type; constants are cut to the width.
@@ -620,11 +638,13 @@ impl Emitter<'_> {
         match (elem, arith) {
             (Elem::F32 | Elem::F64, Arith::Add(c)) => {
                 let k = (c % 16) as f64 * 0.25;
-                self.val("r", &format!("fadd {ty} {v}, {k:?}"))
+                let r = self.val("r", &format!("fadd {ty} {v}, {k:?}"));
+                self.canonical_nan(&r, elem)
             }
             (Elem::F32 | Elem::F64, Arith::Mul(c)) => {
                 let k = (c % 8) as f64 * 0.5;
-                self.val("r", &format!("fmul {ty} {v}, {k:?}"))
+                let r = self.val("r", &format!("fmul {ty} {v}, {k:?}"));
+                self.canonical_nan(&r, elem)
             }
             (Elem::F32 | Elem::F64, other) => {
                 // Bit operations on the float's bits.
