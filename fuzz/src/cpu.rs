@@ -25,14 +25,24 @@ pub enum Order {
     Reverse,
 }
 
-/// One 1-D launch on the CPU: `kernel` of `ir` (optimised NVPTX IR text)
-/// with pointer argument k on `buffers[buffer_of_arg[k]]`, then `scalars`.
-pub struct CpuLaunch<'a> {
+/// One launch: `kernel` over a grid of `grid` blocks of `block` threads
+/// (x, y), with `dynamic_shared` bytes of dynamic shared memory.
+#[derive(Clone, Debug)]
+pub struct CpuLaunch {
+    pub kernel: String,
+    pub grid: (u32, u32),
+    pub block: (u32, u32),
+    pub dynamic_shared: u32,
+}
+
+/// Launches of the module `ir` (optimised NVPTX IR text), one after another
+/// on the same buffers: pointer argument k is `buffers[buffer_of_arg[k]]`
+/// plus `arg_offsets[k]` bytes, then the `scalars` (u64).
+pub struct CpuRun<'a> {
     pub ir: &'a str,
-    pub kernel: &'a str,
-    pub blocks: u32,
-    pub threads: u32,
+    pub launches: &'a [CpuLaunch],
     pub buffer_of_arg: &'a [usize],
+    pub arg_offsets: &'a [u64],
     pub scalars: &'a [u64],
     pub order: Order,
     /// The byte a block's shared memory holds when it starts (on the GPU,
@@ -43,8 +53,14 @@ pub struct CpuLaunch<'a> {
 const SREGS: [&str; 4] = ["tid", "ntid", "ctaid", "nctaid"];
 
 /// Runs the launch on copies of `buffers` and returns them afterwards.
-pub fn run(launch: &CpuLaunch<'_>, buffers: &[Vec<u8>]) -> Result<Vec<Vec<u8>>> {
-    let (mut host, shared) = host_module(launch.ir)?;
+pub fn run(launch: &CpuRun<'_>, buffers: &[Vec<u8>]) -> Result<Vec<Vec<u8>>> {
+    let dynamic = launch
+        .launches
+        .iter()
+        .map(|l| l.dynamic_shared)
+        .max()
+        .unwrap_or(0);
+    let (mut host, shared) = host_module(launch.ir, dynamic)?;
     host.push_str(&main_function(launch, buffers, &shared));
     let dir = tempfile::tempdir()?;
     let file = dir.path().join("host.ll");
@@ -89,13 +105,24 @@ pub fn run(launch: &CpuLaunch<'_>, buffers: &[Vec<u8>]) -> Result<Vec<Vec<u8>>> 
 /// The device module as a host module: no target, no kernel calling
 /// convention, the NVPTX intrinsics replaced by their one-thread meaning.
 /// Returns the host module and its shared-memory globals (name, bytes).
-fn host_module(ir: &str) -> Result<(String, Vec<(String, u64)>)> {
+fn host_module(ir: &str, dynamic: u32) -> Result<(String, Vec<(String, u64)>)> {
     let mut out = String::new();
     let mut shared = Vec::new();
     for line in ir.lines() {
         if line.starts_with("target ") {
             continue;
         }
+        // Dynamic shared memory (`extern __shared__`): as large as the
+        // largest launch gives.
+        let defined;
+        let line = if line.starts_with('@') && line.contains("external addrspace(3) global") {
+            let name = line.split_whitespace().next().unwrap_or_default();
+            defined =
+                format!("{name} = addrspace(3) global [{dynamic} x i8] zeroinitializer, align 16");
+            defined.as_str()
+        } else {
+            line
+        };
         if line.starts_with('@') && line.contains("addrspace(3) global [") {
             let name = line.split_whitespace().next().unwrap_or_default();
             let bytes = line
@@ -170,6 +197,14 @@ fn one_thread(line: &str) -> Result<String> {
         if SREGS.contains(&which) {
             return Ok(format!("{lhs}load i32, ptr @emu.{which}.{dim}"));
         }
+        if which == "nsmid" {
+            // The H100's multiprocessors, for decisions that estimate the
+            // threads resident per SM.
+            return Ok(format!("{lhs}add i32 0, 132"));
+        }
+        if which == "smid" {
+            return Ok(format!("{lhs}add i32 0, 0"));
+        }
         if which == "laneid" {
             return Ok(format!("{lhs}add i32 0, 0"));
         }
@@ -213,7 +248,7 @@ fn one_thread(line: &str) -> Result<String> {
     }
 }
 
-fn main_function(launch: &CpuLaunch<'_>, buffers: &[Vec<u8>], shared: &[(String, u64)]) -> String {
+fn main_function(run: &CpuRun<'_>, buffers: &[Vec<u8>], shared: &[(String, u64)]) -> String {
     let mut out = String::new();
     out.push_str("declare void @llvm.memset.p3.i64(ptr addrspace(3), i8, i64, i1)\n");
     for (k, b) in buffers.iter().enumerate() {
@@ -225,66 +260,82 @@ fn main_function(launch: &CpuLaunch<'_>, buffers: &[Vec<u8>], shared: &[(String,
         );
     }
     out.push_str("declare i64 @write(i32, ptr, i64)\n\n");
-    let mut args: Vec<String> = launch
+    let mut args: Vec<String> = run
         .buffer_of_arg
         .iter()
-        .map(|b| format!("ptr @emu.buf{b}"))
+        .zip(run.arg_offsets)
+        .map(|(b, off)| format!("ptr getelementptr (i8, ptr @emu.buf{b}, i64 {off})"))
         .collect();
-    args.extend(launch.scalars.iter().map(|s| format!("i64 {s}")));
-    let total = u64::from(launch.blocks) * u64::from(launch.threads);
-    let first = match launch.order {
-        Order::Forward => "%k",
-        Order::Reverse => "%rk",
-    };
-    let _ = write!(
-        out,
-        r#"define i32 @main() {{
-entry:
-  store i32 {threads}, ptr @emu.ntid.x
-  store i32 1, ptr @emu.ntid.y
-  store i32 1, ptr @emu.ntid.z
-  store i32 {blocks}, ptr @emu.nctaid.x
-  store i32 1, ptr @emu.nctaid.y
-  store i32 1, ptr @emu.nctaid.z
-  br label %run
-run:
-  %k = phi i64 [ 0, %entry ], [ %k.next, %call ]
-  %rk = sub i64 {last}, %k
-  %t = trunc i64 {first} to i32
-  %tid = urem i32 %t, {threads}
-  %ctaid = udiv i32 %t, {threads}
-  store i32 %tid, ptr @emu.tid.x
-  store i32 %ctaid, ptr @emu.ctaid.x
-  %starts = icmp eq i32 %tid, {first_tid}
-  br i1 %starts, label %fresh, label %call
-fresh:
-{fill}  br label %call
-call:
-  call void @{kernel}({args})
-  %k.next = add i64 %k, 1
-  %again = icmp ult i64 %k.next, {total}
-  br i1 %again, label %run, label %done
-done:
-"#,
-        threads = launch.threads,
-        blocks = launch.blocks,
-        first_tid = match launch.order {
+    args.extend(run.scalars.iter().map(|s| format!("i64 {s}")));
+    let args = args.join(", ");
+    let fill: String = shared
+        .iter()
+        .map(|(name, bytes)| {
+            format!(
+                "  call void @llvm.memset.p3.i64(ptr addrspace(3) {name}, i8 {}, i64 {bytes}, i1 false)\n",
+                run.shared_fill as i8
+            )
+        })
+        .collect();
+    out.push_str("define i32 @main() {\nentry:\n");
+    for (n, launch) in run.launches.iter().enumerate() {
+        let (gx, gy) = launch.grid;
+        let (bx, by) = launch.block;
+        let threads = bx * by;
+        let total = u64::from(gx * gy) * u64::from(threads);
+        let first = match run.order {
+            Order::Forward => "%k",
+            Order::Reverse => "%rk",
+        };
+        let first_tid = match run.order {
             Order::Forward => 0,
-            Order::Reverse => launch.threads - 1,
-        },
-        fill = shared
-            .iter()
-            .map(|(name, bytes)| {
-                format!(
-                    "  call void @llvm.memset.p3.i64(ptr addrspace(3) {name}, i8 {}, i64 {bytes}, i1 false)\n",
-                    launch.shared_fill as i8
-                )
-            })
-            .collect::<String>(),
-        last = total - 1,
-        kernel = launch.kernel,
-        args = args.join(", "),
-    );
+            Order::Reverse => threads - 1,
+        };
+        // Thread `t` of the launch (in the chosen order): block t / threads,
+        // block x fastest; in the block, x fastest.
+        let _ = write!(
+            out,
+            r#"  store i32 {bx}, ptr @emu.ntid.x
+  store i32 {by}, ptr @emu.ntid.y
+  store i32 1, ptr @emu.ntid.z
+  store i32 {gx}, ptr @emu.nctaid.x
+  store i32 {gy}, ptr @emu.nctaid.y
+  store i32 1, ptr @emu.nctaid.z
+  br label %run{n}
+run{n}:
+  %k{n} = phi i64 [ 0, %{prev} ], [ %k.next{n}, %call{n} ]
+  %rk{n} = sub i64 {last}, %k{n}
+  %t{n} = trunc i64 {first}{n} to i32
+  %in{n} = urem i32 %t{n}, {threads}
+  %block{n} = udiv i32 %t{n}, {threads}
+  %tx{n} = urem i32 %in{n}, {bx}
+  %ty{n} = udiv i32 %in{n}, {bx}
+  %cx{n} = urem i32 %block{n}, {gx}
+  %cy{n} = udiv i32 %block{n}, {gx}
+  store i32 %tx{n}, ptr @emu.tid.x
+  store i32 %ty{n}, ptr @emu.tid.y
+  store i32 %cx{n}, ptr @emu.ctaid.x
+  store i32 %cy{n}, ptr @emu.ctaid.y
+  %starts{n} = icmp eq i32 %in{n}, {first_tid}
+  br i1 %starts{n}, label %fresh{n}, label %call{n}
+fresh{n}:
+{fill}  br label %call{n}
+call{n}:
+  call void @{kernel}({args})
+  %k.next{n} = add i64 %k{n}, 1
+  %again{n} = icmp ult i64 %k.next{n}, {total}
+  br i1 %again{n}, label %run{n}, label %done{n}
+done{n}:
+"#,
+            prev = if n == 0 {
+                "entry".to_string()
+            } else {
+                format!("done{}", n - 1)
+            },
+            last = total - 1,
+            kernel = launch.kernel,
+        );
+    }
     for (k, b) in buffers.iter().enumerate() {
         let _ = writeln!(
             out,
