@@ -179,12 +179,12 @@ pub struct Compiled {
 pub fn compile_text(ir: &str, name: &str, args: &BuildArgs, emit_ir: bool) -> Result<Compiled> {
     let context = Context::create();
     let buffer = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), name);
-    let module = context.create_module_from_ir(buffer).map_err(|e| {
-        anyhow::anyhow!("{name}: not valid LLVM IR: {}", e.to_string().trim())
+    let module = context
+        .create_module_from_ir(buffer)
+        .map_err(|e| anyhow::anyhow!("{name}: not valid LLVM IR: {}", e.to_string().trim()))?;
+    module.verify().map_err(|e| {
+        anyhow::anyhow!("{name}: fails the LLVM verifier: {}", e.to_string().trim())
     })?;
-    module
-        .verify()
-        .map_err(|e| anyhow::anyhow!("{name}: fails the LLVM verifier: {}", e.to_string().trim()))?;
     let machine = target_machine(&args.arch, args.opt_level)?;
     let report = compile(&context, &module, &machine, args, name)?;
     let text = if emit_ir {

@@ -1,7 +1,6 @@
 //! `sl1-driver`: builds CUDA programs and device IR with the S-L1 software L1
 //! cache, and checks the toolchain.
 
-
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
