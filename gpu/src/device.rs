@@ -2,14 +2,18 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use cudarc::driver::sys::CUevent_flags;
+use cudarc::driver::sys::{CUevent_flags, CUfunction_attribute, CUresult};
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtrMut, DriverError,
+    CudaContext, CudaFunction, CudaModule, CudaStream, DevicePtr, DevicePtrMut, DriverError,
     LaunchConfig, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
 use thiserror::Error;
+
+/// Device buffers, as callers of [`Gpu::upload_buffers`] hold them.
+pub use cudarc::driver::CudaSlice;
 
 use crate::apps::{App, Arg, Case};
 use crate::sweep::{median, Config};
@@ -22,6 +26,8 @@ pub enum GpuError {
     Driver(#[from] DriverError),
     #[error("{path}: {message}")]
     Module { path: String, message: String },
+    #[error("the kernel did not finish in {0:?} (still running)")]
+    Timeout(Duration),
 }
 
 impl GpuError {
@@ -36,6 +42,54 @@ impl GpuError {
             ))
         )
     }
+
+    /// The context is poisoned: a kernel faulted (illegal address, trap,
+    /// ...) and every later call in this context fails; only a new context
+    /// goes on.
+    pub fn is_sticky(&self) -> bool {
+        use CUresult::*;
+        matches!(
+            self,
+            GpuError::Driver(DriverError(
+                CUDA_ERROR_ILLEGAL_ADDRESS
+                    | CUDA_ERROR_LAUNCH_FAILED
+                    | CUDA_ERROR_MISALIGNED_ADDRESS
+                    | CUDA_ERROR_INVALID_ADDRESS_SPACE
+                    | CUDA_ERROR_INVALID_PC
+                    | CUDA_ERROR_ILLEGAL_INSTRUCTION
+                    | CUDA_ERROR_HARDWARE_STACK_ERROR
+                    | CUDA_ERROR_ASSERT
+                    | CUDA_ERROR_LAUNCH_TIMEOUT
+                    | CUDA_ERROR_CONTEXT_IS_DESTROYED
+                    | CUDA_ERROR_ECC_UNCORRECTABLE
+            ))
+        )
+    }
+}
+
+/// One launch of a kernel of a loaded module: 2-D grid and block, and the
+/// dynamic shared memory it gives.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct GridLaunch {
+    pub kernel: String,
+    pub grid: (u32, u32),
+    pub block: (u32, u32),
+    pub dynamic_shared: u32,
+}
+
+/// The arguments every launch of a [`Gpu::run_launches`] gets: pointer `k`
+/// is buffer `buffer_of_arg[k]` plus `arg_offsets[k]` bytes, then the `u64`
+/// scalars.
+#[derive(Clone, Copy, Debug)]
+pub struct LaunchArgs<'a> {
+    pub buffer_of_arg: &'a [usize],
+    pub arg_offsets: &'a [u64],
+    pub scalars: &'a [u64],
+}
+
+/// A module loaded from a cubin.
+pub struct Module {
+    module: Arc<CudaModule>,
 }
 
 /// Whether the CUDA driver library can be loaded here.
@@ -72,6 +126,12 @@ impl Gpu {
         Ok(Gpu { ctx, stream })
     }
 
+    /// Whether the context still works: after a kernel faulted, every
+    /// call in it fails (a sticky error) until a new context is opened.
+    pub fn is_healthy(&self) -> bool {
+        self.ctx.synchronize().is_ok()
+    }
+
     pub fn name(&self) -> String {
         self.ctx.name().unwrap_or_else(|_| "unknown GPU".into())
     }
@@ -91,6 +151,109 @@ impl Gpu {
             .load_function(kernel)
             .map_err(|e| module_error(format!("no kernel `{kernel}`: {e}")))?;
         Ok(Kernel { module, func })
+    }
+
+    /// Loads a module from cubin bytes (ptxas output): no JIT, so loading
+    /// takes little of the GPU thread's time.
+    pub fn load_cubin(&self, cubin: &[u8]) -> Result<Module, GpuError> {
+        let module = self.ctx.load_module(Ptx::from_binary(cubin.to_vec()))?;
+        Ok(Module { module })
+    }
+
+    /// Copies `buffers` to the GPU, once: each run gets device copies.
+    pub fn upload_buffers(&self, buffers: &[Vec<u8>]) -> Result<Vec<CudaSlice<u8>>, GpuError> {
+        Ok(buffers
+            .iter()
+            .map(|b| self.stream.clone_htod(b))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// Runs `launches` of `module`'s kernels in order on fresh device copies
+    /// of `inputs`, every launch with `args`, and returns every buffer
+    /// afterwards. A launch still running after `timeout` is an error (the
+    /// GPU is then busy until the process ends: leave the context alone).
+    pub fn run_launches(
+        &self,
+        module: &Module,
+        launches: &[GridLaunch],
+        inputs: &[CudaSlice<u8>],
+        args: LaunchArgs<'_>,
+        timeout: Duration,
+    ) -> Result<Vec<Vec<u8>>, GpuError> {
+        let copies: Vec<CudaSlice<u8>> = inputs
+            .iter()
+            .map(|i| self.stream.clone_dtod(i))
+            .collect::<Result<_, _>>()?;
+        // Raw addresses, since an argument may point into a buffer (offset)
+        // and in-place pairs share one; the copies outlive the launches and
+        // are read after the stream is synchronised.
+        let mut pointers = Vec::with_capacity(args.buffer_of_arg.len());
+        for (k, &b) in args.buffer_of_arg.iter().enumerate() {
+            let (base, _record) = copies[b].device_ptr(&self.stream);
+            pointers.push(base + args.arg_offsets.get(k).copied().unwrap_or(0));
+        }
+        let mut functions: Vec<(&str, CudaFunction)> = Vec::new();
+        for l in launches {
+            let func =
+                match functions.iter().find(|(name, _)| *name == l.kernel) {
+                    Some((_, func)) => func.clone(),
+                    None => {
+                        let func = module.module.load_function(&l.kernel).map_err(|e| {
+                            GpuError::Module {
+                                path: "cubin".into(),
+                                message: format!("no kernel `{}`: {e}", l.kernel),
+                            }
+                        })?;
+                        functions.push((&l.kernel, func.clone()));
+                        func
+                    }
+                };
+            if l.dynamic_shared > 0 {
+                // Opt in to what the launch gives: above 48 KiB (with the
+                // static shared memory) a launch fails without it.
+                func.set_attribute(
+                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    l.dynamic_shared as i32,
+                )?;
+            }
+            let cfg = LaunchConfig {
+                grid_dim: (l.grid.0, l.grid.1, 1),
+                block_dim: (l.block.0, l.block.1, 1),
+                shared_mem_bytes: l.dynamic_shared,
+            };
+            let mut launch = self.stream.launch_builder(&func);
+            for p in &pointers {
+                launch.arg(p);
+            }
+            for s in args.scalars {
+                launch.arg(s);
+            }
+            // SAFETY: the pointers and scalars follow the kernels' signature
+            // (the caller's launch convention); the copies outlive the
+            // launches.
+            unsafe { launch.launch(cfg) }?;
+        }
+        let done = self.ctx.new_event(None)?;
+        done.record(&self.stream)?;
+        let start = Instant::now();
+        while !done.try_is_complete()? {
+            if start.elapsed() > timeout {
+                // Freeing would queue behind the running kernel, or wait.
+                std::mem::forget(copies);
+                std::mem::forget(done);
+                return Err(GpuError::Timeout(timeout));
+            }
+            // Most kernels here take microseconds: spin first, then sleep.
+            if start.elapsed() < Duration::from_millis(2) {
+                std::hint::spin_loop();
+            } else {
+                std::thread::sleep(Duration::from_micros(100));
+            }
+        }
+        Ok(copies
+            .iter()
+            .map(|d| self.stream.clone_dtoh(d))
+            .collect::<Result<_, _>>()?)
     }
 
     /// Sets the module global `symbol` to zeros.

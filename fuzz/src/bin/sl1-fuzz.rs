@@ -1,114 +1,155 @@
-//! `sl1-fuzz`: differential runs of generated kernels on the GPU. For each
-//! seed whose kernel the bundle holds in both builds (`fuzz/plain/k<seed>.ptx`,
-//! `fuzz/sl1/k<seed>.ptx`, made by `ci/gpu-bundle`), runs both on the same
-//! random inputs (`sl1_gpu::fuzz::case`) and compares every buffer byte for
-//! byte. The plain build runs twice: a kernel whose result depends on the
-//! threads' order is reported as nondeterministic (a generator bug) rather
-//! than as a mismatch. Either is written to `--out` as JSON (seed, launch,
-//! the differing bytes, the kernel's spec); the seed replays it. Exit 1 on
-//! any mismatch, nondeterminism or error.
+//! `sl1-fuzz`: differential runs of generated kernels. Each seed's kernel
+//! is built plain (`--no-sl1 --no-device-tuning`) and in each selected mode
+//! of `fuzz/modes.txt`, in memory and in parallel, assembled by ptxas, and
+//! run on the GPU on the same inputs: the plain build twice (runs that
+//! differ: a nondeterministic kernel, the generator's bug), each distinct
+//! mode once; every buffer must be the same byte for byte. Findings are
+//! written to `--out` as JSON; the seed replays them.
+//!
+//! Exit status: 1 on any mismatch, nondeterministic kernel, build or launch
+//! failure (or error); else 2 when the run was cut off (signal, time limit)
+//! before its last seed; else 0.
 
+use std::ops::Range;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Parser;
-use sl1_gpu::device::Gpu;
-use sl1_fuzz::case::{case, differences, first_difference};
+use sl1_fuzz::modes;
+use sl1_fuzz::ptxas::Ptxas;
+use sl1_fuzz::run::{run, Settings};
+use sl1_fuzz::stop::Stop;
+use sl1_fuzz::tally::{same_code_lines, Tally};
+use sl1_gpu::device::GpuError;
 
 #[derive(Parser)]
-#[command(name = "sl1-fuzz", version)]
+#[command(
+    name = "sl1-fuzz",
+    version,
+    about = "Differential fuzzing of S-L1 on the GPU"
+)]
 struct Cli {
-    /// The bundle directory (with fuzz/plain and fuzz/sl1).
-    #[arg(long, default_value = ".")]
-    bundle: PathBuf,
-    /// Where mismatches are written.
-    #[arg(long, default_value = "fuzz-mismatches")]
+    /// Seeds FIRST..END (END not included).
+    #[arg(long, default_value = "0..1000", value_parser = parse_seeds, value_name = "FIRST..END")]
+    seeds: Range<u64>,
+    /// Modes of modes.txt to compare with the plain build, comma-separated,
+    /// or `all`.
+    #[arg(long, default_value = "all", value_name = "LIST|all")]
+    modes: String,
+    /// Builder threads [default: all cores but one].
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Where findings are written as JSON.
+    #[arg(long, default_value = "fuzz-mismatches", value_name = "DIR")]
     out: PathBuf,
+    /// Also write the summary as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Stop after SECS seconds (the summary names the first seed not
+    /// completed).
+    #[arg(long, value_name = "SECS")]
+    time_limit: Option<f64>,
+    /// Build and assemble every kernel, run nothing: no GPU needed.
+    #[arg(long)]
+    build_only: bool,
+    /// ptxas to use [default: $CUDA_PATH/bin/ptxas, then ptxas on PATH].
+    #[arg(long, value_name = "PATH")]
+    ptxas: Option<PathBuf>,
 }
 
-fn seeds(dir: &std::path::Path) -> Result<Vec<u64>> {
-    let mut seeds: Vec<u64> = std::fs::read_dir(dir.join("fuzz/sl1"))
-        .with_context(|| format!("cannot read {}/fuzz/sl1", dir.display()))?
-        .filter_map(|e| {
-            let name = e.ok()?.file_name().into_string().ok()?;
-            name.strip_prefix('k')?.strip_suffix(".ptx")?.parse().ok()
-        })
-        .filter(|s| dir.join(format!("fuzz/plain/k{s}.ptx")).is_file())
-        .collect();
-    seeds.sort_unstable();
-    Ok(seeds)
+fn parse_seeds(text: &str) -> Result<Range<u64>, String> {
+    let (first, end) = text
+        .split_once("..")
+        .ok_or_else(|| format!("`{text}`: expected FIRST..END, e.g. 0..1000"))?;
+    let number = |s: &str| {
+        s.trim()
+            .parse::<u64>()
+            .map_err(|e| format!("`{s}` in `{text}`: {e}"))
+    };
+    let (first, end) = (number(first)?, number(end)?);
+    if first >= end {
+        return Err(format!("`{text}`: no seeds (END is not included)"));
+    }
+    Ok(first..end)
 }
 
-fn run(cli: &Cli) -> Result<usize> {
-    let gpu = Gpu::open()?;
-    let seeds = seeds(&cli.bundle)?;
-    anyhow::ensure!(
-        !seeds.is_empty(),
-        "no generated kernels in {}",
-        cli.bundle.display()
+/// Every core but one: the GPU thread needs one.
+fn default_jobs() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get().saturating_sub(1))
+        .unwrap_or(1)
+        .max(1)
+}
+
+fn main_result(cli: &Cli) -> Result<Tally> {
+    if !cli.build_only && !sl1_gpu::device::driver_present() {
+        return Err(GpuError::NoDriver.into());
+    }
+    let modes = modes::select(&cli.modes)?;
+    let ptxas = Ptxas::locate(cli.ptxas.as_deref())?;
+    if let Some(secs) = cli.time_limit {
+        if !(secs.is_finite() && secs > 0.0) {
+            bail!("--time-limit {secs}: expected a positive number of seconds");
+        }
+    }
+    let stop = Stop::new(cli.time_limit.map(Duration::from_secs_f64));
+    stop.on_signals()
+        .context("cannot install the signal handler")?;
+    let settings = Settings {
+        seeds: cli.seeds.clone(),
+        jobs: cli.jobs.unwrap_or_else(default_jobs),
+        out: cli.out.clone(),
+        build_only: cli.build_only,
+        ptxas,
+        report_every: Duration::from_secs(15),
+        modes,
+    };
+    println!(
+        "sl1-fuzz: seeds {}..{}, plain + {} mode(s) ({}), {} builder thread(s), ptxas {}{}",
+        settings.seeds.start,
+        settings.seeds.end,
+        settings.modes.len(),
+        settings
+            .modes
+            .iter()
+            .map(|m| m.name.as_str())
+            .collect::<Vec<_>>()
+            .join(","),
+        settings.jobs,
+        settings.ptxas.path.display(),
+        if settings.build_only {
+            ", build only"
+        } else {
+            ""
+        }
     );
-    let mut mismatches = 0;
-    for &seed in &seeds {
-        let spec = sl1_kernelgen::generate(seed).spec;
-        let c = case(&spec, seed);
-        let name = format!("k{seed}");
-        let outputs = |build: &str| -> Result<Vec<Vec<u8>>> {
-            let path = cli.bundle.join(format!("fuzz/{build}/{name}.ptx"));
-            let kernel = gpu.load(&path, &name)?;
-            Ok(gpu.run_once(
-                &kernel.func,
-                &c.buffers,
-                &c.buffer_of_arg,
-                &[c.n, c.chunk],
-                (c.blocks, c.threads),
-            )?)
-        };
-        let plain = outputs("plain").with_context(|| format!("seed {seed}, plain build"))?;
-        // The plain build twice: a kernel whose result hangs on the threads'
-        // order would be a generator bug, not an S-L1 one.
-        let again = outputs("plain").with_context(|| format!("seed {seed}, plain build"))?;
-        let sl1 = outputs("sl1").with_context(|| format!("seed {seed}, S-L1 build"))?;
-        let (what, other, diff) = match first_difference(&plain, &again) {
-            Some(d) => ("nondeterministic", &again, d),
-            None => match first_difference(&plain, &sl1) {
-                Some(d) => ("mismatch", &sl1, d),
-                None => continue,
-            },
-        };
-        let (buffer, offset) = diff;
-        mismatches += 1;
-        std::fs::create_dir_all(&cli.out)?;
-        // Every differing byte (the first 256 listed): whether one store
-        // went wrong or whole lines did.
-        let (listed, count) = differences(&plain, other, 256);
-        let record = serde_json::json!({
-            "what": what, "seed": seed, "case": c, "buffer": buffer, "offset": offset,
-            "plain": plain[buffer].get(offset), "other": other[buffer].get(offset),
-            "differing_bytes": count,
-            "differences": listed,
-            "spec": spec,
-        });
-        let path = cli.out.join(format!("{what}-{name}.json"));
-        std::fs::write(&path, serde_json::to_string_pretty(&record)? + "\n")?;
+    let tally = run(&settings, &stop)?;
+    print!("{}", tally.table());
+    for line in same_code_lines(&tally) {
+        println!("  {line}");
+    }
+    if !tally.findings.is_empty() {
         println!(
-            "sl1-fuzz: {} seed {seed}: buffer {buffer} byte {offset}, {count} byte(s) in all ({})",
-            what.to_uppercase(),
-            path.display()
+            "sl1-fuzz: {} finding(s), written under {}",
+            tally.findings.len(),
+            cli.out.display()
         );
     }
-    println!(
-        "sl1-fuzz: {} kernels, {mismatches} mismatch(es) or nondeterministic kernel(s) on {}",
-        seeds.len(),
-        gpu.name()
-    );
-    Ok(mismatches)
+    if let Some(path) = &cli.json {
+        let text = serde_json::to_string_pretty(&tally)? + "\n";
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(tally)
 }
 
 fn main() -> ExitCode {
-    match run(&Cli::parse()) {
-        Ok(0) => ExitCode::SUCCESS,
-        Ok(_) => ExitCode::FAILURE,
+    let cli = Cli::parse();
+    match main_result(&cli) {
+        Ok(tally) if !tally.findings.is_empty() || tally.problems() > 0 => ExitCode::FAILURE,
+        Ok(tally) if tally.cut_off.is_some() => ExitCode::from(2),
+        Ok(_) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("sl1-fuzz: error: {err:#}");
             ExitCode::FAILURE

@@ -1,0 +1,159 @@
+//! Building one seed: its generated kernel in the plain build and in each
+//! selected mode, in memory through the driver's library, then ptxas to a
+//! cubin. A build that errs or panics is a build failure with its message,
+//! never the end of the run. A mode whose PTX is the same as an earlier
+//! build's of that seed is not assembled (nor later run): it could only
+//! repeat that build's result.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use sl1_driver::build_ir::compile_text;
+use sl1_kernelgen::KernelSpec;
+
+use crate::modes::{Mode, PLAIN};
+use crate::ptxas::Ptxas;
+
+/// What one build of a seed gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Built {
+    /// Distinct code: the cubin to run.
+    Code(Vec<u8>),
+    /// The same PTX as the named earlier build of this seed.
+    Same(String),
+    /// The driver failed or panicked, or ptxas refused the PTX.
+    Failed(String),
+}
+
+/// One build and the seconds it took (driver and ptxas, on its thread).
+#[derive(Clone, Debug)]
+pub struct Build {
+    pub built: Built,
+    pub seconds: f64,
+}
+
+/// Every build of one seed.
+#[derive(Debug)]
+pub struct SeedBuild {
+    pub seed: u64,
+    /// The kernel's description, `None` when the generator panicked.
+    pub spec: Option<KernelSpec>,
+    pub plain: Build,
+    /// One per selected mode, in the builder's order (none when the
+    /// generator panicked: nothing was built).
+    pub modes: Vec<Build>,
+}
+
+/// Builds seeds in the plain build and the selected modes.
+pub struct Builder {
+    pub modes: Vec<Mode>,
+    plain: Mode,
+    ptxas: Ptxas,
+    dir: tempfile::TempDir,
+}
+
+impl Builder {
+    pub fn new(modes: Vec<Mode>, ptxas: Ptxas) -> std::io::Result<Builder> {
+        Ok(Builder {
+            modes,
+            plain: Mode::plain(),
+            ptxas,
+            dir: tempfile::Builder::new().prefix("sl1-fuzz-").tempdir()?,
+        })
+    }
+
+    /// Builds `seed` on builder thread `worker` (which names its files).
+    /// `None` when `stop` was set before every build was done.
+    pub fn build_seed(&self, seed: u64, worker: usize, stop: &AtomicBool) -> Option<SeedBuild> {
+        let kernel = match catch_unwind(|| sl1_kernelgen::generate(seed)) {
+            Ok(kernel) => kernel,
+            Err(panic) => {
+                let message = format!("kernelgen panicked: {}", panic_message(&*panic));
+                return Some(SeedBuild {
+                    seed,
+                    spec: None,
+                    plain: Build {
+                        built: Built::Failed(message),
+                        seconds: 0.0,
+                    },
+                    modes: Vec::new(),
+                });
+            }
+        };
+        let name = format!("{}.ll", kernel.spec.name);
+        // The PTX of this seed's distinct builds so far, by build name.
+        let mut distinct: Vec<(&str, String)> = Vec::new();
+        let stem = |mode: &str| format!("w{worker}-{seed}-{mode}");
+        let plain = self.build_one(&kernel.ir, &name, &self.plain, &stem(PLAIN), &mut distinct);
+        let mut modes = Vec::with_capacity(self.modes.len());
+        for mode in &self.modes {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            modes.push(self.build_one(&kernel.ir, &name, mode, &stem(&mode.name), &mut distinct));
+        }
+        Some(SeedBuild {
+            seed,
+            spec: Some(kernel.spec),
+            plain,
+            modes,
+        })
+    }
+
+    fn build_one<'m>(
+        &self,
+        ir: &str,
+        name: &str,
+        mode: &'m Mode,
+        stem: &str,
+        distinct: &mut Vec<(&'m str, String)>,
+    ) -> Build {
+        let start = Instant::now();
+        let compiled = catch_unwind(AssertUnwindSafe(|| {
+            compile_text(ir, name, &mode.args, false)
+        }));
+        let built = match compiled {
+            Err(panic) => Built::Failed(format!("the driver panicked: {}", panic_message(&*panic))),
+            Ok(Err(err)) => Built::Failed(format!("{err:#}")),
+            Ok(Ok(compiled)) => match distinct.iter().find(|(_, ptx)| *ptx == compiled.text) {
+                Some((same, _)) => Built::Same(same.to_string()),
+                None => {
+                    let built = match self.ptxas.assemble(&compiled.text, self.dir.path(), stem) {
+                        Ok(cubin) => Built::Code(cubin),
+                        Err(message) => Built::Failed(message),
+                    };
+                    distinct.push((&mode.name, compiled.text));
+                    built
+                }
+            },
+        };
+        Build {
+            built,
+            seconds: start.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+/// The text of a panic's payload.
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panic_messages_of_both_payload_kinds() {
+        let p = catch_unwind(|| panic!("static")).unwrap_err();
+        assert_eq!(panic_message(&*p), "static");
+        let n = 3;
+        let p = catch_unwind(|| panic!("formatted {n}")).unwrap_err();
+        assert_eq!(panic_message(&*p), "formatted 3");
+    }
+}

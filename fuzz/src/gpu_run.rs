@@ -1,0 +1,244 @@
+//! Running one seed's builds on the GPU and comparing them: the plain build
+//! twice (a difference between the two is the generator's bug: a result
+//! that hangs on the threads' order), then each distinct mode once, all on
+//! fresh device copies of the same inputs, every buffer byte for byte. A
+//! kernel that faults poisons the CUDA context; the runner then opens a
+//! new one and goes on with the next build.
+
+use std::time::{Duration, Instant};
+
+use sl1_gpu::device::{CudaSlice, Gpu, GpuError, LaunchArgs};
+
+use crate::build::{Built, SeedBuild};
+use crate::case::{differences, first_difference, FuzzCase};
+use crate::launches::CaseRun;
+
+/// How long one run's launches may take: generated kernels take
+/// microseconds, so this only catches a kernel that never ends.
+pub const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Where two runs first differ, and how much.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    pub buffer: usize,
+    pub offset: usize,
+    pub plain: Option<u8>,
+    pub other: Option<u8>,
+    /// (buffer, offset, plain byte, other byte), the first 256.
+    pub listed: Vec<[usize; 4]>,
+    pub count: usize,
+}
+
+impl Difference {
+    /// How `other` differs from `plain`, if it does.
+    pub fn between(plain: &[Vec<u8>], other: &[Vec<u8>]) -> Option<Difference> {
+        let (buffer, offset) = first_difference(plain, other)?;
+        let (listed, count) = differences(plain, other, 256);
+        Some(Difference {
+            buffer,
+            offset,
+            plain: plain[buffer].get(offset).copied(),
+            other: other[buffer].get(offset).copied(),
+            listed,
+            // A shorter buffer (never expected) differs without bytes.
+            count: count.max(1),
+        })
+    }
+}
+
+/// What became of one build on the GPU.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Not run: it failed to build, or had the same code as another build.
+    NotRun,
+    /// Not compared: the plain build gave no reference (it failed, or its
+    /// two runs differ).
+    NoReference,
+    /// Every byte as the plain build's (for plain: both runs agree).
+    Agrees,
+    /// Bytes differ from the plain build's (for plain: between its runs,
+    /// the kernel is nondeterministic).
+    Differs(Difference),
+    /// A launch or the module failed.
+    LaunchFailed(String),
+}
+
+/// One seed's verdicts, and the GPU seconds each build took.
+#[derive(Clone, Debug)]
+pub struct SeedOutcome {
+    pub plain: Verdict,
+    pub modes: Vec<Verdict>,
+    pub plain_seconds: f64,
+    pub mode_seconds: Vec<f64>,
+}
+
+/// The GPU thread's state: one context, re-opened after a fault.
+pub struct GpuRunner {
+    gpu: Option<Gpu>,
+    name: String,
+    /// Set when a kernel never finished: the GPU is busy for good.
+    pub hung: bool,
+    /// Contexts opened again after a fault.
+    pub reopened: u64,
+}
+
+impl GpuRunner {
+    pub fn open() -> Result<GpuRunner, GpuError> {
+        let gpu = Gpu::open()?;
+        Ok(GpuRunner {
+            name: gpu.name(),
+            gpu: Some(gpu),
+            hung: false,
+            reopened: 0,
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Runs and compares the builds of `build` on the inputs of `case`. An
+    /// error means no GPU context could be opened again: the run ends.
+    pub fn run_seed(
+        &mut self,
+        build: &SeedBuild,
+        case: &FuzzCase,
+        run: &CaseRun,
+    ) -> Result<SeedOutcome, GpuError> {
+        let mut inputs = None;
+        let mut outcome = SeedOutcome {
+            plain: Verdict::NotRun,
+            modes: vec![Verdict::NotRun; build.modes.len()],
+            plain_seconds: 0.0,
+            mode_seconds: vec![0.0; build.modes.len()],
+        };
+        let start = Instant::now();
+        let reference = match &build.plain.built {
+            Built::Code(cubin) => {
+                let first = self.run_build(&mut inputs, cubin, case, run)?;
+                let again = match &first {
+                    Ok(_) if !self.hung => self.run_build(&mut inputs, cubin, case, run)?,
+                    _ => Err(String::new()),
+                };
+                match (first, again) {
+                    (Err(message), _) | (Ok(_), Err(message)) => {
+                        outcome.plain = Verdict::LaunchFailed(message);
+                        None
+                    }
+                    (Ok(first), Ok(again)) => match Difference::between(&first, &again) {
+                        Some(d) => {
+                            outcome.plain = Verdict::Differs(d);
+                            None
+                        }
+                        None => {
+                            outcome.plain = Verdict::Agrees;
+                            Some(first)
+                        }
+                    },
+                }
+            }
+            _ => None,
+        };
+        outcome.plain_seconds = start.elapsed().as_secs_f64();
+        for (k, mode) in build.modes.iter().enumerate() {
+            let Built::Code(cubin) = &mode.built else {
+                continue;
+            };
+            let Some(plain) = &reference else {
+                outcome.modes[k] = Verdict::NoReference;
+                continue;
+            };
+            if self.hung {
+                break;
+            }
+            let start = Instant::now();
+            outcome.modes[k] = match self.run_build(&mut inputs, cubin, case, run)? {
+                Err(message) => Verdict::LaunchFailed(message),
+                Ok(outputs) => match Difference::between(plain, &outputs) {
+                    Some(d) => Verdict::Differs(d),
+                    None => Verdict::Agrees,
+                },
+            };
+            outcome.mode_seconds[k] = start.elapsed().as_secs_f64();
+        }
+        if self.hung {
+            // Freeing the inputs would wait behind the kernel that runs on.
+            std::mem::forget(inputs);
+        }
+        Ok(outcome)
+    }
+
+    /// One run of `cubin` on fresh copies of the case's buffers (uploaded
+    /// once per seed, into `inputs`). The inner error is the failure to
+    /// record; the outer one ends the run.
+    fn run_build(
+        &mut self,
+        inputs: &mut Option<Vec<CudaSlice<u8>>>,
+        cubin: &[u8],
+        case: &FuzzCase,
+        run: &CaseRun,
+    ) -> Result<Result<Vec<Vec<u8>>, String>, GpuError> {
+        let gpu = match &self.gpu {
+            Some(gpu) if !self.hung => gpu,
+            _ => return Ok(Err("the GPU is busy with a kernel that never ended".into())),
+        };
+        let result = (|| {
+            if inputs.is_none() {
+                *inputs = Some(gpu.upload_buffers(&case.buffers)?);
+            }
+            let module = gpu.load_cubin(cubin)?;
+            let args = LaunchArgs {
+                buffer_of_arg: &case.buffer_of_arg,
+                arg_offsets: &run.arg_offsets,
+                scalars: &run.scalars,
+            };
+            let slices = inputs.as_deref().unwrap_or_default();
+            let result = gpu.run_launches(&module, &run.launches, slices, args, TIMEOUT);
+            if matches!(result, Err(GpuError::Timeout(_))) {
+                // Unloading would wait for the kernel that runs on.
+                std::mem::forget(module);
+            }
+            result
+        })();
+        match result {
+            Ok(outputs) => Ok(Ok(outputs)),
+            Err(err @ GpuError::Timeout(_)) => {
+                self.hung = true;
+                std::mem::forget(self.gpu.take());
+                Ok(Err(err.to_string()))
+            }
+            Err(err) => {
+                if err.is_sticky() || !gpu.is_healthy() {
+                    // Everything that holds the old context goes first, so
+                    // that its last reference is released and it is reset.
+                    *inputs = None;
+                    self.gpu = None;
+                    self.gpu = Some(Gpu::open()?);
+                    self.reopened += 1;
+                }
+                Ok(Err(err.to_string()))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn differences_name_the_first_byte_and_count_all() {
+        let a = vec![vec![1u8, 2, 3], vec![4, 5]];
+        assert_eq!(Difference::between(&a, &a), None);
+        let mut b = a.clone();
+        b[1][0] = 9;
+        b[1][1] = 8;
+        let d = Difference::between(&a, &b).unwrap();
+        assert_eq!(
+            (d.buffer, d.offset, d.plain, d.other),
+            (1, 0, Some(4), Some(9))
+        );
+        assert_eq!(d.count, 2);
+        assert_eq!(d.listed, vec![[1, 0, 4, 9], [1, 1, 5, 8]]);
+    }
+}

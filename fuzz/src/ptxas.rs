@@ -1,0 +1,78 @@
+//! ptxas, from PTX text to a cubin: the GPU loads cubins directly, where
+//! PTX would be JIT-compiled by the driver one module at a time on the GPU
+//! thread (the old runner's bottleneck); ptxas runs on the builder threads.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use thiserror::Error;
+
+/// The architecture the cubins are for (the H100).
+pub const ARCH: &str = "sm_90";
+
+#[derive(Debug, Error)]
+pub enum PtxasError {
+    #[error("ptxas not found: give --ptxas PATH, set CUDA_PATH, or put ptxas on PATH")]
+    NotFound,
+    #[error("{0} is not a file")]
+    NotAFile(PathBuf),
+}
+
+/// A located ptxas.
+#[derive(Clone, Debug)]
+pub struct Ptxas {
+    pub path: PathBuf,
+}
+
+impl Ptxas {
+    /// `explicit`, else `$CUDA_PATH/bin/ptxas`, else `ptxas` on PATH.
+    pub fn locate(explicit: Option<&Path>) -> Result<Ptxas, PtxasError> {
+        if let Some(path) = explicit {
+            return if path.is_file() {
+                Ok(Ptxas { path: path.into() })
+            } else {
+                Err(PtxasError::NotAFile(path.into()))
+            };
+        }
+        let from_cuda = std::env::var_os("CUDA_PATH")
+            .map(|dir| PathBuf::from(dir).join("bin/ptxas"))
+            .filter(|p| p.is_file());
+        let on_path = || {
+            std::env::var_os("PATH").and_then(|paths| {
+                std::env::split_paths(&paths)
+                    .map(|dir| dir.join("ptxas"))
+                    .find(|p| p.is_file())
+            })
+        };
+        from_cuda
+            .or_else(on_path)
+            .map(|path| Ptxas { path })
+            .ok_or(PtxasError::NotFound)
+    }
+
+    /// Assembles `ptx` into a cubin; `dir` holds the files (named `stem`)
+    /// while ptxas runs. The error is ptxas' own message.
+    pub fn assemble(&self, ptx: &str, dir: &Path, stem: &str) -> Result<Vec<u8>, String> {
+        let input = dir.join(format!("{stem}.ptx"));
+        let output = dir.join(format!("{stem}.cubin"));
+        std::fs::write(&input, ptx)
+            .map_err(|e| format!("cannot write {}: {e}", input.display()))?;
+        let result = Command::new(&self.path)
+            .arg(format!("-arch={ARCH}"))
+            .arg("-o")
+            .arg(&output)
+            .arg(&input)
+            .output();
+        let _ = std::fs::remove_file(&input);
+        let out = result.map_err(|e| format!("cannot run {}: {e}", self.path.display()))?;
+        if !out.status.success() {
+            let _ = std::fs::remove_file(&output);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            return Err(format!("ptxas failed ({}): {}", out.status, stderr.trim()));
+        }
+        let cubin =
+            std::fs::read(&output).map_err(|e| format!("cannot read {}: {e}", output.display()));
+        let _ = std::fs::remove_file(&output);
+        cubin
+    }
+}
