@@ -16,6 +16,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
+use crate::launches::CaseRun;
+
 /// The order the threads of a launch run in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
@@ -25,25 +27,13 @@ pub enum Order {
     Reverse,
 }
 
-/// One launch: `kernel` over a grid of `grid` blocks of `block` threads
-/// (x, y), with `dynamic_shared` bytes of dynamic shared memory.
-#[derive(Clone, Debug)]
-pub struct CpuLaunch {
-    pub kernel: String,
-    pub grid: (u32, u32),
-    pub block: (u32, u32),
-    pub dynamic_shared: u32,
-}
-
-/// Launches of the module `ir` (optimised NVPTX IR text), one after another
-/// on the same buffers: pointer argument k is `buffers[buffer_of_arg[k]]`
-/// plus `arg_offsets[k]` bytes, then the `scalars` (u64).
+/// A case's launches (the runner's [`CaseRun`]: kernels in order, argument
+/// offsets, scalars) on the module `ir` (optimised NVPTX IR text), pointer
+/// argument k on `buffers[buffer_of_arg[k]]`.
 pub struct CpuRun<'a> {
     pub ir: &'a str,
-    pub launches: &'a [CpuLaunch],
+    pub case: &'a CaseRun,
     pub buffer_of_arg: &'a [usize],
-    pub arg_offsets: &'a [u64],
-    pub scalars: &'a [u64],
     pub order: Order,
     /// The byte a block's shared memory holds when it starts (on the GPU,
     /// whatever an earlier block or kernel left there).
@@ -55,6 +45,7 @@ const SREGS: [&str; 4] = ["tid", "ntid", "ctaid", "nctaid"];
 /// Runs the launch on copies of `buffers` and returns them afterwards.
 pub fn run(launch: &CpuRun<'_>, buffers: &[Vec<u8>]) -> Result<Vec<Vec<u8>>> {
     let dynamic = launch
+        .case
         .launches
         .iter()
         .map(|l| l.dynamic_shared)
@@ -159,29 +150,44 @@ fn split_call(line: &str) -> Option<(&str, &str)> {
     Some((lhs, &line[at..]))
 }
 
-/// The arguments of the call to `@name(...)` in `call`.
+/// The arguments of the call to `@name(...)` in `call`, split at the
+/// commas outside parentheses (constant expressions have their own).
 fn call_args<'a>(call: &'a str, name: &str) -> Option<Vec<&'a str>> {
     let start = call.find(&format!("@{name}("))? + name.len() + 2;
     let mut depth = 0;
+    let mut args = Vec::new();
+    let mut from = start;
     for (k, c) in call[start..].char_indices() {
+        let at = start + k;
         match c {
             '(' => depth += 1,
             ')' if depth == 0 => {
-                return Some(call[start..start + k].split(", ").collect());
+                args.push(call[from..at].trim());
+                return Some(args);
             }
             ')' => depth -= 1,
+            ',' if depth == 0 => {
+                args.push(call[from..at].trim());
+                from = at + 1;
+            }
             _ => {}
         }
     }
     None
 }
 
-/// The value of an argument such as `i1 %p` or `i32 noundef 5`.
+/// The value of an argument such as `i1 %p`, `i32 noundef 5` or
+/// `i32 ptrtoint (ptr addrspace(3) @x to i32)`: what follows its type.
 fn arg_value(arg: &str) -> &str {
-    arg.rsplit(' ').next().unwrap_or(arg)
+    let value = arg.split_once(' ').map_or(arg, |(_, v)| v);
+    value.strip_prefix("noundef ").unwrap_or(value)
 }
 
 fn one_thread(line: &str) -> Result<String> {
+    // The L2 prefetch hint (`--prefetch`) has no CPU meaning, nor need.
+    if line.contains("asm sideeffect \"prefetch.") {
+        return Ok(String::new());
+    }
     let Some((lhs, call)) = split_call(line) else {
         return Ok(line.to_string());
     };
@@ -263,10 +269,10 @@ fn main_function(run: &CpuRun<'_>, buffers: &[Vec<u8>], shared: &[(String, u64)]
     let mut args: Vec<String> = run
         .buffer_of_arg
         .iter()
-        .zip(run.arg_offsets)
+        .zip(&run.case.arg_offsets)
         .map(|(b, off)| format!("ptr getelementptr (i8, ptr @emu.buf{b}, i64 {off})"))
         .collect();
-    args.extend(run.scalars.iter().map(|s| format!("i64 {s}")));
+    args.extend(run.case.scalars.iter().map(|s| format!("i64 {s}")));
     let args = args.join(", ");
     let fill: String = shared
         .iter()
@@ -278,7 +284,7 @@ fn main_function(run: &CpuRun<'_>, buffers: &[Vec<u8>], shared: &[(String, u64)]
         })
         .collect();
     out.push_str("define i32 @main() {\nentry:\n");
-    for (n, launch) in run.launches.iter().enumerate() {
+    for (n, launch) in run.case.launches.iter().enumerate() {
         let (gx, gy) = launch.grid;
         let (bx, by) = launch.block;
         let threads = bx * by;

@@ -11,7 +11,8 @@ use clap::Parser;
 use sl1_driver::build_ir::compile_text;
 use sl1_driver::cli::{BuildArgs, Cli, Command};
 use sl1_fuzz::case::{case, differences};
-use sl1_fuzz::cpu::{run, CpuLaunch, CpuRun, Order};
+use sl1_fuzz::cpu::{run, CpuRun, Order};
+use sl1_fuzz::launches::case_run;
 
 fn build_args(options: &[&str]) -> BuildArgs {
     let argv = ["sl1-driver", "build", "kernel.ll"]
@@ -37,21 +38,12 @@ fn built(seed: u64, options: &[&str]) -> String {
 fn outputs(seed: u64, ir: &str) -> Vec<Vec<u8>> {
     let spec = sl1_kernelgen::generate(seed).spec;
     let c = case(&spec, seed);
-    let scalars = [c.n, c.chunk];
-    let launches = [CpuLaunch {
-        kernel: spec.name.clone(),
-        grid: (c.blocks, 1),
-        block: (c.threads, 1),
-        dynamic_shared: 0,
-    }];
-    let offsets = vec![0; c.buffer_of_arg.len()];
+    let case = case_run(&c, &spec.name);
     run(
         &CpuRun {
             ir,
-            launches: &launches,
+            case: &case,
             buffer_of_arg: &c.buffer_of_arg,
-            arg_offsets: &offsets,
-            scalars: &scalars,
             order: Order::Forward,
             shared_fill: 0xA5,
         },

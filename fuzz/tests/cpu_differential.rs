@@ -1,0 +1,146 @@
+//! Issue 22, off the GPU: the differential run itself, on the CPU. For a
+//! slice of seeds that moves on from run to run, every mode of `modes.txt`
+//! is built, run with `lli-22` one thread after another (`sl1_fuzz::cpu`)
+//! on the seed's inputs and compared byte for byte with the plain build.
+//! One thread at a time cannot show what threads do to each other (the GPU
+//! run does), but every mistake of a single thread's cache logic shows here,
+//! in CI, without a GPU.
+//!
+//! `SL1_CPU_FUZZ_FIRST` sets the first seed (default: drawn from the clock
+//! and printed), `SL1_CPU_FUZZ_SEEDS` how many (default 4).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use sl1_driver::build_ir::compile_text;
+use sl1_fuzz::case::{case, differences};
+use sl1_fuzz::cpu::{run, CpuRun, Order};
+use sl1_fuzz::launches::case_run;
+use sl1_fuzz::modes::{self, Mode};
+
+fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok().map(|v| {
+        v.parse()
+            .unwrap_or_else(|e| panic!("{name}={v}: not a number: {e}"))
+    })
+}
+
+/// Every buffer after `ir`, the seed's kernel in some build, ran on the
+/// seed's inputs.
+fn outputs(seed: u64, ir: &str) -> Result<Vec<Vec<u8>>, String> {
+    let kernel = sl1_kernelgen::generate(seed);
+    let c = case(&kernel.spec, seed);
+    let launches = case_run(&c, &kernel.spec.name);
+    run(
+        &CpuRun {
+            ir,
+            case: &launches,
+            buffer_of_arg: &c.buffer_of_arg,
+            order: Order::Reverse,
+            shared_fill: 0xA5,
+        },
+        &c.buffers,
+    )
+    .map_err(|e| format!("{e:#}"))
+}
+
+/// The optimised IR of `seed` built in `mode`.
+fn built(seed: u64, mode: &Mode) -> Result<String, String> {
+    let kernel = sl1_kernelgen::generate(seed);
+    compile_text(&kernel.ir, &format!("k{seed}"), &mode.args, true)
+        .map(|c| c.text)
+        .map_err(|e| format!("{e:#}"))
+}
+
+/// What `mode` does to `seed`: `Ok(true)` compared equal, `Ok(false)` same
+/// IR as plain (nothing to run), `Err` a failure.
+fn check(seed: u64, mode: &Mode, plain_ir: &str, plain: &[Vec<u8>]) -> Result<bool, String> {
+    let ir = built(seed, mode)?;
+    if ir == plain_ir {
+        return Ok(false);
+    }
+    let got = outputs(seed, &ir)?;
+    let (listed, count) = differences(plain, &got, 8);
+    if count > 0 {
+        return Err(format!(
+            "{count} byte(s) differ from the plain build, first (buffer, offset, plain, {}): {listed:?}",
+            mode.name
+        ));
+    }
+    Ok(true)
+}
+
+#[test]
+fn every_mode_computes_the_plain_bytes_on_the_cpu() {
+    let count = env_u64("SL1_CPU_FUZZ_SEEDS").unwrap_or(4);
+    // New seeds every ten minutes, away from every_mode_builds' slice.
+    let first = env_u64("SL1_CPU_FUZZ_FIRST").unwrap_or_else(|| {
+        let secs = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        500_000 + (secs / 600 * count) % 500_000
+    });
+    let modes = modes::all();
+    eprintln!(
+        "cpu_differential: seeds {first}..{} (SL1_CPU_FUZZ_FIRST={first} repeats this run) in {} modes",
+        first + count,
+        modes.len()
+    );
+    let next = AtomicU64::new(first);
+    let failures = Mutex::new(Vec::new());
+    let compared = AtomicU64::new(0);
+    let start = std::time::Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| loop {
+                let seed = next.fetch_add(1, Ordering::SeqCst);
+                if seed >= first + count {
+                    break;
+                }
+                let fail = |what: String| failures.lock().unwrap().push(what);
+                let plain_mode = Mode::plain();
+                let plain_ir = match built(seed, &plain_mode) {
+                    Ok(ir) => ir,
+                    Err(e) => {
+                        fail(format!("seed {seed} plain: {e}"));
+                        continue;
+                    }
+                };
+                let plain = match outputs(seed, &plain_ir) {
+                    Ok(out) => out,
+                    Err(e) => {
+                        fail(format!("seed {seed} plain: {e}"));
+                        continue;
+                    }
+                };
+                for mode in &modes {
+                    match check(seed, mode, &plain_ir, &plain) {
+                        Ok(true) => {
+                            compared.fetch_add(1, Ordering::SeqCst);
+                        }
+                        Ok(false) => {}
+                        Err(e) => fail(format!("seed {seed} mode {}: {e}", mode.name)),
+                    }
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    eprintln!(
+        "cpu_differential: {} builds compared with the plain build in {:.1} s",
+        compared.load(Ordering::SeqCst),
+        start.elapsed().as_secs_f64()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failure(s) (reproduce: SL1_CPU_FUZZ_FIRST={first}):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        compared.load(Ordering::SeqCst) > 0,
+        "no mode changed any of the seeds' code"
+    );
+}
