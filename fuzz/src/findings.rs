@@ -54,9 +54,23 @@ impl Recorder {
         )
     }
 
-    /// A build or launch failure, with its message.
+    /// A build failure, with its message.
     pub fn failure(&self, subject: &Subject<'_>, message: &str) -> std::io::Result<PathBuf> {
         self.write(subject, json!({ "message": message }))
+    }
+
+    /// A launch failure, with its message and what was launched.
+    pub fn launch_failure(
+        &self,
+        subject: &Subject<'_>,
+        case: &FuzzCase,
+        run: &CaseRun,
+        message: &str,
+    ) -> std::io::Result<PathBuf> {
+        self.write(
+            subject,
+            json!({ "message": message, "case": case, "launches": run }),
+        )
     }
 
     fn write(&self, s: &Subject<'_>, details: serde_json::Value) -> std::io::Result<PathBuf> {
@@ -96,7 +110,7 @@ mod tests {
         let recorder = Recorder::new(&dir.path().join("out"));
         let kernel = sl1_kernelgen::generate(3);
         let case = crate::case::case(&kernel.spec, 3);
-        let run = crate::launches::case_run(&case, &kernel.spec.name);
+        let run = crate::launches::case_run(&case, &kernel.spec);
         let mode = Mode::new("paper", "--cache-read-only").unwrap();
         let subject = Subject {
             what: "mismatch",

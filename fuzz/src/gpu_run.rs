@@ -15,7 +15,10 @@ use crate::launches::CaseRun;
 
 /// How long one run's launches may take: generated kernels take
 /// microseconds, so this only catches a kernel that never ends.
-pub const TIMEOUT: Duration = Duration::from_secs(20);
+pub const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a reset of the GPU after such a kernel may take.
+const RESET_WAIT: Duration = Duration::from_secs(20);
 
 /// Where two runs first differ, and how much.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,14 +75,19 @@ pub struct SeedOutcome {
     pub mode_seconds: Vec<f64>,
 }
 
-/// The GPU thread's state: one context, re-opened after a fault.
+/// The GPU thread's state: one context, re-opened after a fault, and reset
+/// after a kernel that never ends.
 pub struct GpuRunner {
     gpu: Option<Gpu>,
     name: String,
-    /// Set when a kernel never finished: the GPU is busy for good.
+    /// Set when a kernel never finished and the reset failed: the GPU is
+    /// busy for good.
     pub hung: bool,
-    /// Contexts opened again after a fault.
+    /// Contexts opened again after a fault or a reset.
     pub reopened: u64,
+    /// Testing the recovery on a GPU: the first distinct mode of this seed
+    /// runs with its pointers far outside memory, so that it faults.
+    pub inject_fault: Option<u64>,
 }
 
 impl GpuRunner {
@@ -90,6 +98,7 @@ impl GpuRunner {
             gpu: Some(gpu),
             hung: false,
             reopened: 0,
+            inject_fault: None,
         })
     }
 
@@ -140,6 +149,10 @@ impl GpuRunner {
             _ => None,
         };
         outcome.plain_seconds = start.elapsed().as_secs_f64();
+        let mut fault = (self.inject_fault == Some(build.seed)).then(|| CaseRun {
+            arg_offsets: vec![1 << 46; run.arg_offsets.len()],
+            ..run.clone()
+        });
         for (k, mode) in build.modes.iter().enumerate() {
             let Built::Code(cubin) = &mode.built else {
                 continue;
@@ -152,6 +165,8 @@ impl GpuRunner {
                 break;
             }
             let start = Instant::now();
+            let faulty = fault.take();
+            let run = faulty.as_ref().unwrap_or(run);
             outcome.modes[k] = match self.run_build(&mut inputs, cubin, case, run)? {
                 Err(message) => Verdict::LaunchFailed(message),
                 Ok(outputs) => match Difference::between(plain, &outputs) {
@@ -203,9 +218,22 @@ impl GpuRunner {
         match result {
             Ok(outputs) => Ok(Ok(outputs)),
             Err(err @ GpuError::Timeout(_)) => {
-                self.hung = true;
-                std::mem::forget(self.gpu.take());
-                Ok(Err(err.to_string()))
+                // The inputs' handles die with the context: never free them.
+                std::mem::forget(inputs.take());
+                let message = err.to_string();
+                let reset = self.gpu.take().map(|gpu| gpu.reset_after_hang(RESET_WAIT));
+                match reset {
+                    Some(Ok(gpu)) => {
+                        self.gpu = Some(gpu);
+                        self.reopened += 1;
+                        Ok(Err(message))
+                    }
+                    Some(Err(e)) => {
+                        self.hung = true;
+                        Ok(Err(format!("{message}; resetting the GPU failed: {e}")))
+                    }
+                    None => Ok(Err(message)),
+                }
             }
             Err(err) => {
                 if err.is_sticky() || !gpu.is_healthy() {

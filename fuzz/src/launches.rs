@@ -1,13 +1,9 @@
-//! A case as the GPU runs it: the launches in order and where each pointer
-//! argument points. The one place that knows the shape of
-//! [`FuzzCase`](crate::case::FuzzCase).
-//!
-//! Shim: today's case is one 1-D launch of the seed's kernel with every
-//! pointer at the start of its buffer; cases with several launches, 2-D
-//! shapes, dynamic shared memory and offsets (`FuzzCase::launches`,
-//! `arg_offsets`) map onto the same [`CaseRun`] field by field.
+//! A case as the GPU (or the CPU emulator) runs it: the launches in order
+//! with the kernels' names, and where each pointer argument points. The
+//! one place that maps a [`FuzzCase`] onto the harness's launch type.
 
 use sl1_gpu::device::GridLaunch;
+use sl1_kernelgen::KernelSpec;
 
 use crate::case::FuzzCase;
 
@@ -21,16 +17,20 @@ pub struct CaseRun {
     pub scalars: Vec<u64>,
 }
 
-/// The launches of `case`, whose kernel is named `kernel`.
-pub fn case_run(case: &FuzzCase, kernel: &str) -> CaseRun {
+/// The launches of `case`, whose module is `spec`.
+pub fn case_run(case: &FuzzCase, spec: &KernelSpec) -> CaseRun {
     CaseRun {
-        launches: vec![GridLaunch {
-            kernel: kernel.to_string(),
-            grid: (case.blocks, 1),
-            block: (case.threads, 1),
-            dynamic_shared: 0,
-        }],
-        arg_offsets: vec![0; case.buffer_of_arg.len()],
+        launches: case
+            .launches
+            .iter()
+            .map(|l| GridLaunch {
+                kernel: spec.kernel_name(l.kernel),
+                grid: l.grid,
+                block: l.block,
+                dynamic_shared: l.dynamic_shared,
+            })
+            .collect(),
+        arg_offsets: case.arg_offsets.clone(),
         scalars: vec![case.n, case.chunk],
     }
 }
@@ -40,12 +40,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_case_runs_its_seed_s_kernel_with_every_argument() {
-        let spec = sl1_kernelgen::generate(7).spec;
-        let case = crate::case::case(&spec, 7);
-        let run = case_run(&case, &spec.name);
-        assert_eq!(run.launches.len(), 1);
-        assert_eq!(run.launches[0].kernel, "k7");
+    fn a_case_runs_every_kernel_of_its_module_in_order() {
+        let several = (0..200u64)
+            .map(|seed| (seed, sl1_kernelgen::generate(seed).spec))
+            .find(|(_, spec)| spec.kernels.len() > 1)
+            .expect("a module of several kernels in 200 seeds");
+        let (seed, spec) = several;
+        let case = crate::case::case(&spec, seed);
+        let run = case_run(&case, &spec);
+        let names: Vec<_> = run.launches.iter().map(|l| l.kernel.clone()).collect();
+        let expected: Vec<_> = (0..spec.kernels.len())
+            .map(|k| spec.kernel_name(k))
+            .collect();
+        assert_eq!(names, expected);
+        assert_eq!(names[0], format!("k{seed}"));
         assert_eq!(run.arg_offsets.len(), spec.args.len());
         assert_eq!(run.scalars, [case.n, case.chunk]);
     }

@@ -13,10 +13,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use crate::build::{Builder, Built, SeedBuild};
-use crate::case::case;
+use crate::case::{case, FuzzCase};
 use crate::findings::{Recorder, Subject};
 use crate::gpu_run::{GpuRunner, SeedOutcome, Verdict};
-use crate::launches::case_run;
+use crate::launches::{case_run, CaseRun};
 use crate::modes::Mode;
 use crate::progress::Progress;
 use crate::ptxas::Ptxas;
@@ -34,6 +34,8 @@ pub struct Settings {
     pub ptxas: Ptxas,
     /// How often a line of running totals is printed.
     pub report_every: Duration,
+    /// Make this seed's first distinct mode fault (tests the recovery).
+    pub inject_fault: Option<u64>,
 }
 
 /// Runs `settings` until done or stopped; the totals either way.
@@ -44,6 +46,9 @@ pub fn run(settings: &Settings, stop: &Stop) -> Result<Tally> {
         true => None,
         false => Some(GpuRunner::open()?),
     };
+    if let Some(runner) = &mut runner {
+        runner.inject_fault = settings.inject_fault;
+    }
     let builder = Builder::new(settings.modes.clone(), settings.ptxas.clone())
         .context("cannot make a temporary directory for ptxas")?;
     let mut tally = Tally::new(settings.seeds.clone(), &settings.modes);
@@ -124,7 +129,7 @@ impl Consumer<'_> {
         let mut outcome = None;
         if let (Some(runner), Some(spec)) = (runner, &build.spec) {
             let c = case(spec, build.seed);
-            let run = case_run(&c, &spec.name);
+            let run = case_run(&c, spec);
             match runner.run_seed(build, &c, &run) {
                 Ok(o) => {
                     let subject = |what, mode| Subject {
@@ -159,7 +164,7 @@ impl Consumer<'_> {
                             );
                         }
                     }
-                    self.launch_failures(build, &o);
+                    self.launch_failures(build, &o, &c, &run);
                     if runner.hung {
                         self.stop.request("a kernel never ended");
                     }
@@ -198,7 +203,7 @@ impl Consumer<'_> {
         self.progress.advance(builds_per_seed, self.tally);
     }
 
-    fn launch_failures(&mut self, build: &SeedBuild, o: &SeedOutcome) {
+    fn launch_failures(&mut self, build: &SeedBuild, o: &SeedOutcome, c: &FuzzCase, run: &CaseRun) {
         let verdicts =
             std::iter::once((&o.plain, self.plain)).chain(o.modes.iter().zip(self.modes));
         for (verdict, mode) in verdicts {
@@ -209,7 +214,7 @@ impl Consumer<'_> {
                     mode,
                     spec: build.spec.as_ref(),
                 };
-                let file = self.recorder.failure(&s, message);
+                let file = self.recorder.launch_failure(&s, c, run, message);
                 self.found(&s, message.clone(), file);
             }
         }

@@ -25,17 +25,25 @@ impl Stop {
         }
     }
 
-    /// Stops on SIGINT, SIGTERM and SIGHUP; a second signal exits with 130
-    /// (for a user who does not want to wait for the builds under way).
+    /// Stops on SIGINT, SIGTERM and SIGHUP; a second signal at least 3 s
+    /// later exits with 130 (for a user who does not want to wait for the
+    /// builds under way).
     pub fn on_signals(&self) -> Result<(), ctrlc::Error> {
         let stop = self.clone();
-        ctrlc::set_handler(move || {
-            if stop.flag.load(Ordering::SeqCst) {
+        let mut first: Option<Instant> = None;
+        ctrlc::set_handler(move || match first {
+            // `timeout` signals both the process and its group, and a
+            // terminal's Ctrl-C reaches the whole group: one stop, twice.
+            Some(at) if at.elapsed() < Duration::from_secs(3) => {}
+            Some(_) => {
                 eprintln!("sl1-fuzz: second signal, exiting now");
                 std::process::exit(130);
             }
-            eprintln!("sl1-fuzz: signal received, finishing the seed under way");
-            stop.request("signal (SIGINT or SIGTERM)");
+            None => {
+                first = Some(Instant::now());
+                eprintln!("sl1-fuzz: signal received, finishing the seed under way");
+                stop.request("signal (SIGINT or SIGTERM)");
+            }
         })
     }
 

@@ -31,7 +31,7 @@ fn env_u64(name: &str) -> Option<u64> {
 fn outputs(seed: u64, ir: &str) -> Result<Vec<Vec<u8>>, String> {
     let kernel = sl1_kernelgen::generate(seed);
     let c = case(&kernel.spec, seed);
-    let launches = case_run(&c, &kernel.spec.name);
+    let launches = case_run(&c, &kernel.spec);
     run(
         &CpuRun {
             ir,

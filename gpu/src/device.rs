@@ -126,6 +126,29 @@ impl Gpu {
         Ok(Gpu { ctx, stream })
     }
 
+    /// After a kernel that never ends: resets the device's primary context,
+    /// which ends that kernel and frees everything in it, and opens a new
+    /// one. Every handle of the old context is invalid afterwards, so this
+    /// consumes the `Gpu`, and the caller leaks (never drops) its modules
+    /// and buffers. An error when the reset fails or does not return within
+    /// `wait` (the GPU then stays busy until the process ends).
+    pub fn reset_after_hang(self, wait: Duration) -> Result<Gpu, GpuError> {
+        let device = self.ctx.cu_device();
+        std::mem::forget(self);
+        let (done, result) = std::sync::mpsc::channel();
+        // A thread of its own, since the reset may wait for the kernel.
+        std::thread::spawn(move || {
+            // SAFETY: no handle of the old context is used after this.
+            let reset = unsafe { cudarc::driver::sys::cuDevicePrimaryCtxReset_v2(device) };
+            let _ = done.send(reset.result());
+        });
+        match result.recv_timeout(wait) {
+            Ok(Ok(())) => Gpu::open(),
+            Ok(Err(e)) => Err(e.into()),
+            Err(_) => Err(GpuError::Timeout(wait)),
+        }
+    }
+
     /// Whether the context still works: after a kernel faulted, every
     /// call in it fails (a sticky error) until a new context is opened.
     pub fn is_healthy(&self) -> bool {

@@ -1,6 +1,13 @@
 //! Drawing a random `KernelSpec` from a seed. Every choice respects the
 //! roles of `spec::Role`, so what is drawn is valid by construction (the
 //! tests check it with `KernelSpec::validate`).
+//!
+//! Two streams: `rng` draws what the first generator drew, in the same
+//! order, and `x` every later feature (offsets and under-aligned accesses,
+//! more kernels, 2-D and dynamic shared memory, collectives, float atomics,
+//! scans, helper calls). A seed none of whose new features is drawn gives
+//! the same kernel as before, so seeds in reports and tests keep their
+//! meaning.
 
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -12,52 +19,130 @@ use crate::spec::*;
 pub fn spec(seed: u64) -> KernelSpec {
     let mut g = Gen {
         rng: ChaCha8Rng::seed_from_u64(seed),
+        x: ChaCha8Rng::seed_from_u64(seed ^ 0x5EED_F0E7_u64.rotate_left(32)),
         spec: KernelSpec {
             name: format!("k{seed}"),
             args: Vec::new(),
-            shared_bytes: None,
-            items: Vec::new(),
+            kernels: Vec::new(),
         },
+        shared: SharedMem::None,
         shared_ops: Vec::new(),
+        f32_adds: 0,
     };
     g.args();
-    if g.rng.random_bool(0.2) {
-        // Mostly large: the kernel leaves S-L1 little or no room.
-        let bytes = if g.rng.random_bool(0.7) {
-            g.rng.random_range(40 * 1024..=MAX_SHARED)
-        } else {
-            g.rng.random_range(MIN_SHARED..=MAX_SHARED)
-        };
-        g.spec.shared_bytes = Some(bytes / 16 * 16);
-    }
-    // Mostly small kernels: many of them test more than a few big ones.
-    let loops = *[1, 1, 1, 2, 2, 3].choose(&mut g.rng).unwrap();
-    for _ in 0..loops {
-        if g.rng.random_bool(0.15) {
-            let item = if g.rng.random_bool(0.5) {
-                Item::Barrier
-            } else {
-                Item::Fence(g.fence())
-            };
-            g.spec.items.push(item);
-        }
-        let l = g.a_loop();
-        g.spec.items.push(Item::Loop(l));
+    g.misalign();
+    let kernels = match g.x.random_range(0..100) {
+        0..=81 => 1,
+        82..=93 => 2,
+        _ => 3,
+    };
+    for _ in 0..kernels {
+        let body = g.body();
+        g.spec.kernels.push(body);
     }
     g.spec
 }
 
 struct Gen {
     rng: ChaCha8Rng,
+    /// The stream of the features added later.
+    x: ChaCha8Rng,
     spec: KernelSpec,
+    /// The shared memory of the kernel being drawn.
+    shared: SharedMem,
     /// The one atomic operation each Shared argument gets, once drawn:
     /// different operations on one element do not commute.
     shared_ops: Vec<(usize, AtomicOp)>,
+    /// `fadd`s drawn on float Shared arguments (bounded for exactness).
+    f32_adds: u64,
 }
 
 impl Gen {
     fn chance(&mut self, p: f64) -> bool {
         self.rng.random_bool(p)
+    }
+
+    /// A chance from the stream of the later features.
+    fn xchance(&mut self, p: f64) -> bool {
+        self.x.random_bool(p)
+    }
+
+    /// One kernel: its shared memory, shape and loops.
+    fn body(&mut self) -> Body {
+        let mut shared = SharedMem::None;
+        if self.rng.random_bool(0.2) {
+            // Mostly large: the kernel leaves S-L1 little or no room.
+            let bytes = if self.rng.random_bool(0.7) {
+                self.rng.random_range(40 * 1024..=MAX_SHARED)
+            } else {
+                self.rng.random_range(MIN_SHARED..=MAX_SHARED)
+            };
+            shared = SharedMem::Static {
+                bytes: bytes / 16 * 16,
+            };
+        } else if self.xchance(0.15) {
+            shared = SharedMem::Dynamic {
+                slot_bytes: *[8, 16, 32].choose(&mut self.x).unwrap(),
+            };
+        }
+        self.shared = shared;
+        let two_d = self.xchance(0.2);
+        let mut items = Vec::new();
+        // Mostly small kernels: many of them test more than a few big ones.
+        let loops = *[1, 1, 1, 2, 2, 3].choose(&mut self.rng).unwrap();
+        for _ in 0..loops {
+            if self.rng.random_bool(0.15) {
+                let item = if self.rng.random_bool(0.5) {
+                    Item::Barrier
+                } else {
+                    Item::Fence(self.fence())
+                };
+                items.push(item);
+            }
+            let l = self.a_loop();
+            items.push(Item::Loop(l));
+        }
+        Body {
+            shared,
+            two_d,
+            items,
+        }
+    }
+
+    /// Offsets into the buffers, and accesses declared below their size.
+    fn misalign(&mut self) {
+        for k in 0..self.spec.args.len() {
+            if let Some(b) = self.spec.args[k].alias_of {
+                // An in-place pair points at the same element.
+                let (offset, align) = (self.spec.args[b].offset, self.spec.args[b].align);
+                self.spec.args[k].offset = offset;
+                self.spec.args[k].align = align;
+                continue;
+            }
+            if !self.xchance(0.15) {
+                continue;
+            }
+            let a = &self.spec.args[k];
+            let size = a.elem.size();
+            // Atomic-only arguments keep their natural alignment.
+            let under: &[u64] = match a.elem {
+                _ if a.role == Role::Shared => &[],
+                Elem::V4I32 => &[4, 8],
+                Elem::I64 | Elem::F64 => &[4],
+                _ => &[],
+            };
+            let align = if !under.is_empty() && self.xchance(0.6) {
+                Some(*under.choose(&mut self.x).unwrap())
+            } else {
+                None
+            };
+            let unit = align.unwrap_or(size);
+            let most = (64 / unit).max(1);
+            let offset = unit * self.x.random_range(1..=most);
+            let a = &mut self.spec.args[k];
+            a.align = align;
+            a.offset = offset;
+        }
     }
 
     fn args(&mut self) {
@@ -68,11 +153,15 @@ impl Gen {
                 4..=8 => Role::Owned,
                 _ => Role::Shared,
             };
-            let elem = if role == Role::Shared {
+            let mut elem = if role == Role::Shared {
                 *[Elem::I32, Elem::I64].choose(&mut self.rng).unwrap()
             } else {
                 *Elem::ALL.choose(&mut self.rng).unwrap()
             };
+            if role == Role::Shared && self.xchance(0.25) {
+                // Float histograms (`fadd` of exact values).
+                elem = *[Elem::F32, Elem::F64].choose(&mut self.x).unwrap();
+            }
             let stride = *[1, 1, 1, 1, 2, 3, 4].choose(&mut self.rng).unwrap();
             let noalias = self.chance(0.6);
             let readonly_attr = noalias && role == Role::ReadOnly && self.chance(0.5);
@@ -83,6 +172,8 @@ impl Gen {
                 readonly_attr,
                 stride,
                 alias_of: None,
+                offset: 0,
+                align: None,
             });
         }
         // Every kernel writes something.
@@ -140,6 +231,9 @@ impl Gen {
             inner: None,
             barrier: LoopBarrier::None,
             sink: None,
+            scan: None,
+            warp: Vec::new(),
+            tail: Vec::new(),
         };
         let count = self.rng.random_range(1..=4);
         for _ in 0..count {
@@ -157,25 +251,109 @@ impl Gen {
             }
             l.inner = Some(Inner { trips, ops });
         }
+        if self.xchance(0.12) {
+            l.scan = self.scan();
+        }
+        let shared = self.shared != SharedMem::None;
         if uniform {
             l.barrier = match self.rng.random_range(0..3) {
                 0 => LoopBarrier::None,
                 1 => LoopBarrier::Plain,
-                _ if self.spec.shared_bytes.is_some() => LoopBarrier::Exchange,
+                _ if shared => LoopBarrier::Exchange,
                 _ => LoopBarrier::Plain,
             };
+            if self.xchance(0.25) {
+                for _ in 0..self.x.random_range(1..=2) {
+                    let c = self.collective();
+                    l.warp.push(c);
+                }
+            }
         }
         if self.chance(0.3) {
             l.sink = self.own_access(false);
         }
-        if self.spec.shared_bytes.is_some() && self.chance(0.5) {
+        if l.sink.is_some() && self.xchance(0.15) {
+            for _ in 0..self.x.random_range(1..=2) {
+                let c = self.collective();
+                l.tail.push(c);
+            }
+        }
+        if shared && self.chance(0.5) {
             // The kernel uses its buffer.
             l.ops.push(Op::Stage);
         }
         l
     }
 
+    fn collective(&mut self) -> Collective {
+        let x = &mut self.x;
+        match x.random_range(0..7) {
+            0 => Collective::Shfl {
+                mode: ShflMode::Idx,
+                lane: x.random_range(0..32),
+            },
+            1 => Collective::Shfl {
+                mode: ShflMode::Bfly,
+                lane: 1 << x.random_range(0..5),
+            },
+            2 => Collective::Shfl {
+                mode: ShflMode::Down,
+                lane: x.random_range(1..32),
+            },
+            3 => Collective::Shfl {
+                mode: ShflMode::Up,
+                lane: x.random_range(1..32),
+            },
+            4 => Collective::Ballot {
+                bit: x.random_range(0..64),
+            },
+            5 => Collective::Any {
+                bit: x.random_range(0..64),
+            },
+            _ => Collective::All {
+                bit: x.random_range(0..64),
+            },
+        }
+    }
+
+    /// A scan until a delimiter, over a ReadOnly buffer or the thread's
+    /// own elements.
+    fn scan(&mut self) -> Option<Scan> {
+        let readable = self.with_role(|a| a.role != Role::Shared);
+        let src = *readable.choose(&mut self.x)?;
+        let read_only = self.spec.args[src].role == Role::ReadOnly;
+        let bits = self.x.random_range(1..=8);
+        let mask = (1u64 << bits) - 1;
+        let value = self.x.random::<u64>() & mask;
+        let bound = *[4, 8, 16, 32, 64, MAX_SCAN].choose(&mut self.x).unwrap();
+        let gated = read_only && self.xchance(0.5);
+        let mut ops = Vec::new();
+        for _ in 0..self.x.random_range(0..=2) {
+            if let Some(op) = self.op(true, true) {
+                ops.push(op);
+            }
+        }
+        Some(Scan {
+            src,
+            mask,
+            value,
+            bound,
+            gated,
+            ops,
+        })
+    }
+
     fn op(&mut self, inner: bool, may_exit: bool) -> Option<Op> {
+        if self.xchance(0.04) {
+            return Some(Op::Call {
+                src: self.read_access(inner)?,
+            });
+        }
+        if self.xchance(0.06) {
+            if let Some(op) = self.float_atomic(inner) {
+                return Some(op);
+            }
+        }
         match self.rng.random_range(0..100) {
             0..=44 => {
                 let dst = self.own_access(inner)?;
@@ -196,8 +374,9 @@ impl Gen {
                 src: self.read_access(inner)?,
             }),
             65..=77 => {
-                let shared = self.with_role(|a| a.role == Role::Shared);
-                let owned = self.with_role(|a| a.role == Role::Owned && a.elem.atomic_ok());
+                let shared = self.with_role(|a| a.role == Role::Shared && a.elem.atomic_ok());
+                let owned =
+                    self.with_role(|a| a.role == Role::Owned && a.elem.atomic_ok() && a.natural());
                 let target = if !shared.is_empty() && (owned.is_empty() || self.chance(0.5)) {
                     let arg = *shared.choose(&mut self.rng).unwrap();
                     let index = self.any_index(arg, inner);
@@ -237,6 +416,50 @@ impl Gen {
             }
             _ => None,
         }
+    }
+
+    /// `fadd`, `fmin` or `fmax` on an Owned float element of the thread's,
+    /// or `fadd` on a float Shared argument.
+    fn float_atomic(&mut self, inner: bool) -> Option<Op> {
+        let bounded = self.f32_adds < MAX_F32_SHARED_ADDS;
+        let targets = self.with_role(|a| {
+            a.elem.is_float()
+                && a.natural()
+                && match a.role {
+                    Role::Owned => true,
+                    // Float sums stay exact only for a bounded count.
+                    Role::Shared => a.elem == Elem::F64 || (!inner && bounded),
+                    Role::ReadOnly => false,
+                }
+        });
+        let arg = *targets.choose(&mut self.x)?;
+        let (index, op) = if self.spec.args[arg].role == Role::Shared {
+            if self.spec.args[arg].elem == Elem::F32 {
+                self.f32_adds += 1;
+            }
+            let index = match self.x.random_range(0..3) {
+                0 => Index::Linear {
+                    c: self.x.random_range(0..self.spec.args[arg].stride),
+                },
+                _ => self.any_index(arg, inner),
+            };
+            (index, AtomicOp::FAdd)
+        } else {
+            let op = *[
+                AtomicOp::FAdd,
+                AtomicOp::FAdd,
+                AtomicOp::FMin,
+                AtomicOp::FMax,
+            ]
+            .choose(&mut self.x)
+            .unwrap();
+            (self.own_index(arg, inner), op)
+        };
+        Some(Op::Atomic {
+            target: Access { arg, index },
+            op,
+            global: self.xchance(0.5),
+        })
     }
 
     fn own_index(&mut self, arg: usize, inner: bool) -> Index {

@@ -6,47 +6,104 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use crate::spec::{
-    Access, Arith, AtomicOp, Elem, Fence, Index, Item, KernelSpec, Loop, LoopBarrier, LoopKind, Op,
-    SLOT_BYTES,
+    Access, Arith, AtomicOp, Body, Collective, Elem, Fence, Index, Item, KernelSpec, Loop,
+    LoopBarrier, LoopKind, Op, Role, Scan, SharedMem, ShflMode,
 };
 
 pub const TRIPLE: &str = "nvptx64-nvidia-cuda";
 pub const DATALAYOUT: &str = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64";
 
-/// The kernel as LLVM IR text (one `ptx_kernel` function, its declarations
-/// and `@buf`). The spec is assumed valid (`KernelSpec::validate`).
+/// The module as LLVM IR text (its `ptx_kernel` functions, the helper they
+/// call, declarations and shared memory). The spec is assumed valid
+/// (`KernelSpec::validate`).
 pub fn to_ir(spec: &KernelSpec) -> String {
-    let mut e = Emitter {
-        spec,
-        body: String::new(),
-        decls: BTreeSet::new(),
-        next: 0,
-        block: "entry".into(),
-        acc: "0".into(),
-        i: String::new(),
-        j: None,
-        exits: Vec::new(),
-    };
-    e.kernel();
+    let mut decls = BTreeSet::new();
+    let mut bodies = Vec::new();
+    for (k, body) in spec.kernels.iter().enumerate() {
+        let mut e = Emitter {
+            spec,
+            kernel: body,
+            name: spec.kernel_name(k),
+            shared_global: shared_global(k),
+            body: String::new(),
+            decls,
+            next: 0,
+            block: "entry".into(),
+            acc: "0".into(),
+            i: String::new(),
+            j: None,
+            exits: Vec::new(),
+        };
+        e.kernel();
+        decls = e.decls;
+        bodies.push(e.body);
+    }
     let mut out = String::new();
     let _ = writeln!(out, "; S-L1 generated kernel `{}`", spec.name);
     let _ = writeln!(out, "target datalayout = \"{DATALAYOUT}\"");
     let _ = writeln!(out, "target triple = \"{TRIPLE}\"\n");
-    if let Some(bytes) = spec.shared_bytes {
+    let mut globals = false;
+    for (k, body) in spec.kernels.iter().enumerate() {
+        if let SharedMem::Static { bytes } = body.shared {
+            let _ = writeln!(
+                out,
+                "{} = internal addrspace(3) global [{bytes} x i8] undef, align 16",
+                shared_global(k)
+            );
+            globals = true;
+        }
+    }
+    if spec
+        .kernels
+        .iter()
+        .any(|b| matches!(b.shared, SharedMem::Dynamic { .. }))
+    {
         let _ = writeln!(
             out,
-            "@buf = internal addrspace(3) global [{bytes} x i8] undef, align 16\n"
+            "{DYNAMIC} = external addrspace(3) global [0 x i8], align 16"
+        );
+        globals = true;
+    }
+    if globals {
+        out.push('\n');
+    }
+    out.push_str(&bodies.join("\n"));
+    if spec.calls_helper() {
+        let _ = write!(
+            out,
+            "\ndefine internal i64 @{}(ptr %p, i64 %acc) noinline {{\nentry:\n  \
+             %b = load i8, ptr %p, align 1\n  %z = zext i8 %b to i64\n  \
+             %m = mul i64 %acc, 131\n  %r = xor i64 %m, %z\n  ret i64 %r\n}}\n",
+            helper_name(spec)
         );
     }
-    out.push_str(&e.body);
-    for d in &e.decls {
+    for d in &decls {
         let _ = writeln!(out, "\ndeclare {d}");
     }
     out
 }
 
+/// `extern __shared__` memory, shared by the module's kernels.
+const DYNAMIC: &str = "@dyn";
+
+/// The static shared buffer of kernel `k`.
+fn shared_global(k: usize) -> String {
+    if k == 0 {
+        "@buf".into()
+    } else {
+        format!("@buf_{k}")
+    }
+}
+
+fn helper_name(spec: &KernelSpec) -> String {
+    format!("{}_mix", spec.name)
+}
+
 struct Emitter<'a> {
     spec: &'a KernelSpec,
+    kernel: &'a Body,
+    name: String,
+    shared_global: String,
     body: String,
     decls: BTreeSet<&'static str>,
     next: usize,
@@ -56,7 +113,7 @@ struct Emitter<'a> {
     acc: String,
     /// The chunk index of the current loop (i64).
     i: String,
-    /// The inner loop's counter (i64).
+    /// The inner loop's (or scan's) counter (i64).
     j: Option<String>,
     /// Per enclosing loop: its exit block, and (block, acc) of each early
     /// exit to it.
@@ -93,15 +150,28 @@ impl Emitter<'_> {
     }
 
     fn sreg(&mut self, which: &str) -> String {
-        let decl = match which {
-            "tid" => "i32 @llvm.nvvm.read.ptx.sreg.tid.x()",
-            "ntid" => "i32 @llvm.nvvm.read.ptx.sreg.ntid.x()",
-            _ => "i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()",
+        self.sreg_dim(which, "x")
+    }
+
+    fn sreg_dim(&mut self, which: &str, dim: &str) -> String {
+        let decl = match (which, dim) {
+            ("tid", "x") => "i32 @llvm.nvvm.read.ptx.sreg.tid.x()",
+            ("tid", _) => "i32 @llvm.nvvm.read.ptx.sreg.tid.y()",
+            ("ntid", "x") => "i32 @llvm.nvvm.read.ptx.sreg.ntid.x()",
+            ("ntid", _) => "i32 @llvm.nvvm.read.ptx.sreg.ntid.y()",
+            ("ctaid", "x") => "i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()",
+            ("ctaid", _) => "i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()",
+            _ => "i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()",
         };
         self.decls.insert(decl);
+        let hint = if dim == "x" {
+            which.to_string()
+        } else {
+            format!("{which}{dim}")
+        };
         self.val(
-            which,
-            &format!("call i32 @llvm.nvvm.read.ptx.sreg.{which}.x()"),
+            &hint,
+            &format!("call i32 @llvm.nvvm.read.ptx.sreg.{which}.{dim}()"),
         )
     }
 
@@ -123,36 +193,63 @@ impl Emitter<'_> {
         let _ = writeln!(
             self.body,
             "define ptx_kernel void @{}({}) {{\nentry:",
-            spec.name,
+            self.name,
             params.join(", ")
         );
-        let tid = self.sreg("tid");
-        let ntid = self.sreg("ntid");
-        let ctaid = self.sreg("ctaid");
-        let base = self.val("base", &format!("mul i32 {ctaid}, {ntid}"));
-        let gtid = self.val("gtid", &format!("add i32 {base}, {tid}"));
+        // The thread's index in its block (its slot) and in the grid.
+        let (slot, block_size, gtid) = if self.kernel.two_d {
+            let tid = self.sreg("tid");
+            let tidy = self.sreg_dim("tid", "y");
+            let ntid = self.sreg("ntid");
+            let ntidy = self.sreg_dim("ntid", "y");
+            let ctaid = self.sreg("ctaid");
+            let ctaidy = self.sreg_dim("ctaid", "y");
+            let nctaid = self.sreg("nctaid");
+            let row = self.val("row", &format!("mul i32 {ctaidy}, {nctaid}"));
+            let bid = self.val("bid", &format!("add i32 {row}, {ctaid}"));
+            let bsz = self.val("bsz", &format!("mul i32 {ntid}, {ntidy}"));
+            let ty = self.val("ty", &format!("mul i32 {tidy}, {ntid}"));
+            let lin = self.val("lin", &format!("add i32 {ty}, {tid}"));
+            let base = self.val("base", &format!("mul i32 {bid}, {bsz}"));
+            let gtid = self.val("gtid", &format!("add i32 {base}, {lin}"));
+            (lin, bsz, gtid)
+        } else {
+            let tid = self.sreg("tid");
+            let ntid = self.sreg("ntid");
+            let ctaid = self.sreg("ctaid");
+            let base = self.val("base", &format!("mul i32 {ctaid}, {ntid}"));
+            let gtid = self.val("gtid", &format!("add i32 {base}, {tid}"));
+            (tid, ntid, gtid)
+        };
         self.line(&format!("%gtid64 = zext i32 {gtid} to i64"));
         self.line("%begin = mul i64 %gtid64, %chunk");
         self.line("%lim = add i64 %begin, %chunk");
         self.decls.insert("i64 @llvm.umin.i64(i64, i64)");
         self.line("%end = call i64 @llvm.umin.i64(i64 %lim, i64 %n)");
         self.line("%has = icmp ult i64 %begin, %end");
-        if let Some(bytes) = spec.shared_bytes {
+        if let Some(pitch) = self.kernel.slot_bytes() {
             // The thread's own slot, and the next thread's (for exchanges).
-            self.line(&format!("%tid64 = zext i32 {tid} to i64"));
-            self.line(&format!("%slotoff = mul i64 %tid64, {SLOT_BYTES}"));
+            let array = match self.kernel.shared {
+                SharedMem::Static { bytes } => {
+                    format!("[{bytes} x i8], ptr addrspace(3) {}", self.shared_global)
+                }
+                _ => format!("[0 x i8], ptr addrspace(3) {DYNAMIC}"),
+            };
+            self.line(&format!("%tid64 = zext i32 {slot} to i64"));
+            self.line(&format!("%slotoff = mul i64 %tid64, {pitch}"));
             self.line(&format!(
-                "%slot = getelementptr inbounds [{bytes} x i8], ptr addrspace(3) @buf, i64 0, i64 %slotoff"
+                "%slot = getelementptr inbounds {array}, i64 0, i64 %slotoff"
             ));
-            let nx = self.val("nx", &format!("add i32 {tid}, 1"));
-            let pt = self.val("pt", &format!("urem i32 {nx}, {ntid}"));
+            let nx = self.val("nx", &format!("add i32 {slot}, 1"));
+            let pt = self.val("pt", &format!("urem i32 {nx}, {block_size}"));
             self.line(&format!("%pt64 = zext i32 {pt} to i64"));
-            self.line(&format!("%ptoff = mul i64 %pt64, {SLOT_BYTES}"));
+            self.line(&format!("%ptoff = mul i64 %pt64, {pitch}"));
             self.line(&format!(
-                "%pslot = getelementptr inbounds [{bytes} x i8], ptr addrspace(3) @buf, i64 0, i64 %ptoff"
+                "%pslot = getelementptr inbounds {array}, i64 0, i64 %ptoff"
             ));
         }
-        for item in &spec.items {
+        let kernel = self.kernel;
+        for item in &kernel.items {
             match item {
                 Item::Loop(l) => self.chunk_loop(l),
                 Item::Barrier => self.barrier(),
@@ -220,6 +317,9 @@ impl Emitter<'_> {
                 if let Some(inner) = &l.inner {
                     self.inner(inner);
                 }
+                if let Some(scan) = &l.scan {
+                    self.scan(scan);
+                }
                 let next = if l.reverse {
                     self.val("inext", &format!("add {ity} {iv}, -1"))
                 } else {
@@ -259,6 +359,9 @@ impl Emitter<'_> {
                 if let Some(inner) = &l.inner {
                     self.inner(inner);
                 }
+                if let Some(scan) = &l.scan {
+                    self.scan(scan);
+                }
                 let from = self.block.clone();
                 let worked = self.acc.clone();
                 self.line(&format!("br label %{join}"));
@@ -267,6 +370,8 @@ impl Emitter<'_> {
                     "accj",
                     &format!("phi i64 [ {acc}, %{head} ], [ {worked}, %{from} ]"),
                 );
+                // Every thread of the block is here, in every iteration.
+                self.collectives(&l.warp);
                 match l.barrier {
                     LoopBarrier::None => {}
                     LoopBarrier::Plain => self.barrier(),
@@ -285,6 +390,8 @@ impl Emitter<'_> {
                 self.close_loop(&pre, &next, &exit);
             }
         }
+        // Every thread leaves the loop through its exit.
+        self.collectives(&l.tail);
         if let Some(sink) = &l.sink {
             let store = self.label("sink");
             let after = self.label("after");
@@ -296,10 +403,10 @@ impl Emitter<'_> {
             let acc = self.acc.clone();
             let value = self.value_of_bits(&acc, 64, elem);
             let p = self.address(sink);
+            let align = self.spec.args[sink.arg].align();
             self.line(&format!(
-                "store {} {value}, ptr {p}, align {}",
-                elem.ir(),
-                elem.size()
+                "store {} {value}, ptr {p}, align {align}",
+                elem.ir()
             ));
             self.line(&format!("br label %{after}"));
             self.start(&after);
@@ -399,10 +506,10 @@ impl Emitter<'_> {
                 };
                 let result = self.arith(&value, *arith, elem);
                 let p = self.address(dst);
+                let align = self.spec.args[dst.arg].align();
                 self.line(&format!(
-                    "store {} {result}, ptr {p}, align {}",
-                    elem.ir(),
-                    elem.size()
+                    "store {} {result}, ptr {p}, align {align}",
+                    elem.ir()
                 ));
                 let bits = self.bits_of(&result, elem);
                 let wide = self.resize(&bits, elem.bits(), 64);
@@ -420,9 +527,13 @@ impl Emitter<'_> {
             }
             Op::Atomic { target, op, global } => {
                 let a = &self.spec.args[target.arg];
-                let (elem, owned) = (a.elem, a.role == crate::spec::Role::Owned);
+                let (elem, owned) = (a.elem, a.role == Role::Owned);
                 let acc = self.acc.clone();
-                let value = self.resize(&acc, 64, elem.bits());
+                let value = if elem.is_float() {
+                    self.float_operand(&acc, elem, owned)
+                } else {
+                    self.resize(&acc, 64, elem.bits())
+                };
                 let p = self.address(target);
                 let (ptr_ty, p) = if *global {
                     let g = self.val("g", &format!("addrspacecast ptr {p} to ptr addrspace(1)"));
@@ -435,6 +546,9 @@ impl Emitter<'_> {
                     AtomicOp::Or => "or",
                     AtomicOp::Xor => "xor",
                     AtomicOp::UMax => "umax",
+                    AtomicOp::FAdd => "fadd",
+                    AtomicOp::FMin => "fmin",
+                    AtomicOp::FMax => "fmax",
                 };
                 let old = self.val(
                     "old",
@@ -445,9 +559,16 @@ impl Emitter<'_> {
                     ),
                 );
                 if owned {
-                    let wide = self.resize(&old, elem.bits(), 64);
+                    let bits = self.bits_of(&old, elem);
+                    let wide = self.resize(&bits, elem.bits(), 64);
                     self.acc = self.val("acc", &format!("add i64 {acc}, {wide}"));
                 }
+            }
+            Op::Call { src } => {
+                let p = self.address(src);
+                let acc = self.acc.clone();
+                let f = helper_name(self.spec);
+                self.acc = self.val("acc", &format!("call i64 @{f}(ptr {p}, i64 {acc})"));
             }
             Op::Fence(f) => self.fence(*f),
             Op::Stage => {
@@ -481,12 +602,10 @@ impl Emitter<'_> {
 
     /// Loads `access`, returning the value in its element type.
     fn load(&mut self, access: &Access) -> String {
-        let elem = self.spec.args[access.arg].elem;
+        let a = &self.spec.args[access.arg];
+        let (elem, align) = (a.elem, a.align());
         let p = self.address(access);
-        self.val(
-            "v",
-            &format!("load {}, ptr {p}, align {}", elem.ir(), elem.size()),
-        )
+        self.val("v", &format!("load {}, ptr {p}, align {align}", elem.ir()))
     }
 
     /// The element index of `access` (i64), then its address.
@@ -559,6 +678,212 @@ impl Emitter<'_> {
                 access.arg
             ),
         )
+    }
+
+    /// The value a float atomic adds (or compares): on an Owned target a
+    /// float of the accumulator's low 16 bits over 8 (one thread per
+    /// element: any value); on a Shared one a value whose sums are exact in
+    /// any order (float: 0 to 3; double: a multiple of 1/16 below 4096).
+    fn float_operand(&mut self, acc: &str, elem: Elem, owned: bool) -> String {
+        let ty = elem.ir();
+        let (mask, scale) = match (owned, elem) {
+            (true, _) => (0xFFFF, "0.125"),
+            (false, Elem::F32) => (3, "1.0"),
+            (false, _) => (0xFFFF, "0.0625"),
+        };
+        let low = self.val("fm", &format!("and i64 {acc}, {mask}"));
+        let f = self.val("fv", &format!("uitofp i64 {low} to {ty}"));
+        if scale == "1.0" {
+            f
+        } else {
+            self.val("fs", &format!("fmul {ty} {f}, {scale}"))
+        }
+    }
+
+    /// Warp collectives on the accumulator (all 32 lanes are here).
+    fn collectives(&mut self, cs: &[Collective]) {
+        for c in cs {
+            let acc = self.acc.clone();
+            let mixed = match *c {
+                Collective::Shfl { mode, lane } => {
+                    let (name, clamp) = match mode {
+                        ShflMode::Idx => ("idx", 31),
+                        ShflMode::Bfly => ("bfly", 31),
+                        ShflMode::Down => ("down", 31),
+                        ShflMode::Up => ("up", 0),
+                    };
+                    self.decls.insert(match mode {
+                        ShflMode::Idx => "i32 @llvm.nvvm.shfl.sync.idx.i32(i32, i32, i32, i32)",
+                        ShflMode::Bfly => "i32 @llvm.nvvm.shfl.sync.bfly.i32(i32, i32, i32, i32)",
+                        ShflMode::Down => "i32 @llvm.nvvm.shfl.sync.down.i32(i32, i32, i32, i32)",
+                        ShflMode::Up => "i32 @llvm.nvvm.shfl.sync.up.i32(i32, i32, i32, i32)",
+                    });
+                    let v = self.resize(&acc, 64, 32);
+                    let r = self.val(
+                        "sh",
+                        &format!(
+                            "call i32 @llvm.nvvm.shfl.sync.{name}.i32(i32 -1, i32 {v}, i32 {lane}, i32 {clamp})"
+                        ),
+                    );
+                    self.resize(&r, 32, 64)
+                }
+                Collective::Ballot { bit } => {
+                    let p = self.acc_bit(&acc, bit);
+                    self.decls
+                        .insert("i32 @llvm.nvvm.vote.ballot.sync(i32, i1)");
+                    let r = self.val(
+                        "vb",
+                        &format!("call i32 @llvm.nvvm.vote.ballot.sync(i32 -1, i1 {p})"),
+                    );
+                    self.resize(&r, 32, 64)
+                }
+                Collective::Any { bit } | Collective::All { bit } => {
+                    let which = if matches!(c, Collective::Any { .. }) {
+                        "any"
+                    } else {
+                        "all"
+                    };
+                    self.decls.insert(if which == "any" {
+                        "i1 @llvm.nvvm.vote.any.sync(i32, i1)"
+                    } else {
+                        "i1 @llvm.nvvm.vote.all.sync(i32, i1)"
+                    });
+                    let p = self.acc_bit(&acc, bit);
+                    let r = self.val(
+                        "vt",
+                        &format!("call i1 @llvm.nvvm.vote.{which}.sync(i32 -1, i1 {p})"),
+                    );
+                    self.val("vz", &format!("select i1 {r}, i64 40503, i64 1"))
+                }
+            };
+            let m = self.val("wm", &format!("mul i64 {acc}, 33"));
+            self.acc = self.val("acc", &format!("add i64 {m}, {mixed}"));
+        }
+    }
+
+    /// Bit `bit` of the accumulator as an i1.
+    fn acc_bit(&mut self, acc: &str, bit: u32) -> String {
+        let s = self.val("bs", &format!("lshr i64 {acc}, {bit}"));
+        self.val("bt", &format!("trunc i64 {s} to i1"))
+    }
+
+    /// A scan until a delimiter (`Scan`), from element `i * stride` on.
+    fn scan(&mut self, scan: &Scan) {
+        let a = &self.spec.args[scan.src];
+        let (elem, stride, align, read_only) =
+            (a.elem, a.stride, a.align(), a.role == Role::ReadOnly);
+        let i = self.i.clone();
+        let start = if stride == 1 {
+            i.clone()
+        } else {
+            self.val("ss", &format!("mul i64 {i}, {stride}"))
+        };
+        // The last element the scan may read: the buffer's, or the chunk's.
+        let limit = if read_only {
+            let nk = self.val("sn", &format!("mul i64 %n, {stride}"));
+            self.val("sl", &format!("add i64 {nk}, -1"))
+        } else {
+            let ek = self.val("sn", &format!("mul i64 %end, {stride}"));
+            self.val("sl", &format!("add i64 {ek}, -1"))
+        };
+        let head = self.label("scan");
+        let exit = self.label("sdone");
+        let delimiter = |e: &mut Self, v: &str| {
+            let bits = e.bits_of(v, elem);
+            let wide = e.resize(&bits, elem.bits(), 64);
+            let masked = e.val("sk", &format!("and i64 {wide}, {}", scan.mask as i64));
+            let hit = e.val(
+                "sh",
+                &format!("icmp eq i64 {masked}, {}", (scan.value & scan.mask) as i64),
+            );
+            (wide, hit)
+        };
+        if scan.gated {
+            // Only from a line's start: the first element, or one after a
+            // delimiter.
+            let at0 = self.val("s0", &format!("icmp eq i64 {start}, 0"));
+            let one = self.val(
+                "s1",
+                &format!("call i64 @llvm.umax.i64(i64 {start}, i64 1)"),
+            );
+            self.decls.insert("i64 @llvm.umax.i64(i64, i64)");
+            let prev = self.val("sq", &format!("add i64 {one}, -1"));
+            let p = self.val(
+                "sp",
+                &format!(
+                    "getelementptr inbounds {}, ptr %a{}, i64 {prev}",
+                    elem.ir(),
+                    scan.src
+                ),
+            );
+            let v = self.val("sv", &format!("load {}, ptr {p}, align {align}", elem.ir()));
+            let (_, hit) = delimiter(self, &v);
+            let go = self.val("sg", &format!("or i1 {at0}, {hit}"));
+            self.line(&format!("br i1 {go}, label %{head}, label %{exit}"));
+        } else {
+            self.line(&format!("br label %{head}"));
+        }
+        let pre = self.block.clone();
+        self.start(&head);
+        let s = self.fresh("s");
+        let acc = self.fresh("sacc");
+        let outer_acc = self.acc.clone();
+        self.line(&format!(
+            "{s} = phi i64 [ 0, %{pre} ], [ @@SNEXT, @@SLATCH ]"
+        ));
+        self.line(&format!(
+            "{acc} = phi i64 [ {outer_acc}, %{pre} ], [ @@SACC, @@SLATCH ]"
+        ));
+        let k = self.val("sx", &format!("add i64 {start}, {s}"));
+        let k = self.val(
+            "sc",
+            &format!("call i64 @llvm.umin.i64(i64 {k}, i64 {limit})"),
+        );
+        let p = self.val(
+            "sp",
+            &format!(
+                "getelementptr inbounds {}, ptr %a{}, i64 {k}",
+                elem.ir(),
+                scan.src
+            ),
+        );
+        let v = self.val("sv", &format!("load {}, ptr {p}, align {align}", elem.ir()));
+        let (wide, hit) = delimiter(self, &v);
+        let m = self.val("sm", &format!("mul i64 {acc}, 31"));
+        self.acc = self.val("sa", &format!("add i64 {m}, {wide}"));
+        let saved_j = self.j.replace(s.clone());
+        self.exits.push((exit.clone(), Vec::new()));
+        self.ops(&scan.ops);
+        // The delimiter ends the scan (after the statements of its element).
+        let found = self.block.clone();
+        let acc_found = self.acc.clone();
+        let latch = self.label("slatch");
+        self.line(&format!("br i1 {hit}, label %{exit}, label %{latch}"));
+        self.start(&latch);
+        let next = self.val("sn", &format!("add nuw i64 {s}, 1"));
+        let more = self.val("sb", &format!("icmp ult i64 {next}, {}", scan.bound));
+        let at = self.val("sx", &format!("add i64 {start}, {next}"));
+        let inside = self.val("si", &format!("icmp ule i64 {at}, {limit}"));
+        let go = self.val("sg", &format!("and i1 {more}, {inside}"));
+        self.line(&format!("br i1 {go}, label %{head}, label %{exit}"));
+        self.body = self
+            .body
+            .replace("@@SNEXT", &next)
+            .replace("@@SACC", &acc_found)
+            .replace("@@SLATCH", &format!("%{latch}"));
+        let (_, early) = self.exits.pop().expect("scan exits pushed");
+        let mut incoming = vec![(acc_found.clone(), found), (acc_found, latch)];
+        if scan.gated {
+            incoming.push((outer_acc, pre));
+        }
+        incoming.extend(early.into_iter().map(|(b, a)| (a, b)));
+        self.start(&exit);
+        let list: Vec<String> = incoming
+            .iter()
+            .map(|(v, b)| format!("[ {v}, %{b} ]"))
+            .collect();
+        self.acc = self.val("sout", &format!("phi i64 {}", list.join(", ")));
+        self.j = saved_j;
     }
 
     /// The bits of a value of `elem` as an integer of `elem.bits()`.

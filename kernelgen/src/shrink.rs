@@ -13,11 +13,20 @@ pub fn shrink_candidates(spec: &KernelSpec) -> Vec<KernelSpec> {
             out.push(s);
         }
     };
-    // Whole items.
-    for k in 0..spec.items.len() {
-        let mut s = spec.clone();
-        s.items.remove(k);
-        push(s);
+    // Whole kernels, then whole items.
+    if spec.kernels.len() > 1 {
+        for b in (0..spec.kernels.len()).rev() {
+            let mut s = spec.clone();
+            s.kernels.remove(b);
+            push(s);
+        }
+    }
+    for (b, body) in spec.kernels.iter().enumerate() {
+        for k in 0..body.items.len() {
+            let mut s = spec.clone();
+            s.kernels[b].items.remove(k);
+            push(s);
+        }
     }
     // Unused arguments, then arguments with everything that uses them.
     for k in (0..spec.args.len()).rev() {
@@ -25,94 +34,44 @@ pub fn shrink_candidates(spec: &KernelSpec) -> Vec<KernelSpec> {
             push(remove_arg(spec, k));
         }
     }
-    if spec.shared_bytes.is_some() {
-        let mut s = spec.clone();
-        s.shared_bytes = None;
-        for_each_loop(&mut s, |l| {
-            l.ops.retain(|op| *op != Op::Stage);
-            if let Some(inner) = &mut l.inner {
-                inner.ops.retain(|op| *op != Op::Stage);
-            }
-            if l.barrier == LoopBarrier::Exchange {
-                l.barrier = LoopBarrier::Plain;
-            }
-        });
-        push(s);
-        let mut s = spec.clone();
-        s.shared_bytes = Some(MIN_SHARED);
-        push(s);
-    }
-    // Parts of loops.
-    for (k, item) in spec.items.iter().enumerate() {
-        let Item::Loop(l) = item else { continue };
-        let mut variants = Vec::new();
-        if l.inner.is_some() {
-            variants.push(Loop {
-                inner: None,
-                ..l.clone()
-            });
-        }
-        if l.sink.is_some() {
-            variants.push(Loop {
-                sink: None,
-                ..l.clone()
-            });
-        }
-        if l.barrier != LoopBarrier::None {
-            variants.push(Loop {
-                barrier: LoopBarrier::None,
-                ..l.clone()
-            });
-        }
-        if l.kind == LoopKind::Uniform && l.barrier == LoopBarrier::None {
-            variants.push(Loop {
-                kind: LoopKind::Chunk,
-                ..l.clone()
-            });
-        }
-        if l.reverse {
-            variants.push(Loop {
-                reverse: false,
-                ..l.clone()
-            });
-        }
-        if l.narrow {
-            variants.push(Loop {
-                narrow: false,
-                ..l.clone()
-            });
-        }
-        for o in 0..l.ops.len() {
-            let mut v = l.clone();
-            v.ops.remove(o);
-            variants.push(v);
-            for op in simpler_ops(&l.ops[o]) {
-                let mut v = l.clone();
-                v.ops[o] = op;
-                variants.push(v);
-            }
-        }
-        if let Some(inner) = &l.inner {
-            for o in 0..inner.ops.len() {
-                let mut v = l.clone();
-                v.inner.as_mut().unwrap().ops.remove(o);
-                variants.push(v);
-                for op in simpler_ops(&inner.ops[o]) {
-                    let mut v = l.clone();
-                    v.inner.as_mut().unwrap().ops[o] = op;
-                    variants.push(v);
+    for (b, body) in spec.kernels.iter().enumerate() {
+        if body.shared != SharedMem::None {
+            let mut s = spec.clone();
+            let body = &mut s.kernels[b];
+            body.shared = SharedMem::None;
+            for item in &mut body.items {
+                let Item::Loop(l) = item else { continue };
+                l.ops.retain(|op| *op != Op::Stage);
+                if let Some(inner) = &mut l.inner {
+                    inner.ops.retain(|op| *op != Op::Stage);
+                }
+                if let Some(scan) = &mut l.scan {
+                    scan.ops.retain(|op| *op != Op::Stage);
+                }
+                if l.barrier == LoopBarrier::Exchange {
+                    l.barrier = LoopBarrier::Plain;
                 }
             }
-            if inner.trips > 1 {
-                let mut v = l.clone();
-                v.inner.as_mut().unwrap().trips = 1;
-                variants.push(v);
-            }
-        }
-        for v in variants {
-            let mut s = spec.clone();
-            s.items[k] = Item::Loop(v);
             push(s);
+            let mut s = spec.clone();
+            s.kernels[b].shared = SharedMem::Static { bytes: MIN_SHARED };
+            push(s);
+        }
+        if body.two_d {
+            let mut s = spec.clone();
+            s.kernels[b].two_d = false;
+            push(s);
+        }
+    }
+    // Parts of loops.
+    for (b, body) in spec.kernels.iter().enumerate() {
+        for (k, item) in body.items.iter().enumerate() {
+            let Item::Loop(l) = item else { continue };
+            for v in loop_variants(l) {
+                let mut s = spec.clone();
+                s.kernels[b].items[k] = Item::Loop(v);
+                push(s);
+            }
         }
     }
     // Plainer arguments.
@@ -127,19 +86,155 @@ pub fn shrink_candidates(spec: &KernelSpec) -> Vec<KernelSpec> {
                 readonly_attr: false,
                 ..a.clone()
             },
+            Arg {
+                offset: 0,
+                align: None,
+                ..a.clone()
+            },
+            Arg {
+                offset: 0,
+                ..a.clone()
+            },
         ];
         for p in plain {
             let mut s = spec.clone();
             s.args[k] = p;
-            // Strides must match across an in-place pair.
-            if let Some(b) = a.alias_of {
-                s.args[b].stride = s.args[k].stride;
+            // Strides, offsets and alignments match across an in-place pair.
+            let twin = a
+                .alias_of
+                .or_else(|| spec.args.iter().position(|o| o.alias_of == Some(k)));
+            if let Some(t) = twin {
+                s.args[t].stride = s.args[k].stride;
+                s.args[t].offset = s.args[k].offset;
+                s.args[t].align = s.args[k].align;
             }
             clamp_linear(&mut s);
             push(s);
         }
     }
     out
+}
+
+/// One-step simplifications of a loop.
+fn loop_variants(l: &Loop) -> Vec<Loop> {
+    let mut variants = Vec::new();
+    if l.inner.is_some() {
+        variants.push(Loop {
+            inner: None,
+            ..l.clone()
+        });
+    }
+    if l.scan.is_some() {
+        variants.push(Loop {
+            scan: None,
+            ..l.clone()
+        });
+    }
+    if !l.warp.is_empty() {
+        variants.push(Loop {
+            warp: Vec::new(),
+            ..l.clone()
+        });
+    }
+    if !l.tail.is_empty() {
+        variants.push(Loop {
+            tail: Vec::new(),
+            ..l.clone()
+        });
+    }
+    if l.sink.is_some() {
+        variants.push(Loop {
+            sink: None,
+            ..l.clone()
+        });
+    }
+    if l.barrier != LoopBarrier::None {
+        variants.push(Loop {
+            barrier: LoopBarrier::None,
+            ..l.clone()
+        });
+    }
+    if l.kind == LoopKind::Uniform && l.barrier == LoopBarrier::None && l.warp.is_empty() {
+        variants.push(Loop {
+            kind: LoopKind::Chunk,
+            ..l.clone()
+        });
+    }
+    if l.reverse {
+        variants.push(Loop {
+            reverse: false,
+            ..l.clone()
+        });
+    }
+    if l.narrow {
+        variants.push(Loop {
+            narrow: false,
+            ..l.clone()
+        });
+    }
+    for o in 0..l.ops.len() {
+        let mut v = l.clone();
+        v.ops.remove(o);
+        variants.push(v);
+        for op in simpler_ops(&l.ops[o]) {
+            let mut v = l.clone();
+            v.ops[o] = op;
+            variants.push(v);
+        }
+    }
+    if let Some(inner) = &l.inner {
+        for o in 0..inner.ops.len() {
+            let mut v = l.clone();
+            v.inner.as_mut().unwrap().ops.remove(o);
+            variants.push(v);
+            for op in simpler_ops(&inner.ops[o]) {
+                let mut v = l.clone();
+                v.inner.as_mut().unwrap().ops[o] = op;
+                variants.push(v);
+            }
+        }
+        if inner.trips > 1 {
+            let mut v = l.clone();
+            v.inner.as_mut().unwrap().trips = 1;
+            variants.push(v);
+        }
+    }
+    if let Some(scan) = &l.scan {
+        for o in 0..scan.ops.len() {
+            let mut v = l.clone();
+            v.scan.as_mut().unwrap().ops.remove(o);
+            variants.push(v);
+            for op in simpler_ops(&scan.ops[o]) {
+                let mut v = l.clone();
+                v.scan.as_mut().unwrap().ops[o] = op;
+                variants.push(v);
+            }
+        }
+        if scan.gated {
+            let mut v = l.clone();
+            v.scan.as_mut().unwrap().gated = false;
+            variants.push(v);
+        }
+        if scan.bound > 1 {
+            let mut v = l.clone();
+            v.scan.as_mut().unwrap().bound = 1;
+            variants.push(v);
+        }
+    }
+    for (list, tail) in [(&l.warp, false), (&l.tail, true)] {
+        if list.len() > 1 {
+            for c in 0..list.len() {
+                let mut v = l.clone();
+                if tail {
+                    v.tail.remove(c);
+                } else {
+                    v.warp.remove(c);
+                }
+                variants.push(v);
+            }
+        }
+    }
+    variants
 }
 
 /// Simpler forms of one op: fewer sources, own indices.
@@ -182,7 +277,20 @@ fn simpler_ops(op: &Op) -> Vec<Op> {
         Op::Reduce { src } if src.index != (Index::Linear { c: 0 }) => {
             out.push(Op::Reduce { src: linear(src) })
         }
+        Op::Call { src } => {
+            out.push(Op::Reduce { src: src.clone() });
+            if src.index != (Index::Linear { c: 0 }) {
+                out.push(Op::Call { src: linear(src) });
+            }
+        }
         Op::Atomic { target, op, global } => {
+            if matches!(op, AtomicOp::FMin | AtomicOp::FMax) {
+                out.push(Op::Atomic {
+                    target: target.clone(),
+                    op: AtomicOp::FAdd,
+                    global: *global,
+                });
+            }
             if target.index != (Index::Linear { c: 0 }) {
                 out.push(Op::Atomic {
                     target: linear(target),
@@ -211,24 +319,27 @@ fn simpler_ops(op: &Op) -> Vec<Op> {
 }
 
 fn for_each_loop(spec: &mut KernelSpec, mut f: impl FnMut(&mut Loop)) {
-    for item in &mut spec.items {
-        if let Item::Loop(l) = item {
-            f(l);
+    for body in &mut spec.kernels {
+        for item in &mut body.items {
+            if let Item::Loop(l) = item {
+                f(l);
+            }
         }
     }
 }
 
-/// Every access of a loop, mutably.
+/// Every access of a loop, mutably (a scan's source is not an access).
 fn accesses(l: &mut Loop) -> Vec<&mut Access> {
     let mut out = Vec::new();
     let inner = l.inner.iter_mut().flat_map(|i| i.ops.iter_mut());
-    for op in l.ops.iter_mut().chain(inner) {
+    let scan = l.scan.iter_mut().flat_map(|s| s.ops.iter_mut());
+    for op in l.ops.iter_mut().chain(inner).chain(scan) {
         match op {
             Op::Update { dst, srcs, .. } => {
                 out.push(dst);
                 out.extend(srcs.iter_mut());
             }
-            Op::Reduce { src } | Op::EarlyExit { src, .. } => out.push(src),
+            Op::Reduce { src } | Op::EarlyExit { src, .. } | Op::Call { src } => out.push(src),
             Op::Atomic { target, .. } => out.push(target),
             Op::Fence(_) | Op::Stage => {}
         }
@@ -254,7 +365,7 @@ fn uses(op: &Op, k: usize) -> bool {
     let hit = |a: &Access| a.arg == k || a.index == Index::Indirect { via: k };
     match op {
         Op::Update { dst, srcs, .. } => hit(dst) || srcs.iter().any(hit),
-        Op::Reduce { src } | Op::EarlyExit { src, .. } => hit(src),
+        Op::Reduce { src } | Op::EarlyExit { src, .. } | Op::Call { src } => hit(src),
         Op::Atomic { target, .. } => hit(target),
         Op::Fence(_) | Op::Stage => false,
     }
@@ -267,6 +378,12 @@ fn remove_arg(spec: &KernelSpec, k: usize) -> KernelSpec {
         l.ops.retain(|op| !uses(op, k));
         if let Some(inner) = &mut l.inner {
             inner.ops.retain(|op| !uses(op, k));
+        }
+        if l.scan.as_ref().is_some_and(|s| s.src == k) {
+            l.scan = None;
+        }
+        if let Some(scan) = &mut l.scan {
+            scan.ops.retain(|op| !uses(op, k));
         }
         if l.sink.as_ref().is_some_and(|a| a.arg == k) {
             l.sink = None;
@@ -282,6 +399,9 @@ fn remove_arg(spec: &KernelSpec, k: usize) -> KernelSpec {
         };
     }
     for_each_loop(&mut s, |l| {
+        if let Some(scan) = &mut l.scan {
+            scan.src = renumber(scan.src);
+        }
         for a in accesses(l) {
             a.arg = renumber(a.arg);
             if let Index::Indirect { via } = &mut a.index {

@@ -61,6 +61,11 @@ impl Elem {
     pub fn atomic_ok(self) -> bool {
         matches!(self, Elem::I32 | Elem::I64)
     }
+
+    /// `float` or `double`: `atomicrmw fadd/fmin/fmax`.
+    pub fn is_float(self) -> bool {
+        matches!(self, Elem::F32 | Elem::F64)
+    }
 }
 
 /// Who may touch an argument's buffer, which is what keeps kernels free of
@@ -74,7 +79,8 @@ pub enum Role {
     /// write-only, depending on the statements.
     Owned,
     /// Only `atomicrmw` (any in-range index, any thread): a histogram.
-    /// Element i32 or i64.
+    /// Element i32 or i64 (integer operations), or float or double (`fadd`
+    /// of values whose sums stay exact: see [`Fill::SmallIntegers`]).
     Shared,
 }
 
@@ -91,8 +97,42 @@ pub struct Arg {
     pub stride: u64,
     /// In-place aliasing: the host passes the buffer of this (earlier)
     /// argument here too. Both are Owned, without noalias, with the same
-    /// element and stride.
+    /// element, stride, offset and alignment.
     pub alias_of: Option<usize>,
+    /// Bytes from the start of its buffer at which the host points the
+    /// argument (a multiple of [`Arg::align`], at most [`MAX_OFFSET`]):
+    /// chunks that do not start on a cache line.
+    #[serde(default)]
+    pub offset: u64,
+    /// The `align` every access declares, when below the element's size
+    /// (`<4 x i32>` at 4 or 8, i64 and double at 4): accesses that straddle
+    /// cache lines. Never below what the address really has; never on
+    /// atomic targets.
+    #[serde(default)]
+    pub align: Option<u64>,
+}
+
+impl Arg {
+    /// The alignment the kernel's accesses declare.
+    pub fn align(&self) -> u64 {
+        self.align.unwrap_or(self.elem.size())
+    }
+
+    /// Whether accesses declare the element's natural alignment (atomics
+    /// need it).
+    pub fn natural(&self) -> bool {
+        self.align() == self.elem.size()
+    }
+}
+
+/// How the host fills a buffer before the first launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fill {
+    /// Random bytes.
+    Random,
+    /// Each element (float or double) an integer in `-1024..=1024`, so that
+    /// the exact sums `fadd` atomics build on it never round.
+    SmallIntegers,
 }
 
 /// How an access picks its element (of `n * stride` in the buffer).
@@ -145,6 +185,20 @@ pub enum AtomicOp {
     Or,
     Xor,
     UMax,
+    /// `atomicrmw fadd` (float and double). On a Shared argument the value
+    /// is a small integer (float: 0 to 3, never in inner or scan loops) or
+    /// a multiple of 1/16 below 4096 (double), so every order of the
+    /// additions gives the same exact sum.
+    FAdd,
+    /// `atomicrmw fmin` / `fmax`: Owned float and double targets only.
+    FMin,
+    FMax,
+}
+
+impl AtomicOp {
+    pub fn is_float(self) -> bool {
+        matches!(self, AtomicOp::FAdd | AtomicOp::FMin | AtomicOp::FMax)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -191,6 +245,55 @@ pub enum Op {
         mask: u64,
         value: u64,
     },
+    /// `acc = mix(&src, acc)`: a call of the module's `noinline` internal
+    /// helper, which loads the element's first byte itself.
+    Call {
+        src: Access,
+    },
+}
+
+/// A warp collective with the full mask `0xffffffff`, mixing the
+/// accumulator with other lanes' values. Only where every lane of every
+/// (full) warp is sure to arrive: at the end of a Uniform loop's iteration,
+/// outside its `if (i < n)`, or right after a loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Collective {
+    /// `llvm.nvvm.shfl.sync.{idx,bfly,down,up}.i32` of the accumulator's
+    /// low 32 bits; `lane` is the source lane, the xor mask or the delta.
+    Shfl { mode: ShflMode, lane: u32 },
+    /// `llvm.nvvm.vote.ballot.sync` of the accumulator's bit `bit`.
+    Ballot { bit: u32 },
+    /// `llvm.nvvm.vote.any.sync`.
+    Any { bit: u32 },
+    /// `llvm.nvvm.vote.all.sync`.
+    All { bit: u32 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ShflMode {
+    Idx,
+    Bfly,
+    Down,
+    Up,
+}
+
+/// A loop whose trip count depends on loaded data (grep's and wc's merged
+/// loop pattern): from element `i * stride` of `src` on, up to `bound`
+/// elements, until `(bits(load src[k]) & mask) == value`; the scan stops at
+/// the last element of the buffer (ReadOnly) or of the thread's chunk
+/// (Owned), and every index is clamped in range.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scan {
+    pub src: usize,
+    pub mask: u64,
+    pub value: u64,
+    /// Most elements scanned (1 to [`MAX_SCAN`]).
+    pub bound: u64,
+    /// Only from the starts of "lines": where `i * stride` is 0 or the
+    /// element before it matches the delimiter (ReadOnly sources only).
+    pub gated: bool,
+    /// Statements in the scan's body; inner indices take the scan's counter.
+    pub ops: Vec<Op>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -234,6 +337,17 @@ pub struct Loop {
     /// After the loop, a thread with a non-empty chunk stores the
     /// accumulator to its first element of this Owned access.
     pub sink: Option<Access>,
+    /// A data-dependent scan after `inner`.
+    #[serde(default)]
+    pub scan: Option<Scan>,
+    /// Uniform loops: collectives at the end of every iteration, outside
+    /// the `if (i < n)` (before the barrier), which every thread reaches.
+    #[serde(default)]
+    pub warp: Vec<Collective>,
+    /// Collectives right after the loop (every thread reaches its exit),
+    /// before the sink.
+    #[serde(default)]
+    pub tail: Vec<Collective>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -244,14 +358,69 @@ pub enum Item {
     Fence(Fence),
 }
 
+/// A kernel's shared memory, where its threads' slots live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SharedMem {
+    None,
+    /// Its own static buffer (`@buf` for the first kernel, `@buf_<k>` for
+    /// kernel k) of `bytes` (at least [`MIN_SHARED`] so that every thread
+    /// of any block has a slot of [`SLOT_BYTES`]).
+    Static {
+        bytes: u64,
+    },
+    /// `extern __shared__` memory (`@dyn`, shared by the module's kernels):
+    /// a slot of `slot_bytes` (8, 16 or 32) per thread of the block; the
+    /// launch gives `slot_bytes * threads per block` bytes.
+    Dynamic {
+        slot_bytes: u64,
+    },
+}
+
+/// One `ptx_kernel` of the module.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Body {
+    pub shared: SharedMem,
+    /// Computes its thread index from 2-D grids and blocks (and may be
+    /// launched with them); 1-D kernels only read the `.x` registers and
+    /// must be launched 1-D.
+    pub two_d: bool,
+    pub items: Vec<Item>,
+}
+
+impl Body {
+    /// Bytes between a thread's slot and the next one's.
+    pub fn slot_bytes(&self) -> Option<u64> {
+        match self.shared {
+            SharedMem::None => None,
+            SharedMem::Static { .. } => Some(SLOT_BYTES),
+            SharedMem::Dynamic { slot_bytes } => Some(slot_bytes),
+        }
+    }
+
+    /// Dynamic shared memory a launch of `threads` per block must give.
+    pub fn dynamic_bytes(&self, threads: u64) -> u64 {
+        match self.shared {
+            SharedMem::Dynamic { slot_bytes } => slot_bytes * threads,
+            _ => 0,
+        }
+    }
+
+    pub fn loops(&self) -> impl Iterator<Item = &Loop> {
+        self.items.iter().filter_map(|item| match item {
+            Item::Loop(l) => Some(l),
+            _ => None,
+        })
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KernelSpec {
+    /// The first kernel's name (`k<seed>`); kernel k > 0 is `<name>_<k>`.
     pub name: String,
     pub args: Vec<Arg>,
-    /// Bytes of the kernel's own static shared buffer `@buf` (at least
-    /// `SLOT_BYTES * 1024` so that every thread of any block has a slot).
-    pub shared_bytes: Option<u64>,
-    pub items: Vec<Item>,
+    /// 1 to [`MAX_KERNELS`] kernels with the same signature, launched one
+    /// after another on the same buffers.
+    pub kernels: Vec<Body>,
 }
 
 /// Bytes of a thread's slot in `@buf`.
@@ -260,21 +429,60 @@ pub const SLOT_BYTES: u64 = 8;
 pub const MIN_SHARED: u64 = SLOT_BYTES * 1024;
 /// Largest `@buf`: all the static shared memory a block gets.
 pub const MAX_SHARED: u64 = 48 * 1024;
+/// Most threads per block (the fuzz modes size caches for 256).
+pub const MAX_THREADS: u64 = 256;
+/// Most dynamic shared memory a launch gives (`--dynamic-shared 8192`).
+pub const MAX_DYNAMIC: u64 = 8192;
+/// Most kernels per module.
+pub const MAX_KERNELS: usize = 3;
+/// Largest argument offset in bytes.
+pub const MAX_OFFSET: u64 = 256;
+/// Longest scan.
+pub const MAX_SCAN: u64 = 256;
+/// Most `fadd`s on one float Shared argument in a module's loop bodies:
+/// with values of at most 3, launches of at most 2^17 chunk indices
+/// (threads times chunk) and at most [`MAX_KERNELS`] launches, every
+/// partial sum from a start in `-1024..=1024` stays an integer below 2^24,
+/// which a float holds exactly.
+pub const MAX_F32_SHARED_ADDS: u64 = 40;
 
 impl KernelSpec {
     /// Bytes the host must allocate for argument `arg` given `n`
-    /// (`n * stride * elem_size`). In-place pairs share one buffer.
+    /// (`offset + n * stride * elem_size`). In-place pairs share one buffer.
     pub fn buffer_bytes(&self, arg: usize, n: u64) -> u64 {
         let a = &self.args[arg];
-        n * a.stride * a.elem.size()
+        a.offset + n * a.stride * a.elem.size()
     }
 
-    /// Every loop, for walking the spec.
+    /// How the host fills argument `arg`'s buffer.
+    pub fn fill(&self, arg: usize) -> Fill {
+        let a = &self.args[arg];
+        if a.role == Role::Shared && a.elem.is_float() {
+            Fill::SmallIntegers
+        } else {
+            Fill::Random
+        }
+    }
+
+    /// The name of kernel `k` (`k<seed>`, `k<seed>_1`, ..).
+    pub fn kernel_name(&self, k: usize) -> String {
+        if k == 0 {
+            self.name.clone()
+        } else {
+            format!("{}_{k}", self.name)
+        }
+    }
+
+    /// Every loop of every kernel, for walking the spec.
     pub fn loops(&self) -> impl Iterator<Item = &Loop> {
-        self.items.iter().filter_map(|item| match item {
-            Item::Loop(l) => Some(l),
-            _ => None,
-        })
+        self.kernels.iter().flat_map(|b| b.loops())
+    }
+
+    /// Whether some statement calls the module's helper function.
+    pub fn calls_helper(&self) -> bool {
+        self.loops()
+            .flat_map(loop_ops)
+            .any(|op| matches!(op, Op::Call { .. }))
     }
 
     /// Checks the rules that keep the IR valid, in bounds and race-free.
@@ -282,20 +490,28 @@ impl KernelSpec {
         if self.args.is_empty() || self.args.len() > 6 {
             return Err(format!("{} pointer arguments", self.args.len()));
         }
-        if let Some(bytes) = self.shared_bytes {
-            if !(MIN_SHARED..=MAX_SHARED).contains(&bytes) {
-                return Err(format!("@buf of {bytes} B"));
-            }
+        if self.kernels.is_empty() || self.kernels.len() > MAX_KERNELS {
+            return Err(format!("{} kernels", self.kernels.len()));
         }
         for (k, a) in self.args.iter().enumerate() {
             if a.stride == 0 || a.stride > 8 {
                 return Err(format!("arg {k}: stride {}", a.stride));
             }
-            if a.role == Role::Shared && !a.elem.atomic_ok() {
+            if a.role == Role::Shared && !(a.elem.atomic_ok() || a.elem.is_float()) {
                 return Err(format!("arg {k}: shared {:?}", a.elem));
             }
             if a.readonly_attr && !(a.noalias && a.role == Role::ReadOnly) {
                 return Err(format!("arg {k}: readonly attribute"));
+            }
+            let align = a.align();
+            if !align.is_power_of_two() || align > a.elem.size() || a.align == Some(a.elem.size()) {
+                return Err(format!("arg {k}: align {align} for {:?}", a.elem));
+            }
+            if a.offset % align != 0 || a.offset > MAX_OFFSET {
+                return Err(format!("arg {k}: offset {} at align {align}", a.offset));
+            }
+            if a.role == Role::Shared && !a.natural() {
+                return Err(format!("arg {k}: Shared (atomics only) under-aligned"));
             }
             if let Some(b) = a.alias_of {
                 let o = self.args.get(b).ok_or(format!("arg {k}: alias of {b}"))?;
@@ -306,35 +522,70 @@ impl KernelSpec {
                     || o.role != Role::Owned
                     || a.elem != o.elem
                     || a.stride != o.stride
+                    || a.offset != o.offset
+                    || a.align != o.align
                     || o.alias_of.is_some()
                 {
                     return Err(format!("arg {k}: bad in-place pair with {b}"));
                 }
             }
         }
-        for l in self.loops() {
+        for (b, body) in self.kernels.iter().enumerate() {
+            self.check_body(body)
+                .map_err(|e| format!("kernel {b}: {e}"))?;
+        }
+        self.check_shared_atomics()
+    }
+
+    fn check_body(&self, body: &Body) -> Result<(), String> {
+        match body.shared {
+            SharedMem::None => {}
+            SharedMem::Static { bytes } => {
+                if !(MIN_SHARED..=MAX_SHARED).contains(&bytes) {
+                    return Err(format!("@buf of {bytes} B"));
+                }
+            }
+            SharedMem::Dynamic { slot_bytes } => {
+                if ![8, 16, 32].contains(&slot_bytes) || slot_bytes * MAX_THREADS > MAX_DYNAMIC {
+                    return Err(format!("dynamic slots of {slot_bytes} B"));
+                }
+            }
+        }
+        let shared = body.shared != SharedMem::None;
+        for l in body.loops() {
             if l.kind == LoopKind::Uniform && (l.reverse || l.narrow) {
                 return Err("uniform loop reversed or narrow".into());
             }
             if l.barrier != LoopBarrier::None && l.kind != LoopKind::Uniform {
                 return Err("barrier in a chunk loop".into());
             }
-            if l.barrier == LoopBarrier::Exchange && self.shared_bytes.is_none() {
-                return Err("exchange without @buf".into());
+            if l.barrier == LoopBarrier::Exchange && !shared {
+                return Err("exchange without shared memory".into());
+            }
+            if !l.warp.is_empty() && l.kind != LoopKind::Uniform {
+                // Threads leave a chunk loop at different iterations: a
+                // collective in it could wait for lanes that are gone.
+                return Err("collective in a chunk loop".into());
+            }
+            for c in l.warp.iter().chain(&l.tail) {
+                check_collective(c)?;
             }
             for op in &l.ops {
                 if l.kind == LoopKind::Uniform && matches!(op, Op::EarlyExit { .. }) {
                     return Err("early exit in a uniform loop".into());
                 }
-                self.check_op(op, false)?;
+                self.check_op(op, false, shared)?;
             }
             if let Some(inner) = &l.inner {
                 if inner.trips == 0 || inner.trips > 16 {
                     return Err(format!("inner trips {}", inner.trips));
                 }
                 for op in &inner.ops {
-                    self.check_op(op, true)?;
+                    self.check_op(op, true, shared)?;
                 }
+            }
+            if let Some(scan) = &l.scan {
+                self.check_scan(scan, shared)?;
             }
             if let Some(sink) = &l.sink {
                 self.check_store(sink, false)?;
@@ -343,35 +594,84 @@ impl KernelSpec {
                 }
             }
         }
-        self.check_shared_atomics()
+        Ok(())
+    }
+
+    fn check_scan(&self, scan: &Scan, shared: bool) -> Result<(), String> {
+        let a = self.arg(scan.src)?;
+        if scan.bound == 0 || scan.bound > MAX_SCAN {
+            return Err(format!("scan bound {}", scan.bound));
+        }
+        match a.role {
+            Role::ReadOnly => {}
+            // From `i * stride` to the chunk's last element: its own.
+            Role::Owned if !scan.gated => {}
+            // The element before a chunk is another thread's.
+            Role::Owned => return Err(format!("gated scan of Owned arg {}", scan.src)),
+            Role::Shared => return Err(format!("scan of Shared arg {}", scan.src)),
+        }
+        for op in &scan.ops {
+            self.check_op(op, true, shared)?;
+        }
+        Ok(())
     }
 
     /// Threads meet on a Shared argument's elements only through atomics,
     /// and `or` then `xor` is not `xor` then `or`: the result would hang on
-    /// the threads' order. So each Shared argument gets one operation.
+    /// the threads' order. So each Shared argument gets one operation, and
+    /// float ones only `fadd`, of values whose sums are exact whatever the
+    /// order: on float, only in loop bodies (bounded count), at most
+    /// [`MAX_F32_SHARED_ADDS`] of them.
     fn check_shared_atomics(&self) -> Result<(), String> {
         let mut seen: Vec<(usize, AtomicOp)> = Vec::new();
-        let ops = self.loops().flat_map(|l| {
-            l.ops
+        let mut f32_adds = vec![0u64; self.args.len()];
+        for l in self.loops() {
+            let nested = l
+                .inner
                 .iter()
-                .chain(l.inner.iter().flat_map(|inner| inner.ops.iter()))
-        });
-        for op in ops {
-            let Op::Atomic { target, op, .. } = op else {
-                continue;
-            };
-            if self.arg(target.arg)?.role != Role::Shared {
-                continue;
-            }
-            match seen.iter().find(|(k, _)| *k == target.arg) {
-                Some((_, first)) if first != op => {
+                .flat_map(|inner| inner.ops.iter())
+                .chain(l.scan.iter().flat_map(|s| s.ops.iter()));
+            let all = l
+                .ops
+                .iter()
+                .map(|op| (op, false))
+                .chain(nested.map(|op| (op, true)));
+            for (op, nested) in all {
+                let Op::Atomic { target, op, .. } = op else {
+                    continue;
+                };
+                let a = self.arg(target.arg)?;
+                if a.role != Role::Shared {
+                    continue;
+                }
+                if a.elem.is_float() && *op != AtomicOp::FAdd {
                     return Err(format!(
-                        "arg {}: atomics {first:?} and {op:?} on a Shared argument",
+                        "arg {}: {op:?} on a float Shared argument",
                         target.arg
                     ));
                 }
-                Some(_) => {}
-                None => seen.push((target.arg, *op)),
+                if a.elem == Elem::F32 {
+                    if nested {
+                        return Err(format!(
+                            "arg {}: float fadd on a Shared argument in a nested loop",
+                            target.arg
+                        ));
+                    }
+                    f32_adds[target.arg] += 1;
+                    if f32_adds[target.arg] > MAX_F32_SHARED_ADDS {
+                        return Err(format!("arg {}: too many float fadds", target.arg));
+                    }
+                }
+                match seen.iter().find(|(k, _)| *k == target.arg) {
+                    Some((_, first)) if first != op => {
+                        return Err(format!(
+                            "arg {}: atomics {first:?} and {op:?} on a Shared argument",
+                            target.arg
+                        ));
+                    }
+                    Some(_) => {}
+                    None => seen.push((target.arg, *op)),
+                }
             }
         }
         Ok(())
@@ -412,7 +712,7 @@ impl KernelSpec {
         }
     }
 
-    fn check_op(&self, op: &Op, inner: bool) -> Result<(), String> {
+    fn check_op(&self, op: &Op, inner: bool, shared: bool) -> Result<(), String> {
         match op {
             Op::Update { dst, srcs, .. } => {
                 self.check_store(dst, inner)?;
@@ -421,19 +721,51 @@ impl KernelSpec {
                 }
                 Ok(())
             }
-            Op::Reduce { src } | Op::EarlyExit { src, .. } => self.check_load(src, inner),
-            Op::Atomic { target, .. } => {
+            Op::Reduce { src } | Op::EarlyExit { src, .. } | Op::Call { src } => {
+                self.check_load(src, inner)
+            }
+            Op::Atomic { target, op, .. } => {
                 self.check_index(target, inner)?;
                 let a = self.arg(target.arg)?;
+                let typed = if op.is_float() {
+                    a.elem.is_float()
+                } else {
+                    a.elem.atomic_ok()
+                };
+                if !typed {
+                    return Err(format!("atomic {op:?} on {:?}", a.elem));
+                }
+                if !a.natural() {
+                    return Err(format!("atomic on under-aligned arg {}", target.arg));
+                }
                 match a.role {
-                    _ if !a.elem.atomic_ok() => Err(format!("atomic on {:?}", a.elem)),
                     Role::Shared => Ok(()),
                     Role::Owned if target.index.is_own() => Ok(()),
                     role => Err(format!("atomic {target:?} on a {role:?} argument")),
                 }
             }
-            Op::Stage if self.shared_bytes.is_none() => Err("stage without @buf".into()),
+            Op::Stage if !shared => Err("stage without shared memory".into()),
             Op::Fence(_) | Op::Stage => Ok(()),
         }
     }
+}
+
+fn check_collective(c: &Collective) -> Result<(), String> {
+    let ok = match *c {
+        Collective::Shfl { lane, .. } => lane < 32,
+        Collective::Ballot { bit } | Collective::Any { bit } | Collective::All { bit } => bit < 64,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("{c:?}"))
+    }
+}
+
+/// Every statement of a loop: its body, its inner loop's and its scan's.
+pub fn loop_ops(l: &Loop) -> impl Iterator<Item = &Op> {
+    l.ops
+        .iter()
+        .chain(l.inner.iter().flat_map(|inner| inner.ops.iter()))
+        .chain(l.scan.iter().flat_map(|s| s.ops.iter()))
 }

@@ -57,6 +57,11 @@ struct Cli {
     /// ptxas to use [default: $CUDA_PATH/bin/ptxas, then ptxas on PATH].
     #[arg(long, value_name = "PATH")]
     ptxas: Option<PathBuf>,
+    /// Testing on a GPU: the first distinct mode of SEED runs with pointers
+    /// outside memory, faults, and must be recorded as a launch failure
+    /// after which the run goes on in a new context.
+    #[arg(long, value_name = "SEED", hide = true)]
+    inject_fault: Option<u64>,
 }
 
 fn parse_seeds(text: &str) -> Result<Range<u64>, String> {
@@ -104,6 +109,7 @@ fn main_result(cli: &Cli) -> Result<Tally> {
         build_only: cli.build_only,
         ptxas,
         report_every: Duration::from_secs(15),
+        inject_fault: cli.inject_fault,
         modes,
     };
     println!(
