@@ -106,7 +106,9 @@ fn host_module(ir: &str, dynamic: u32) -> Result<(String, Vec<(String, u64)>)> {
         // Dynamic shared memory (`extern __shared__`): as large as the
         // largest launch gives.
         let defined;
-        let line = if line.starts_with('@') && line.contains("external addrspace(3) global") {
+        // (`external`, and after optimisation `external local_unnamed_addr`)
+        let external = line.contains("= external ") && line.contains(" addrspace(3) global ");
+        let line = if line.starts_with('@') && external {
             let name = line.split_whitespace().next().unwrap_or_default();
             defined =
                 format!("{name} = addrspace(3) global [{dynamic} x i8] zeroinitializer, align 16");
@@ -351,4 +353,26 @@ done{n}:
     }
     out.push_str("  ret i32 0\n}\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dynamic_shared_memory_is_defined_as_large_as_the_launches_give() {
+        // Optimised builds spell it `external local_unnamed_addr`, which
+        // the emulator once left undefined (lli: "Symbols not found").
+        for decl in [
+            "@dyn = external addrspace(3) global [0 x i8], align 16",
+            "@dyn = external local_unnamed_addr addrspace(3) global [0 x i8], align 16",
+        ] {
+            let (host, shared) = host_module(decl, 512).unwrap();
+            assert!(
+                host.contains("@dyn = addrspace(3) global [512 x i8] zeroinitializer"),
+                "{host}"
+            );
+            assert_eq!(shared, [("@dyn".to_string(), 512)]);
+        }
+    }
 }

@@ -13,6 +13,15 @@ use crate::gpu_run::Difference;
 use crate::launches::CaseRun;
 use crate::modes::Mode;
 
+/// Bytes as hex, in groups of 8 (a double, a `long`).
+fn hex(bytes: &[u8]) -> String {
+    bytes
+        .chunks(8)
+        .map(|c| c.iter().map(|b| format!("{b:02x}")).collect::<String>())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Writes records into a directory made on the first one.
 pub struct Recorder {
     pub dir: PathBuf,
@@ -50,6 +59,9 @@ impl Recorder {
                 "other": d.other,
                 "differing_bytes": d.count,
                 "differences": d.listed,
+                "window_start": d.window_start,
+                "plain_window": hex(&d.plain_window),
+                "other_window": hex(&d.other_window),
             }),
         )
     }
@@ -130,6 +142,10 @@ mod tests {
             (json!(0), json!(1))
         );
         assert_eq!(v["differences"], json!([[0, 1, 2, 7]]));
+        assert_eq!(
+            (v["plain_window"].clone(), v["other_window"].clone()),
+            (json!("0102"), json!("0107"))
+        );
         assert_eq!(v["launches"]["launches"][0]["kernel"], "k3");
         assert!(v["spec"]["args"].is_array());
         let failure = Subject {

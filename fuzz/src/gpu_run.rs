@@ -30,14 +30,30 @@ pub struct Difference {
     /// (buffer, offset, plain byte, other byte), the first 256.
     pub listed: Vec<[usize; 4]>,
     pub count: usize,
+    /// Both runs' bytes of that buffer from `offset` rounded down to 16,
+    /// [`WINDOW`] of them: whole elements around the first difference.
+    pub window_start: usize,
+    pub plain_window: Vec<u8>,
+    pub other_window: Vec<u8>,
 }
+
+/// Bytes of each run kept around the first difference.
+pub const WINDOW: usize = 64;
 
 impl Difference {
     /// How `other` differs from `plain`, if it does.
     pub fn between(plain: &[Vec<u8>], other: &[Vec<u8>]) -> Option<Difference> {
         let (buffer, offset) = first_difference(plain, other)?;
         let (listed, count) = differences(plain, other, 256);
+        let window_start = offset / 16 * 16;
+        let window = |bytes: &[u8]| {
+            let end = bytes.len().min(window_start + WINDOW);
+            bytes.get(window_start..end).unwrap_or_default().to_vec()
+        };
         Some(Difference {
+            window_start,
+            plain_window: window(&plain[buffer]),
+            other_window: window(&other[buffer]),
             buffer,
             offset,
             plain: plain[buffer].get(offset).copied(),
@@ -209,43 +225,36 @@ impl GpuRunner {
             };
             let slices = inputs.as_deref().unwrap_or_default();
             let result = gpu.run_launches(&module, &run.launches, slices, args, TIMEOUT);
-            if matches!(result, Err(GpuError::Timeout(_))) {
-                // Unloading would wait for the kernel that runs on.
+            if matches!(&result, Err(e) if e.is_sticky() || matches!(e, GpuError::Timeout(_))) {
+                // Unloading would wait for a kernel that runs on, or fail
+                // in a broken context: the reset frees the module.
                 std::mem::forget(module);
             }
             result
         })();
-        match result {
-            Ok(outputs) => Ok(Ok(outputs)),
-            Err(err @ GpuError::Timeout(_)) => {
-                // The inputs' handles die with the context: never free them.
-                std::mem::forget(inputs.take());
-                let message = err.to_string();
-                let reset = self.gpu.take().map(|gpu| gpu.reset_after_hang(RESET_WAIT));
-                match reset {
-                    Some(Ok(gpu)) => {
-                        self.gpu = Some(gpu);
-                        self.reopened += 1;
-                        Ok(Err(message))
-                    }
-                    Some(Err(e)) => {
-                        self.hung = true;
-                        Ok(Err(format!("{message}; resetting the GPU failed: {e}")))
-                    }
-                    None => Ok(Err(message)),
-                }
+        let err = match result {
+            Ok(outputs) => return Ok(Ok(outputs)),
+            Err(err) => err,
+        };
+        let message = err.to_string();
+        if !(matches!(err, GpuError::Timeout(_)) || err.is_sticky() || !gpu.is_healthy()) {
+            return Ok(Err(message));
+        }
+        // A kernel that never ends, or a fault that broke the context: a
+        // reset of the device's context ends both. The inputs' handles die
+        // with it: never free them.
+        std::mem::forget(inputs.take());
+        match self.gpu.take().map(|gpu| gpu.reset(RESET_WAIT)) {
+            Some(Ok(gpu)) => {
+                self.gpu = Some(gpu);
+                self.reopened += 1;
+                Ok(Err(message))
             }
-            Err(err) => {
-                if err.is_sticky() || !gpu.is_healthy() {
-                    // Everything that holds the old context goes first, so
-                    // that its last reference is released and it is reset.
-                    *inputs = None;
-                    self.gpu = None;
-                    self.gpu = Some(Gpu::open()?);
-                    self.reopened += 1;
-                }
-                Ok(Err(err.to_string()))
+            Some(Err(e)) => {
+                self.hung = true;
+                Ok(Err(format!("{message}; resetting the GPU failed: {e}")))
             }
+            None => Ok(Err(message)),
         }
     }
 }

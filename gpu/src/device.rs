@@ -126,13 +126,13 @@ impl Gpu {
         Ok(Gpu { ctx, stream })
     }
 
-    /// After a kernel that never ends: resets the device's primary context,
-    /// which ends that kernel and frees everything in it, and opens a new
-    /// one. Every handle of the old context is invalid afterwards, so this
+    /// After a kernel that never ends or one that faulted (every later call
+    /// in the context fails): resets the device's primary context, which
+    /// frees everything in it, and opens a new one. Every handle of the old context is invalid afterwards, so this
     /// consumes the `Gpu`, and the caller leaks (never drops) its modules
     /// and buffers. An error when the reset fails or does not return within
     /// `wait` (the GPU then stays busy until the process ends).
-    pub fn reset_after_hang(self, wait: Duration) -> Result<Gpu, GpuError> {
+    pub fn reset(self, wait: Duration) -> Result<Gpu, GpuError> {
         let device = self.ctx.cu_device();
         std::mem::forget(self);
         let (done, result) = std::sync::mpsc::channel();

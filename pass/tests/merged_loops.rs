@@ -36,7 +36,13 @@ fn loops_whose_inner_trip_counts_depend_on_loads_merge() {
             )
         })
         .collect();
-    assert_eq!(merged, vec![("lines", "outer", vec!["inner"])]);
+    assert_eq!(
+        merged,
+        vec![
+            ("lines", "outer", vec!["inner"]),
+            ("guarded", "outer", vec!["inner"])
+        ]
+    );
     assert!(t.report.transformed);
 
     let kept = |kernel: &str| {
@@ -62,6 +68,32 @@ fn loops_whose_inner_trip_counts_depend_on_loads_merge() {
     assert!(!lines.contains("alloca"), "{lines}");
     for kept in ["barrier", "rare"] {
         assert!(!t.text(kept).contains("vote.ballot"), "{kept}");
+    }
+}
+
+#[test]
+fn only_the_threads_that_enter_a_merged_loop_vote_in_it() {
+    // The vote's first mask was read before the guard's branch, so it named
+    // threads with empty chunks that never entered the loop: on the GPU the
+    // threads in the loop waited for them at the vote, and those waited for
+    // the loop's threads at a shuffle after it (seed 400019, `--no-sl1`,
+    // 2026-11-25). The mask is read on each edge into the loop.
+    let t = transform_case("merged_loops", &tuning());
+    for kernel in ["lines", "guarded"] {
+        let text = t.text(kernel);
+        let blocks: Vec<&str> = text.split("\n\n").collect();
+        let reading: Vec<&&str> = blocks
+            .iter()
+            .filter(|b| b.contains("@llvm.nvvm.activemask()"))
+            .collect();
+        assert!(!reading.is_empty(), "{kernel}: no mask read\n{text}");
+        for block in reading {
+            let last = block.trim_end().lines().last().unwrap_or_default();
+            assert!(
+                last.trim_start().starts_with("br label %sl1.merged"),
+                "{kernel}: the mask is read where threads may still leave:\n{block}"
+            );
+        }
     }
 }
 
@@ -98,12 +130,15 @@ fn merged_kernel_counts_what_the_original_counts() {
         .create_module_from_ir(MemoryBuffer::create_from_file(&path).unwrap())
         .unwrap();
     let report = run_on_module(&module, &tuning()).unwrap();
-    assert_eq!(report.device_tuning.unwrap().merged_loops.len(), 1);
+    assert_eq!(report.device_tuning.unwrap().merged_loops.len(), 2);
     let merged = module.print_to_string().to_string();
 
     for (label, ir) in [("original", original), ("merged", merged)] {
-        let got = run_on_cpu(&ir, text, chunk, threads);
+        let got = run_on_cpu(&ir, "lines", text, chunk, threads);
         assert_eq!(got, expected, "{label} kernel");
+        // Two threads past the text: their chunks are empty.
+        let got = run_on_cpu(&ir, "guarded", text, chunk, threads + 2);
+        assert_eq!(got, expected, "{label} guarded kernel");
     }
 }
 
@@ -133,11 +168,11 @@ fn checksum(out: &[u64]) -> u64 {
         .sum()
 }
 
-/// Runs `@lines` of `ir` for every thread in turn with `lli` and returns the
+/// Runs `kernel` (`@lines` or `@guarded`) of `ir` for every thread in turn with `lli` and returns the
 /// checksum its `main` prints. The kernel's calling convention, the target
 /// and the warp intrinsics go: with one thread at a time, the threads that
 /// entered are the one running, and it stays while it votes to stay.
-fn run_on_cpu(ir: &str, text: &[u8], chunk: u64, threads: u64) -> u64 {
+fn run_on_cpu(ir: &str, kernel: &str, text: &[u8], chunk: u64, threads: u64) -> u64 {
     let mut host = String::new();
     for line in ir.lines() {
         if line.starts_with("target ") {
@@ -161,7 +196,7 @@ entry:
   br label %run
 run:
   %t = phi i64 [ 0, %entry ], [ %t.next, %run ]
-  call void @lines(ptr @input, ptr @result, i64 {n}, i64 {chunk}, i64 %t)
+  call void @{kernel}(ptr @input, ptr @result, i64 {n}, i64 {chunk}, i64 %t)
   %t.next = add i64 %t, 1
   %again = icmp ult i64 %t.next, {threads}
   br i1 %again, label %run, label %sum

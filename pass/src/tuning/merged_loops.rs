@@ -482,15 +482,12 @@ fn add_dispatch(
             })
             .collect();
         // The threads in the loop: those that entered it together, less
-        // those that left it.
+        // those that left it. Each entry edge gets a block of its own where
+        // the threads that take it read the active mask: read before the
+        // branch, it would name threads that never enter (a guard such as
+        // `if (begin < end)`), which the vote would then wait for.
         let i32t = LLVMInt32TypeInContext(ctx);
         let members = edit::entry_alloca(function, i32t, "sl1.merged.members");
-        for &(from, _, _) in edges.iter().filter(|(f, _, _)| !inside.contains(f)) {
-            let b = Builder::before(edit::terminator(from));
-            let active =
-                edit::call_intrinsic(b.raw(), function, "llvm.nvvm.activemask", &mut [], c"");
-            b.store(active, members);
-        }
         for &(from, to, k) in edges {
             let (block, pick) = if inside.contains(&from) {
                 // A block per edge: one block may branch to several targets.
@@ -498,8 +495,13 @@ fn add_dispatch(
                 edit::retarget_edges(from, to, edge);
                 (edge, 0)
             } else {
-                edit::retarget_edges(from, to, dispatch);
-                (from, 1)
+                let enter = edit::new_block_before(plan.header, dispatch, "sl1.merged.enter");
+                edit::retarget_edges(from, to, enter);
+                let b = Builder::before(edit::terminator(enter));
+                let active =
+                    edit::call_intrinsic(b.raw(), function, "llvm.nvvm.activemask", &mut [], c"");
+                b.store(active, members);
+                (enter, 1)
             };
             for (&(t, _), &flag) in targets.iter().zip(&flags) {
                 let phi = if pick == 0 { flag.0 } else { flag.1 };
