@@ -154,6 +154,30 @@ mod tests {
     }
 
     #[test]
+    fn no_double_is_declared_under_aligned() {
+        // Seed 400064 (H100, 2026-11-25): its plain build stored 6.0 as
+        // 0x4018000000000006 through ptxas's conversion of an under-aligned
+        // double's halves, so S-L1's right bytes looked like a mismatch.
+        let mut spec = (0..2000)
+            .map(|seed| generate(seed).spec)
+            .find(|s| {
+                s.args
+                    .iter()
+                    .any(|a| a.elem == spec::Elem::F64 && a.role != spec::Role::Shared)
+            })
+            .expect("a double argument in 2000 seeds");
+        let k = spec
+            .args
+            .iter()
+            .position(|a| a.elem == spec::Elem::F64)
+            .unwrap();
+        spec.args[k].align = Some(4);
+        spec.args[k].offset = 4;
+        let err = spec.validate().unwrap_err();
+        assert!(err.contains(spec::UNDER_ALIGNED_DOUBLES), "{err}");
+    }
+
+    #[test]
     fn shrinking_reaches_a_fixpoint() {
         // Always taking the first candidate ends in a minimal spec.
         let mut spec = generate(7).spec;

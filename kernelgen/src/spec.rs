@@ -105,8 +105,8 @@ pub struct Arg {
     #[serde(default)]
     pub offset: u64,
     /// The `align` every access declares, when below the element's size
-    /// (`<4 x i32>` at 4 or 8, i64 and double at 4): accesses that straddle
-    /// cache lines. Never below what the address really has; never on
+    /// (`<4 x i32>` at 4 or 8, i64 at 4; never double, see
+    /// [`UNDER_ALIGNED_DOUBLES`]): accesses that straddle cache lines. Never below what the address really has; never on
     /// atomic targets.
     #[serde(default)]
     pub align: Option<u64>,
@@ -423,6 +423,15 @@ pub struct KernelSpec {
     pub kernels: Vec<Body>,
 }
 
+/// Why no access declares a double below its size: the plain build would
+/// be wrong. NVPTX stores an under-aligned double as `st.global.b32` of
+/// its halves from the double's 64-bit register, and ptxas (CUDA 13.0.88,
+/// sm_90) compiles that to `F2I.U32.F64.TRUNC`, a conversion, instead of
+/// the low 32 bits: 6.0 is stored as 0x4018000000000006 (H100,
+/// 2026-11-25, seed 400064; `testdata/toolchain/st_b32_f64.cu`).
+pub const UNDER_ALIGNED_DOUBLES: &str =
+    "double accesses keep their alignment (ptxas converts an under-aligned double's halves)";
+
 /// Bytes of a thread's slot in `@buf`.
 pub const SLOT_BYTES: u64 = 8;
 /// Smallest `@buf`: a slot for each of 1024 threads.
@@ -509,6 +518,9 @@ impl KernelSpec {
             }
             if a.offset % align != 0 || a.offset > MAX_OFFSET {
                 return Err(format!("arg {k}: offset {} at align {align}", a.offset));
+            }
+            if a.elem == Elem::F64 && !a.natural() {
+                return Err(format!("arg {k}: {UNDER_ALIGNED_DOUBLES}"));
             }
             if a.role == Role::Shared && !a.natural() {
                 return Err(format!("arg {k}: Shared (atomics only) under-aligned"));
