@@ -18,6 +18,7 @@ pub mod gpu_run;
 pub mod launches;
 pub mod modes;
 pub mod progress;
+pub mod ptx_hazard;
 pub mod ptxas;
 pub mod run;
 pub mod stop;

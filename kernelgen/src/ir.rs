@@ -934,12 +934,22 @@ impl Emitter<'_> {
     /// would carry such a difference into any value: the differential
     /// fuzzer would report it (seeds 101540 and 101708 did, 2026-11-25).
     fn canonical_nan(&mut self, v: &str, elem: Elem) -> String {
-        let (ty, nan) = match elem {
-            Elem::F32 => ("float", "0x7FF8000000000000"),
-            _ => ("double", "0x7FF8000000000000"),
-        };
+        let ty = elem.ir();
         let is_nan = self.val("nan", &format!("fcmp uno {ty} {v}, 0.0"));
-        self.val("cn", &format!("select i1 {is_nan}, {ty} {nan}, {ty} {v}"))
+        // Chosen among the bits, as integers: a 64-bit register that a
+        // double operation (`selp.f64`) wrote and a narrow store or call
+        // then takes is converted by ptxas, not cut
+        // (`sl1_fuzz::ptx_hazard`, seed 2007399).
+        let (int, canon) = match elem {
+            Elem::F32 => ("i32", "2143289344"),
+            _ => ("i64", "9221120237041090560"),
+        };
+        let bits = self.val("nb", &format!("bitcast {ty} {v} to {int}"));
+        let chosen = self.val(
+            "cb",
+            &format!("select i1 {is_nan}, {int} {canon}, {int} {bits}"),
+        );
+        self.val("cn", &format!("bitcast {int} {chosen} to {ty}"))
     }
 
     /// `arith` in `elem`'s type; constants are cut to the width.
