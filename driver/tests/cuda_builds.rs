@@ -170,6 +170,77 @@ fn every_suite_app_builds_to_ptx_in_every_bundle_build() {
 }
 
 #[test]
+fn every_harm_kernel_builds_to_ptx_with_and_without_sl1() {
+    // The do-no-harm suite (sl1_gpu::harm): a kernel per testdata/harm
+    // folder, named after it, in the builds ci/gpu-bundle makes of it.
+    let mut kernels: Vec<String> = std::fs::read_dir(testdata("harm"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    kernels.sort();
+    let mut listed: Vec<String> = sl1_gpu::harm::all()
+        .iter()
+        .map(|a| a.kernel().to_string())
+        .collect();
+    listed.sort();
+    assert_eq!(
+        kernels, listed,
+        "testdata/harm and sl1_gpu::harm::all() differ"
+    );
+    assert!(kernels.len() >= 22);
+    let dir = tempfile::tempdir().unwrap();
+    let mut transformed = 0;
+    for name in &kernels {
+        for opts in [vec![], vec!["--no-sl1"], vec!["--stats"]] {
+            let ptx = dir.path().join(format!("{name}.ptx"));
+            let report = dir.path().join(format!("{name}.json"));
+            let out = run_ok(
+                driver()
+                    .arg("build")
+                    .arg(testdata("harm").join(name).join(format!("{name}.cu")))
+                    .args(["--emit", "ptx", "--print-report"])
+                    .args(&opts)
+                    .arg("-o")
+                    .arg(&ptx)
+                    .arg("--report")
+                    .arg(&report),
+            );
+            // extern "C": the bench finds the kernel by its plain name.
+            let text = std::fs::read_to_string(&ptx).unwrap();
+            assert!(
+                text.contains(&format!(".entry {name}(")),
+                "{name}: no entry `{name}`"
+            );
+            let report = read_report(&report);
+            assert_eq!(report.kernels.len(), 1, "{name}");
+            let k = &report.kernels[0];
+            assert_eq!(k.name, *name);
+            if opts == ["--no-sl1"] {
+                assert!(!report.options.transform && !k.transform.applied, "{name}");
+            } else {
+                // Transformed, or the report says why not.
+                assert!(
+                    k.transform.applied != out.stderr.contains("not transformed: "),
+                    "{name} {opts:?}: {}",
+                    out.stderr
+                );
+                if opts.is_empty() && k.transform.applied {
+                    transformed += 1;
+                }
+            }
+            if opts == ["--stats"] && k.transform.applied {
+                // The counters the bench reads back by name.
+                let global = format!(".visible .global .align 8 .b8 sl1_stats_{name}[");
+                assert!(text.contains(&global), "{name}: no `{global}`");
+            }
+            assert_ptxas_accepts(&ptx);
+        }
+    }
+    // The suite exercises the transform, not only its refusals.
+    assert!(transformed >= 5, "{transformed} harm kernel(s) transformed");
+}
+
+#[test]
 fn kmeans_without_its_dynamic_shared_memory_declared_stays_untransformed() {
     let dir = tempfile::tempdir().unwrap();
     let out = run_ok(

@@ -15,7 +15,7 @@ use thiserror::Error;
 /// Device buffers, as callers of [`Gpu::upload_buffers`] hold them.
 pub use cudarc::driver::CudaSlice;
 
-use crate::apps::{App, Arg, Case};
+use crate::apps::{App, Arg, Case, Fill};
 use crate::sweep::{median, Config};
 
 #[derive(Debug, Error)]
@@ -353,7 +353,8 @@ impl Gpu {
             .collect::<Result<_, _>>()?)
     }
 
-    /// Runs one configuration of `app`: outputs filled (poisoned or zeroed), one warm-up
+    /// Runs one configuration of `app`, launched in the shape the app gives
+    /// it: outputs filled (poisoned, zeroed or copied from an input), one warm-up
     /// launch, then `reps` timed launches (none: the warm-up alone) (outputs refilled before each, so
     /// accumulating kernels start from the same state); returns the median and
     /// the outputs of the last launch.
@@ -373,9 +374,10 @@ impl Gpu {
             // SAFETY: u8 buffers, filled below before any launch reads them.
             .map(|o| unsafe { self.stream.alloc::<u8>(o.bytes) })
             .collect::<Result<_, _>>()?;
+        let shape = app.shape(config);
         let cfg = LaunchConfig {
-            grid_dim: (config.blocks, 1, 1),
-            block_dim: (config.threads, 1, 1),
+            grid_dim: (shape.grid.0, shape.grid.1, 1),
+            block_dim: (shape.block.0, shape.block.1, 1),
             shared_mem_bytes: app.shared_bytes(case),
         };
         let start = self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
@@ -383,17 +385,35 @@ impl Gpu {
         let mut times = Vec::with_capacity(reps);
         for rep in 0..=reps {
             for (buffer, out) in outputs.iter_mut().zip(&case.outputs) {
-                self.fill(buffer, out.fill)?;
+                match out.fill {
+                    Fill::Byte(byte) => self.fill(buffer, byte)?,
+                    Fill::Input(i) => {
+                        // In place: the output starts as a copy of the input.
+                        assert_eq!(inputs[i].len(), out.bytes, "output copied from input {i}");
+                        self.stream.memcpy_dtod(&inputs[i], buffer)?;
+                    }
+                }
             }
             start.record(&self.stream)?;
             {
+                // Pointers into an output at an offset (aliasing in-place
+                // arguments) are views of it, alive for the launch.
+                let views: Vec<Option<cudarc::driver::CudaView<'_, u8>>> = args
+                    .iter()
+                    .map(|arg| match arg {
+                        Arg::OutputAt(i, offset) => Some(outputs[*i].slice(*offset as usize..)),
+                        _ => None,
+                    })
+                    .collect();
                 let mut launch = self.stream.launch_builder(func);
-                for arg in &args {
-                    match arg {
-                        Arg::Input(i) => launch.arg(&inputs[*i]),
-                        Arg::Output(i) => launch.arg(&outputs[*i]),
-                        Arg::U64(v) => launch.arg(v),
-                        Arg::U32(v) => launch.arg(v),
+                for (arg, view) in args.iter().zip(&views) {
+                    match (arg, view) {
+                        (Arg::OutputAt(..), Some(view)) => launch.arg(view),
+                        (Arg::Input(i), _) => launch.arg(&inputs[*i]),
+                        (Arg::Output(i), _) => launch.arg(&outputs[*i]),
+                        (Arg::U64(v), _) => launch.arg(v),
+                        (Arg::U32(v), _) => launch.arg(v),
+                        (Arg::OutputAt(..), None) => unreachable!("every offset has its view"),
                     };
                 }
                 // SAFETY: the arguments follow the kernel's signature, as the

@@ -1,10 +1,12 @@
 //! S-L1's app suite on the GPU: each app brings deterministic inputs that look
-//! like real data, a CPU reference and a check; `device` launches the kernels
-//! of every build (PTX) through the CUDA driver API and times them; `plots`
-//! draws the results as the paper's figures.
+//! like real data, a CPU reference and a check (`harm` adds the do-no-harm
+//! kernels: common CUDA patterns the apps do not cover, run the same way);
+//! `device` launches the kernels of every build (PTX) through the CUDA driver
+//! API and times them; `plots` draws the results as the paper's figures.
 
 pub mod apps;
 pub mod device;
+pub mod harm;
 pub mod inputs;
 pub mod plots;
 pub mod probe;

@@ -209,29 +209,85 @@ impl Report {
 
 /// The summary as a text table.
 pub fn table(best: &[Best], baseline: &str) -> String {
+    table_compared(best, baseline, None)
+}
+
+/// Each row's speed-up over build `against` of the same app: `against`'s
+/// best time over the row's (None where the app has no `against` build).
+pub fn speedups_over(best: &[Best], against: &str) -> Vec<Option<f32>> {
+    best.iter()
+        .map(|b| {
+            best.iter()
+                .find(|o| o.app == b.app && o.variant == against)
+                .map(|o| o.median_ms / b.median_ms)
+        })
+        .collect()
+}
+
+/// The summary as a text table; with `compare_to` (and that build among the
+/// rows), one more column: each row's speed-up over that build of its app.
+/// The app column widens for names longer than 10 characters.
+pub fn table_compared(best: &[Best], baseline: &str, compare_to: Option<&str>) -> String {
+    let compare = compare_to.filter(|c| best.iter().any(|b| b.variant == *c));
+    let width = best.iter().map(|b| b.app.len()).max().unwrap_or(0).max(10);
+    let ratio = |s: Option<f32>| s.map_or_else(|| "-".into(), |s| format!("{s:.2}x"));
     let mut out = format!(
-        "{:<10} {:<12} {:>10} {:>12} {:>10}  {}\n",
+        "{:<width$} {:<12} {:>10} {:>12} {:>10}",
         "app",
         "build",
         "best ms",
         "blocks x thr",
         format!("vs {baseline}"),
-        "check"
     );
-    for b in best {
+    if let Some(c) = compare {
+        out += &format!(" {:>10}", format!("vs {c}"));
+    }
+    out += "  check\n";
+    let over = compare.map(|c| speedups_over(best, c));
+    for (k, b) in best.iter().enumerate() {
         out += &format!(
-            "{:<10} {:<12} {:>10.3} {:>12} {:>10}  {}\n",
+            "{:<width$} {:<12} {:>10.3} {:>12} {:>10}",
             b.app,
             b.variant,
             b.median_ms,
             format!("{}x{}", b.config.blocks, b.config.threads),
-            b.speedup
-                .map(|s| format!("{s:.2}x"))
-                .unwrap_or_else(|| "-".into()),
-            if b.correct { "OK" } else { "MISMATCH" }
+            ratio(b.speedup),
         );
+        if let Some(over) = &over {
+            out += &format!(" {:>10}", ratio(over[k]));
+        }
+        out += &format!("  {}\n", if b.correct { "OK" } else { "MISMATCH" });
     }
     out
+}
+
+/// One line on how `build` fares against `against` over the apps that have
+/// both: the geometric mean of `against`'s best time over `build`'s, the
+/// worst and the best app (None when no app has both).
+pub fn comparison_summary(best: &[Best], build: &str, against: &str) -> Option<String> {
+    let pairs: Vec<(&str, f32)> = best
+        .iter()
+        .filter(|b| b.variant == build)
+        .filter_map(|b| {
+            best.iter()
+                .find(|o| o.app == b.app && o.variant == against)
+                .map(|o| (b.app.as_str(), o.median_ms / b.median_ms))
+        })
+        .collect();
+    let worst = pairs.iter().min_by(|a, b| a.1.total_cmp(&b.1))?;
+    let top = pairs.iter().max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let mean =
+        (pairs.iter().map(|(_, r)| f64::from(*r).ln()).sum::<f64>() / pairs.len() as f64).exp();
+    let slower = pairs.iter().filter(|(_, r)| *r < 0.95).count();
+    Some(format!(
+        "{build} vs {against} ({against} ms / {build} ms) over {} app(s): geometric mean {mean:.2}x, \
+         worst {:.2}x ({}), best {:.2}x ({}), {slower} below 0.95x",
+        pairs.len(),
+        worst.1,
+        worst.0,
+        top.1,
+        top.0
+    ))
 }
 
 /// The hit rates each statistics build counted for each app, at the
@@ -325,6 +381,55 @@ mod tests {
         assert!(
             text.contains("MISMATCH") && text.contains("4.00x"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn a_column_and_a_summary_compare_builds_with_another() {
+        let ms = [
+            m("inplace_shift", "no-sl1", 132, 2.0, true),
+            m("inplace_shift", "sl1", 132, 4.0, true),
+            m("gather", "no-sl1", 132, 3.0, true),
+            m("gather", "sl1", 132, 1.0, true),
+            m("stencil3", "sl1", 132, 1.0, true),
+        ];
+        let best = summarize(&ms, "nvcc");
+        assert_eq!(
+            speedups_over(&best, "no-sl1"),
+            [Some(1.0), Some(0.5), Some(1.0), Some(3.0), None]
+        );
+        let text = table_compared(&best, "nvcc", Some("no-sl1"));
+        let header = text.lines().next().unwrap();
+        assert!(
+            header.contains("vs no-sl1") && header.starts_with("app    "),
+            "{text}"
+        );
+        let row = text
+            .lines()
+            .find(|l| l.starts_with("inplace_shift sl1"))
+            .unwrap();
+        assert!(row.contains("0.50x") && row.ends_with("OK"), "{text}");
+        // Without the build to compare to, the table is the plain one.
+        let plain = table(&best, "nvcc");
+        assert_eq!(table_compared(&best, "nvcc", Some("clang")), plain);
+        assert!(!plain.contains("vs no-sl1"));
+        let line = comparison_summary(&best, "sl1", "no-sl1").unwrap();
+        assert!(line.contains("over 2 app(s)"), "{line}");
+        // sqrt(0.5 * 3) = 1.22
+        assert!(line.contains("geometric mean 1.22x"), "{line}");
+        assert!(line.contains("worst 0.50x (inplace_shift)"), "{line}");
+        assert!(line.contains("best 3.00x (gather)"), "{line}");
+        assert!(line.contains("1 below 0.95x"), "{line}");
+        assert_eq!(comparison_summary(&best, "sl1", "nvcc"), None);
+    }
+
+    #[test]
+    fn the_apps_table_keeps_its_columns() {
+        let best = summarize(&[m("upper", "sl1", 132, 2.0, true)], "nvcc");
+        assert_eq!(
+            table(&best, "nvcc"),
+            "app        build           best ms blocks x thr    vs nvcc  check\n\
+             upper      sl1               2.000      132x256          -  OK\n"
         );
     }
 

@@ -4,7 +4,7 @@
 
 use rand::Rng;
 
-use super::{chunk, le_u32, le_u64, par_for_each, App, Arg, Case, Output, POISON};
+use super::{chunk, le_u32, le_u64, par_for_each, App, Arg, Case, Fill, Output, POISON};
 use crate::inputs;
 
 pub struct Dna;
@@ -180,7 +180,7 @@ impl App for Dna {
             // Every read's pair is written.
             outputs: vec![Output {
                 bytes: 4 * next.len(),
-                fill: POISON,
+                fill: Fill::Byte(POISON),
             }],
             expected: vec![le_u32(&next)],
             inputs: vec![reads, le_u64(&table)],

@@ -1,7 +1,7 @@
 //! grep: marks the lines that contain a pattern (2 data structures; the
 //! pattern is staged in shared memory by the kernel).
 
-use super::{chunk, App, Arg, Case, Output, POISON};
+use super::{chunk, App, Arg, Case, Fill, Output, POISON};
 use crate::inputs;
 
 pub struct Grep;
@@ -31,7 +31,7 @@ impl App for Grep {
         Case {
             outputs: vec![Output {
                 bytes: text.len(),
-                fill: POISON,
+                fill: Fill::Byte(POISON),
             }],
             expected: vec![reference(&text, PATTERN)],
             inputs: vec![text, PATTERN.to_vec()],

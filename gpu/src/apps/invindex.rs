@@ -3,7 +3,7 @@
 
 use rand::Rng;
 
-use super::{chunk, le_u64, App, Arg, Case, Output};
+use super::{chunk, le_u64, App, Arg, Case, Fill, Output};
 use crate::inputs;
 
 pub struct InvIndex;
@@ -74,11 +74,11 @@ impl App for InvIndex {
             outputs: vec![
                 Output {
                     bytes: 8 * docs,
-                    fill: 0,
+                    fill: Fill::Byte(0),
                 },
                 Output {
                     bytes: 8 * docs,
-                    fill: 0,
+                    fill: Fill::Byte(0),
                 },
             ],
             expected: vec![le_u64(&links), le_u64(&hash)],

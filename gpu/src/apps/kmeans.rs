@@ -5,7 +5,7 @@
 
 use rand::Rng;
 
-use super::{chunk, le_i32, App, Arg, Case, Output, POISON};
+use super::{chunk, le_i32, App, Arg, Case, Fill, Output, POISON};
 use crate::inputs;
 
 pub struct Kmeans;
@@ -59,7 +59,7 @@ impl App for Kmeans {
             inputs: vec![le_i32(&points), le_i32(&centroids)],
             outputs: vec![Output {
                 bytes: 4 * n,
-                fill: POISON,
+                fill: Fill::Byte(POISON),
             }],
             expected: vec![le_i32(&assign)],
         }

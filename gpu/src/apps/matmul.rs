@@ -2,7 +2,7 @@
 
 use rand::Rng;
 
-use super::{chunk, le_i32, App, Arg, Case, Output, POISON};
+use super::{chunk, le_i32, App, Arg, Case, Fill, Output, POISON};
 use crate::inputs;
 
 pub struct Matmul;
@@ -40,7 +40,7 @@ impl App for Matmul {
             inputs: vec![le_i32(&a), le_i32(&b)],
             outputs: vec![Output {
                 bytes: 4 * n * n,
-                fill: POISON,
+                fill: Fill::Byte(POISON),
             }],
             expected: vec![le_i32(&c)],
         }

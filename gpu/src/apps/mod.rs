@@ -1,5 +1,6 @@
 //! The applications of the suite. An app says how to build its inputs, which
-//! kernel to launch with which arguments, and what the output must be.
+//! kernel to launch with which arguments, and what the output must be. The
+//! do-no-harm kernels (`crate::harm`) are apps too.
 
 mod affinity;
 mod dna;
@@ -23,23 +24,56 @@ pub use pvc::Pvc;
 pub use upper::Upper;
 pub use wc::Wc;
 
+use crate::sweep::{Config, Shape};
+
 /// A kernel argument, in launch order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Arg {
     /// Device copy of input buffer `i`.
     Input(usize),
-    /// Device output buffer `i` (poisoned before every run).
+    /// Device output buffer `i` (filled as its [`Output`] says before every
+    /// run).
     Output(usize),
+    /// Device output buffer `i` plus a byte offset: a second pointer into
+    /// the same buffer, for in-place kernels whose arguments alias.
+    OutputAt(usize, u64),
     U64(u64),
+    /// 32 bits (an `unsigned int`, or a `float`'s bits).
     U32(u32),
 }
 
-/// An output buffer: its size and the byte it is filled with before each run
-/// (a poison pattern, or zero for accumulators).
+/// What an output buffer holds before each run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fill {
+    /// Every byte this one (a poison pattern, or zero for accumulators).
+    Byte(u8),
+    /// A copy of input buffer `i` (of the output's size): a buffer updated
+    /// in place, which is the input and the output.
+    Input(usize),
+}
+
+/// An output buffer: its size and what it holds before each run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Output {
     pub bytes: usize,
-    pub fill: u8,
+    pub fill: Fill,
+}
+
+impl Output {
+    /// The buffer's bytes before a run, given the case's inputs.
+    pub fn initial(&self, inputs: &[Vec<u8>]) -> Vec<u8> {
+        match self.fill {
+            Fill::Byte(b) => vec![b; self.bytes],
+            Fill::Input(i) => {
+                assert_eq!(
+                    inputs[i].len(),
+                    self.bytes,
+                    "an output filled from input {i} has its size"
+                );
+                inputs[i].clone()
+            }
+        }
+    }
 }
 
 /// The poison written into plain output buffers before each run.
@@ -56,8 +90,8 @@ pub struct Case {
 
 pub trait App: Sync {
     fn name(&self) -> &'static str;
-    /// The `extern "C"` kernel in `testdata/apps/<name>/<name>.cu`: named
-    /// after the app.
+    /// The `extern "C"` kernel in `testdata/apps/<name>/<name>.cu` (harm
+    /// kernels: `testdata/harm/<name>/<name>.cu`): named after the app.
     fn kernel(&self) -> &'static str {
         self.name()
     }
@@ -69,17 +103,34 @@ pub trait App: Sync {
     fn shared_bytes(&self, _case: &Case) -> u32 {
         0
     }
+    /// The grid and block of a launch at `config` (the same threads in all):
+    /// 1-D unless the kernel indexes a 2-D grid.
+    fn shape(&self, config: Config) -> Shape {
+        Shape::linear(config)
+    }
+    /// The launch configurations to time, from the sweep: the sweep itself,
+    /// unless the kernel fixes how much work a thread does (its grid then
+    /// follows from the input).
+    fn configs(&self, _case: &Case, sweep: &[Config]) -> Vec<Config> {
+        sweep.to_vec()
+    }
 }
 
-/// Every app of the suite.
+/// Every app of the suite (the paper's ten).
 pub fn all() -> Vec<&'static dyn App> {
     vec![
         &Upper, &Wc, &Dna, &Opinion, &InvIndex, &Pvc, &Affinity, &Matmul, &Grep, &Kmeans,
     ]
 }
 
+/// The do-no-harm kernels (`crate::harm`).
+pub fn harm() -> Vec<&'static dyn App> {
+    crate::harm::all()
+}
+
+/// An app of either suite.
 pub fn by_name(name: &str) -> Option<&'static dyn App> {
-    all().into_iter().find(|a| a.name() == name)
+    all().into_iter().chain(harm()).find(|a| a.name() == name)
 }
 
 /// Little-endian bytes of `i32`s, as kernels read and write them.
@@ -120,6 +171,48 @@ pub fn par_for_each<T: Send>(out: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
     });
 }
 
+/// Whether `args` fit `case`: every buffer they name exists, offsets stay
+/// inside their output, and outputs copied from an input have its size.
+pub fn check_args(case: &Case, args: &[Arg]) -> Result<(), String> {
+    for (k, o) in case.outputs.iter().enumerate() {
+        if let Fill::Input(i) = o.fill {
+            match case.inputs.get(i) {
+                Some(input) if input.len() == o.bytes => {}
+                Some(input) => {
+                    return Err(format!(
+                        "output {k} ({} bytes) is filled from input {i} of {} bytes",
+                        o.bytes,
+                        input.len()
+                    ))
+                }
+                None => return Err(format!("output {k} is filled from no input {i}")),
+            }
+        }
+    }
+    for (n, arg) in args.iter().enumerate() {
+        match *arg {
+            Arg::Input(i) if i >= case.inputs.len() => {
+                return Err(format!("argument {n}: no input {i}"))
+            }
+            Arg::Output(i) if i >= case.outputs.len() => {
+                return Err(format!("argument {n}: no output {i}"))
+            }
+            Arg::OutputAt(i, offset) => match case.outputs.get(i) {
+                Some(o) if offset < o.bytes as u64 => {}
+                Some(o) => {
+                    return Err(format!(
+                        "argument {n}: offset {offset} past output {i}'s {} bytes",
+                        o.bytes
+                    ))
+                }
+                None => return Err(format!("argument {n}: no output {i}")),
+            },
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Compares outputs byte for byte; says where the first difference is.
 pub fn check(case: &Case, got: &[Vec<u8>]) -> Result<(), String> {
     for (i, (want, have)) in case.expected.iter().zip(got).enumerate() {
@@ -129,6 +222,10 @@ pub fn check(case: &Case, got: &[Vec<u8>]) -> Result<(), String> {
                 have.len(),
                 want.len()
             ));
+        }
+        if want == have {
+            // memcmp: hundreds of MB per run, checked after every configuration.
+            continue;
         }
         if let Some(at) = want.iter().zip(have).position(|(a, b)| a != b) {
             let differ = want.iter().zip(have).filter(|(a, b)| a != b).count();
@@ -151,7 +248,7 @@ mod tests {
             inputs: vec![],
             outputs: vec![Output {
                 bytes: 4,
-                fill: POISON,
+                fill: Fill::Byte(POISON),
             }],
             expected: vec![vec![1, 2, 3, 4]],
         };
@@ -170,6 +267,84 @@ mod tests {
             assert!(check(&case, &case.expected).is_ok());
             let args = app.args(&case, 96);
             assert!(args.contains(&Arg::Input(0)) && args.contains(&Arg::Output(0)));
+            assert_eq!(check_args(&case, &args), Ok(()), "{}", app.name());
+        }
+    }
+
+    #[test]
+    fn arguments_must_name_buffers_of_the_case() {
+        let case = Case {
+            inputs: vec![vec![0; 8]],
+            outputs: vec![Output {
+                bytes: 8,
+                fill: Fill::Input(0),
+            }],
+            expected: vec![vec![0; 8]],
+        };
+        let ok = [
+            Arg::Output(0),
+            Arg::OutputAt(0, 4),
+            Arg::Input(0),
+            Arg::U64(2),
+        ];
+        assert_eq!(check_args(&case, &ok), Ok(()));
+        for bad in [
+            Arg::OutputAt(0, 8),
+            Arg::OutputAt(1, 0),
+            Arg::Input(1),
+            Arg::Output(1),
+        ] {
+            assert!(
+                check_args(&case, std::slice::from_ref(&bad)).is_err(),
+                "{bad:?}"
+            );
+        }
+        let mut resized = case.clone();
+        resized.outputs[0].bytes = 12;
+        let err = check_args(&resized, &ok).unwrap_err();
+        assert!(err.contains("filled from input 0 of 8 bytes"), "{err}");
+    }
+
+    #[test]
+    fn outputs_start_filled_or_as_a_copy_of_an_input() {
+        let inputs = vec![vec![1, 2, 3], vec![7, 8]];
+        let poisoned = Output {
+            bytes: 3,
+            fill: Fill::Byte(POISON),
+        };
+        assert_eq!(poisoned.initial(&inputs), [POISON; 3]);
+        let in_place = Output {
+            bytes: 2,
+            fill: Fill::Input(1),
+        };
+        assert_eq!(in_place.initial(&inputs), [7, 8]);
+    }
+
+    #[test]
+    #[should_panic(expected = "has its size")]
+    fn an_output_copied_from_an_input_of_another_size_is_refused() {
+        Output {
+            bytes: 4,
+            fill: Fill::Input(0),
+        }
+        .initial(&[vec![1, 2, 3]]);
+    }
+
+    #[test]
+    fn both_suites_are_found_by_name_and_apps_launch_in_one_dimension() {
+        assert_eq!(by_name("upper").unwrap().name(), "upper");
+        assert_eq!(by_name("inplace_shift").unwrap().name(), "inplace_shift");
+        assert!(by_name("nosuchapp").is_none());
+        let c = Config {
+            blocks: 132,
+            threads: 256,
+        };
+        for app in all() {
+            assert_eq!(app.shape(c), Shape::linear(c), "{}", app.name());
+        }
+        // No name is in both suites.
+        for h in harm() {
+            assert!(all().iter().all(|a| a.name() != h.name()), "{}", h.name());
         }
     }
 

@@ -4,7 +4,7 @@
 
 use rand::Rng;
 
-use super::{chunk, par_for_each, App, Arg, Case, Output, POISON};
+use super::{chunk, par_for_each, App, Arg, Case, Fill, Output, POISON};
 use crate::inputs;
 
 pub struct Opinion;
@@ -304,7 +304,7 @@ impl App for Opinion {
         Case {
             outputs: vec![Output {
                 bytes: tweets.len(),
-                fill: POISON,
+                fill: Fill::Byte(POISON),
             }],
             expected: vec![reference(&tweets, &keywords, &lexicon)],
             inputs: vec![tweets, keywords, lexicon_bytes(&lexicon)],

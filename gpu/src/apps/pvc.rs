@@ -3,7 +3,7 @@
 
 use rand::Rng;
 
-use super::{chunk, le_u32, le_u64, App, Arg, Case, Output};
+use super::{chunk, le_u32, le_u64, App, Arg, Case, Fill, Output};
 use crate::inputs;
 
 pub struct Pvc;
@@ -80,7 +80,7 @@ impl App for Pvc {
             // Hits are added atomically: they start at zero.
             outputs: vec![Output {
                 bytes: 8 * PAGES,
-                fill: 0,
+                fill: Fill::Byte(0),
             }],
             expected: vec![le_u64(&hits)],
         }

@@ -1,6 +1,6 @@
 //! upper: text to upper case (2 data structures).
 
-use super::{chunk, App, Arg, Case, Output, POISON};
+use super::{chunk, App, Arg, Case, Fill, Output, POISON};
 use crate::inputs;
 
 pub struct Upper;
@@ -18,7 +18,7 @@ impl App for Upper {
         Case {
             outputs: vec![Output {
                 bytes: text.len(),
-                fill: POISON,
+                fill: Fill::Byte(POISON),
             }],
             expected: vec![reference(&text)],
             inputs: vec![text],

@@ -1,6 +1,6 @@
 //! wc: words and lines (1 data structure in the main loop).
 
-use super::{chunk, le_u64, App, Arg, Case, Output};
+use super::{chunk, le_u64, App, Arg, Case, Fill, Output};
 use crate::inputs;
 
 pub struct Wc;
@@ -32,7 +32,10 @@ impl App for Wc {
         Case {
             inputs: vec![text],
             // Totals are accumulated atomically: they start at zero.
-            outputs: vec![Output { bytes: 16, fill: 0 }],
+            outputs: vec![Output {
+                bytes: 16,
+                fill: Fill::Byte(0),
+            }],
             expected: vec![le_u64(&[words, lines])],
         }
     }

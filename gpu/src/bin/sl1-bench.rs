@@ -1,21 +1,36 @@
 //! `sl1-bench`: runs the app suite's builds on the GPU, checks every output
-//! against the CPU reference and times a block/thread sweep.
+//! against the CPU reference and times a block/thread sweep; `--suite harm`
+//! runs the do-no-harm kernels the same way.
 //!
 //! A bundle holds one PTX per build and app: `<bundle>/ptx/<build>/<app>.ptx`
 //! (`ci/gpu-bundle` makes it; its run script adds the nvcc build there).
+//! Pairs of app and build without PTX are skipped (the harm kernels are
+//! built in a few builds only).
 
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use sl1_gpu::apps::{self, check};
+use sl1_gpu::apps::{self, check, check_args};
 use sl1_gpu::device::Gpu;
 use sl1_gpu::results::{
-    hit_rate_table, summarize, table, HitRates, LaunchFailure, Measurement, Report,
+    comparison_summary, hit_rate_table, summarize, table_compared, HitRates, LaunchFailure,
+    Measurement, Report,
 };
 use sl1_gpu::stats::StatsLayout;
 use sl1_gpu::sweep::configs;
+
+/// Which kernels run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Suite {
+    /// The paper's ten apps.
+    Apps,
+    /// The do-no-harm kernels (common CUDA patterns, testdata/harm).
+    Harm,
+    /// Both.
+    All,
+}
 
 #[derive(Parser, Debug)]
 #[command(version, about = "Check and time S-L1's app suite on the GPU")]
@@ -23,15 +38,24 @@ struct Args {
     /// Bundle with ptx/<build>/<app>.ptx.
     #[arg(long, default_value = ".")]
     bundle: PathBuf,
-    /// Apps to run (default: every app with PTX in the bundle).
+    /// Apps to run, of either suite (default: every app of the suite with
+    /// PTX in the bundle).
     #[arg(long, value_delimiter = ',')]
     apps: Vec<String>,
+    /// The kernels to run when --apps is not given.
+    #[arg(long, value_enum, default_value_t = Suite::Apps)]
+    suite: Suite,
     /// Builds to run (default: every folder under ptx/).
     #[arg(long, value_delimiter = ',')]
     builds: Vec<String>,
     /// The build speed-ups are measured against.
     #[arg(long, default_value = "nvcc")]
     baseline: String,
+    /// One more column: each build's speed-up over this build of the same
+    /// app, and a line on `sl1` against it (default: no-sl1 with --suite
+    /// harm or all, none with apps).
+    #[arg(long)]
+    compare_to: Option<String>,
     /// Input size in bytes.
     #[arg(long, default_value_t = (512 << 20) + 37)]
     bytes: usize,
@@ -87,8 +111,17 @@ fn main() -> Result<()> {
             ptx_dir.display()
         );
     }
+    let suite = match args.suite {
+        Suite::Apps => apps::all(),
+        Suite::Harm => apps::harm(),
+        Suite::All => apps::all().into_iter().chain(apps::harm()).collect(),
+    };
+    let compare_to = args
+        .compare_to
+        .clone()
+        .or_else(|| (args.suite != Suite::Apps).then(|| "no-sl1".to_string()));
     let wanted: Vec<&'static dyn apps::App> = if args.apps.is_empty() {
-        apps::all()
+        suite
             .into_iter()
             .filter(|a| {
                 builds
@@ -103,6 +136,33 @@ fn main() -> Result<()> {
             .collect::<Result<_>>()?
     };
 
+    if wanted.is_empty() {
+        bail!(
+            "{}: no PTX of any app of the suite `{}` (expected ptx/<build>/<app>.ptx)",
+            ptx_dir.display(),
+            args.suite
+                .to_possible_value()
+                .map_or_else(String::new, |v| v.get_name().to_string())
+        );
+    }
+    // Pairs without PTX are skipped: one line per build says which.
+    for build in &builds {
+        let missing: Vec<&str> = wanted
+            .iter()
+            .map(|a| a.name())
+            .filter(|a| !ptx_dir.join(build).join(format!("{a}.ptx")).is_file())
+            .collect();
+        if !missing.is_empty() {
+            println!(
+                "skipped: no PTX in {} for {} of {} app(s): {}",
+                ptx_dir.join(build).display(),
+                missing.len(),
+                wanted.len(),
+                missing.join(", ")
+            );
+        }
+    }
+
     let gpu = Gpu::open()?;
     let sweep = configs(args.quick);
     let total = (wanted.len() * builds.len() * sweep.len()) as u64;
@@ -115,12 +175,24 @@ fn main() -> Result<()> {
     for app in &wanted {
         bar.set_message(format!("{}: generating input", app.name()));
         let case = app.case(args.bytes, 1);
+        let app_configs = app.configs(&case, &sweep);
+        if app_configs.len() != sweep.len() {
+            let more = (app_configs.len() * builds.len()) as u64;
+            bar.set_length(bar.length().unwrap_or(0) + more - (sweep.len() * builds.len()) as u64);
+        }
         for build in &builds {
             let path = ptx_dir.join(build).join(format!("{}.ptx", app.name()));
+            if !path.is_file() {
+                bar.inc(app_configs.len() as u64);
+                continue;
+            }
             let kernel = gpu.load(&path, app.kernel())?;
             let layout = stats_layout(&path, app.kernel())?;
             let inputs = gpu.upload(&case)?;
-            for &config in &sweep {
+            for &config in &app_configs {
+                if let Err(e) = check_args(&case, &app.args(&case, config.total_threads())) {
+                    bail!("{}: arguments do not fit its buffers: {e}", app.name());
+                }
                 bar.set_message(format!(
                     "{} {build} {}x{}",
                     app.name(),
@@ -174,7 +246,16 @@ fn main() -> Result<()> {
         args.reps,
         sweep.len()
     );
-    print!("{}", table(&best, &args.baseline));
+    print!(
+        "{}",
+        table_compared(&best, &args.baseline, compare_to.as_deref())
+    );
+    if let Some(line) = compare_to
+        .as_deref()
+        .and_then(|c| comparison_summary(&best, "sl1", c))
+    {
+        println!("{line}");
+    }
     if !hit_rates.is_empty() {
         print!("{}", hit_rate_table(&hit_rates, &best));
     }
