@@ -646,6 +646,7 @@ impl LoopSlice<'_, '_> {
             args.extend(group.iter().map(|s| s.tag));
             args.extend(group.iter().map(|s| s.dirty));
             args.extend(group.iter().map(|s| load_line(inst, s)));
+            args.extend(group.iter().map(|s| b.load(i1t, s.cached)));
             args.push(self.bytes_at(inst));
             let v = call(inst, f.as_value_ref(), &mut args);
             if is_load {
