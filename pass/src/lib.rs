@@ -116,7 +116,12 @@ fn transform_all_or_nothing(
         report
     });
     let why = match attempt {
-        Ok(report) => return (report, false),
+        Ok(report) => {
+            if report.applied {
+                transform::declare_block_size(kernel, report.max_threads);
+            }
+            return (report, false);
+        }
         Err(why) => why,
     };
     for global in module.get_globals() {

@@ -240,12 +240,14 @@ fn strides_predict_hit_rates_or_say_why_not() {
         .iter()
         .all(|(_, s, h, d)| *s == Some(256) && *h == Some(0) && d.starts_with("left direct")));
 
+    // An indirect structure stays direct; the others are decided statically
+    // (no monitoring for the loop).
     let mixed = predictions("mixed");
+    assert!(mixed[0].3.contains("without monitoring"), "{mixed:?}");
     assert!(
-        mixed[0].3.contains("monitored with the loop's other"),
+        mixed[2].3.starts_with("left direct") && mixed[2].3.contains("loaded from memory"),
         "{mixed:?}"
     );
-    assert!(mixed[2].3.contains("loaded from memory"), "{mixed:?}");
     assert!(predictions("sometimes")
         .iter()
         .any(|p| p.3.contains("some iterations only")));

@@ -4,7 +4,8 @@
 ; - @column: a written column of a row-major matrix (stride 256 B): no line
 ;   pays, so the loop is left as it is.
 ; - @mixed: `in` moves by 1 B per iteration, `out` is indexed by a loaded
-;   value: the loop is monitored for both.
+;   value: `out` is left direct (an indirect access), `in` and `idx` are
+;   decided statically.
 ; - @sometimes: a store on some iterations only: monitored.
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

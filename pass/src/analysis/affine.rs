@@ -6,6 +6,9 @@
 //! per iteration. Two addresses with the same symbols are a constant apart,
 //! and the address moves by `stride` bytes per iteration.
 
+/// Why an address loaded in the loop has no affine form (an indirect
+/// access: `in[idx[i]]`).
+pub const INDIRECT: &str = "loaded from memory (an indirect access)";
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
@@ -197,7 +200,7 @@ impl<'a, 'm> LoopScope<'a, 'm> {
             LLVMZExt | LLVMSExt | LLVMTrunc | LLVMBitCast | LLVMAddrSpaceCast | LLVMPtrToInt
             | LLVMIntToPtr => operand(0),
             LLVMGetElementPtr => self.gep(v, depth),
-            LLVMLoad => Err("loaded from memory (an indirect access)"),
+            LLVMLoad => Err(INDIRECT),
             LLVMSelect => Err("chosen by a select"),
             LLVMCall => Err("returned by a call"),
             LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMAnd | LLVMXor | LLVMLShr | LLVMAShr => {

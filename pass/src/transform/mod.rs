@@ -326,16 +326,23 @@ pub fn transform_kernel(
             Vec::new()
         };
         for (id, p) in &predictions {
-            if let Prediction::Static { hit_percent, .. } = p {
-                if *hit_percent <= predict::MIN_HIT_PERCENT {
+            match p {
+                Prediction::Static { hit_percent, .. }
+                    if *hit_percent <= predict::MIN_HIT_PERCENT =>
+                {
                     direct.insert(*id, predict::describe(p, line).2);
                 }
+                Prediction::Indirect => {
+                    direct.insert(*id, predict::INDIRECT_DIRECT.to_string());
+                }
+                _ => {}
             }
         }
         cacheable.retain(|id| !direct.contains_key(id));
         let record_predictions = |report: &mut TransformReport, sliced: bool| {
             let all_static = predictions
                 .iter()
+                .filter(|(id, _)| !direct.contains_key(id))
                 .all(|(_, p)| matches!(p, Prediction::Static { .. }));
             for (id, p) in &predictions {
                 let (stride, hit_percent, mut decision) = predict::describe(p, line);
@@ -485,7 +492,7 @@ pub fn transform_kernel(
                             .all(|&(_, _, depth)| depth == 1),
                     },
                 )),
-                Prediction::Dynamic(_) => None,
+                Prediction::Dynamic(_) | Prediction::Indirect => None,
             })
             .collect::<Option<BTreeMap<_, _>>>()
             .filter(|rates| rates.len() == hot.len());
@@ -662,9 +669,9 @@ pub fn transform_kernel(
         let (cached, direct, mut runs) = slice.apply(&mut rt, &label);
         if let Some(r) = runs.as_mut().filter(|_| read_only_in_runs) {
             r.detail.push_str(&format!(
-                "; the loop only reads, and its read-only structures are cached for these runs \
-                 (checked lines of a read-only stream lose to the hardware L1), in lines of up \
-                 to {} B",
+                "; the loop only reads the structures it caches, and its read-only structures \
+                 are cached for these runs (checked lines of a read-only stream lose to the \
+                 hardware L1), in lines of up to {} B",
                 options.max_line_size
             ));
         }
@@ -677,6 +684,23 @@ pub fn transform_kernel(
     cleanup(module, kernel, &rt);
     report.applied = true;
     report
+}
+
+/// A transformed kernel without launch bounds declares the block size its
+/// line buffer is sized for (`nvvm.maxntid`, PTX `.maxntid`), so that
+/// ptxas keeps its registers within what a block that large may use. The
+/// cache's state took `soa` to 96 registers a thread and `scatter` to 72,
+/// and their launches of 1024 threads a block failed (too many resources)
+/// where the builds without S-L1 ran (H100, 2026-11-25). Declared once the
+/// transform has succeeded (a kernel restored after a failure keeps its
+/// attributes as they were).
+pub(crate) fn declare_block_size(kernel: FunctionValue<'_>, threads: u32) {
+    let loc = inkwell::attributes::AttributeLoc::Function;
+    if kernel.get_string_attribute(loc, "nvvm.maxntid").is_none() {
+        let context = kernel.get_type().get_context();
+        let bound = context.create_string_attribute("nvvm.maxntid", &threads.to_string());
+        kernel.add_attribute(loc, bound);
+    }
 }
 
 /// Inlines the runtime and promotes the state slots back to registers.
