@@ -8,7 +8,7 @@ use std::process::Command;
 use anyhow::{Context, Result};
 use sl1_pass::Report;
 
-use crate::cli::{BuildArgs, Emit};
+use crate::cli::{BuildArgs, Cudart, Emit};
 use crate::runner::Runner;
 use crate::toolchain::Toolchain;
 
@@ -181,14 +181,17 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
         .arg(&args.input);
     runner.run(&mut host, &args.input)?;
 
-    // Static cudart: the executable runs with any driver new enough, without
-    // a CUDA runtime library installed beside it.
+    // Static cudart (the default): the executable runs with any driver new
+    // enough, without a CUDA runtime library installed beside it.
     let mut link = Command::new(&tools.clang);
     link.arg(&object)
         .arg("-o")
         .arg(output)
-        .arg(format!("-L{}", tools.cuda_lib_dir().display()))
-        .args(["-lcudart_static", "-ldl", "-lrt", "-lpthread"]);
+        .arg(format!("-L{}", tools.cuda_lib_dir().display()));
+    match args.cudart {
+        Cudart::Static => link.args(["-lcudart_static", "-ldl", "-lrt", "-lpthread"]),
+        Cudart::Shared => link.args(["-lcudart", "-ldl", "-lrt", "-lpthread"]),
+    };
     runner.run(&mut link, &args.input)?;
     Ok(report)
 }

@@ -43,6 +43,17 @@ pub enum Emit {
     Bc,
 }
 
+/// How an executable gets the CUDA runtime (nvcc's `--cudart`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Cudart {
+    /// Linked in: the executable needs only a driver.
+    #[default]
+    Static,
+    /// `libcudart.so`, found at run time (`LD_LIBRARY_PATH`): executables
+    /// stay small, for carrying many of them to a GPU machine.
+    Shared,
+}
+
 impl Emit {
     pub fn extension(self) -> &'static str {
         match self {
@@ -93,6 +104,9 @@ pub struct BuildArgs {
     /// Macro definition NAME or NAME=VALUE, passed to clang.
     #[arg(short = 'D', value_name = "MACRO")]
     pub define: Vec<String>,
+    /// How an executable links the CUDA runtime.
+    #[arg(long, value_enum, default_value_t = Cudart::Static)]
+    pub cudart: Cudart,
     /// Same pipeline without the S-L1 transform (for comparison).
     #[arg(long)]
     pub no_sl1: bool,

@@ -325,6 +325,38 @@ fn verbose_build_shows_every_phase_and_makes_an_executable() {
 }
 
 #[test]
+fn cudart_shared_links_the_runtime_library() {
+    // Many executables carried to a GPU machine (the corpus runner) share one
+    // libcudart.so instead of a copy each.
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("upper");
+    let out = run_ok(
+        driver()
+            .args([
+                "build",
+                "testdata/cu/upper.cu",
+                "--cudart",
+                "shared",
+                "-v",
+                "-o",
+            ])
+            .arg(&exe),
+    );
+    assert!(out.stderr.contains("-lcudart "), "{}", out.stderr);
+    assert!(!out.stderr.contains("-lcudart_static"), "{}", out.stderr);
+    let bytes = std::fs::read(&exe).unwrap();
+    assert!(
+        bytes.windows(15).any(|w| w == b"libcudart.so.12"),
+        "no dynamic libcudart dependency"
+    );
+    assert!(
+        bytes.len() < 200_000,
+        "{} bytes: the runtime linked in?",
+        bytes.len()
+    );
+}
+
+#[test]
 fn device_tuning_can_be_left_out() {
     let dir = tempfile::tempdir().unwrap();
     let out = run_ok(

@@ -23,6 +23,7 @@ const NOT_CODE: &[&str] = &[
     "-I",
     "-D",
     "clang-arg",
+    "cudart",
     "verbose",
     "cuda-path",
     "clang",
