@@ -1,0 +1,181 @@
+//! `sl1-corpus build --hecbench DIR --out DIR`: builds every `src/*-cuda`
+//! program of a HeCBench checkout with S-L1 and without it (`--no-sl1`),
+//! through `sl1-driver`, and writes `corpus.json` and a summary: what
+//! built, what S-L1 transformed, and every program that builds without
+//! S-L1 but not with it.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use sl1_corpus::build::{build, Mode};
+use sl1_corpus::program::{discover, Program};
+use sl1_corpus::summary::{self, Entry};
+
+#[derive(Parser, Debug)]
+#[command(
+    version,
+    about = "Build a corpus of CUDA programs with and without S-L1"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Build every program with S-L1 and with --no-sl1.
+    Build(BuildArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct BuildArgs {
+    /// A HeCBench checkout (its src/<name>-cuda directories).
+    #[arg(long, value_name = "DIR")]
+    hecbench: PathBuf,
+    /// Where the executables, reports and corpus.json go.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Only these programs (directory names, e.g. vadd-cuda).
+    #[arg(long, value_delimiter = ',')]
+    programs: Vec<String>,
+    /// At most this many programs (the first by name).
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Programs built at once (default: the CPUs).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// The sl1-driver to build with (default: beside this program).
+    #[arg(long)]
+    driver: Option<PathBuf>,
+    /// Start no program after this many seconds; the summary covers those
+    /// done.
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<u64>,
+}
+
+fn main() -> Result<()> {
+    match Cli::parse().command {
+        Command::Build(args) => build_all(&args),
+    }
+}
+
+fn default_driver() -> Result<PathBuf> {
+    let exe = std::env::current_exe().context("cannot find this program's path")?;
+    Ok(exe.with_file_name("sl1-driver"))
+}
+
+fn build_all(args: &BuildArgs) -> Result<()> {
+    let driver = match &args.driver {
+        Some(d) => d.clone(),
+        None => default_driver()?,
+    };
+    if !driver.is_file() {
+        bail!(
+            "{}: no sl1-driver there (build it with `cargo build -p sl1-driver`, or pass --driver)",
+            driver.display()
+        );
+    }
+    let mut programs = discover(&args.hecbench).with_context(|| {
+        format!(
+            "{}: cannot read src/ (expected a HeCBench checkout)",
+            args.hecbench.display()
+        )
+    })?;
+    if !args.programs.is_empty() {
+        for wanted in &args.programs {
+            if !programs.iter().any(|p| &p.name == wanted) {
+                bail!(
+                    "{wanted}: no such program under {}/src",
+                    args.hecbench.display()
+                );
+            }
+        }
+        programs.retain(|p| args.programs.contains(&p.name));
+    }
+    if let Some(n) = args.limit {
+        programs.truncate(n);
+    }
+    if programs.is_empty() {
+        bail!(
+            "{}: no src/*-cuda program with a Makefile",
+            args.hecbench.display()
+        );
+    }
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let out = std::fs::canonicalize(&args.out)?;
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let deadline = args
+        .time_limit
+        .map(|s| Instant::now() + Duration::from_secs(s));
+
+    let bar = ProgressBar::new(programs.len() as u64).with_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {msg}")
+            .expect("a valid template"),
+    );
+    let next = AtomicUsize::new(0);
+    let entries: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| loop {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(program) = programs.get(i) else {
+                    break;
+                };
+                bar.set_message(program.name.clone());
+                let entry = build_program(&driver, program, &out);
+                if entry.sl1_only_failure() {
+                    bar.println(format!(
+                        "S-L1 FAILS {}: {}",
+                        entry.program,
+                        entry.sl1.error.as_deref().unwrap_or("")
+                    ));
+                }
+                entries.lock().expect("no panic holds it").push(entry);
+                bar.inc(1);
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let mut entries = entries.into_inner().expect("no panic holds it");
+    entries.sort_by(|a, b| a.program.cmp(&b.program));
+    let json = out.join("corpus.json");
+    std::fs::write(
+        &json,
+        serde_json::to_string_pretty(&serde_json::json!({
+            "totals": summary::totals(&entries),
+            "programs": entries,
+        }))? + "\n",
+    )
+    .with_context(|| format!("cannot write {}", json.display()))?;
+    print!("{}", summary::text(&entries));
+    if entries.len() < programs.len() {
+        println!(
+            "CUT OFF (time limit): {} of {} programs done",
+            entries.len(),
+            programs.len()
+        );
+    }
+    println!("results: {}", json.display());
+    Ok(())
+}
+
+fn build_program(driver: &Path, program: &Program, out: &Path) -> Entry {
+    Entry {
+        program: program.name.clone(),
+        make: program.make.as_ref().ok().cloned(),
+        no_sl1: build(driver, program, Mode::NoSl1, out),
+        sl1: build(driver, program, Mode::Sl1, out),
+    }
+}

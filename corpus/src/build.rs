@@ -1,0 +1,204 @@
+//! Builds one corpus program with `sl1-driver`, with S-L1 or without it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::program::Program;
+
+/// The two builds every program gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Mode {
+    /// `sl1-driver build` as a user runs it.
+    Sl1,
+    /// The same pipeline without the transform (`--no-sl1`).
+    NoSl1,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Sl1 => "sl1",
+            Mode::NoSl1 => "no-sl1",
+        }
+    }
+}
+
+/// What one build gave.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BuildResult {
+    pub mode: Mode,
+    pub built: bool,
+    /// The executable, when built.
+    pub executable: Option<PathBuf>,
+    /// The first error the build printed, or why it was not tried.
+    pub error: Option<String>,
+    /// Kernels the S-L1 report says were transformed.
+    pub transformed: Vec<String>,
+    pub seconds: f64,
+}
+
+impl BuildResult {
+    fn not_tried(mode: Mode, why: String) -> Self {
+        BuildResult {
+            mode,
+            built: false,
+            executable: None,
+            error: Some(why),
+            transformed: Vec::new(),
+            seconds: 0.0,
+        }
+    }
+}
+
+/// Builds `program` in `mode` with the `driver` executable into
+/// `out/<mode>/<program name>/`.
+pub fn build(driver: &Path, program: &Program, mode: Mode, out: &Path) -> BuildResult {
+    let make = match &program.make {
+        Ok(make) => make,
+        Err(why) => return BuildResult::not_tried(mode, why.clone()),
+    };
+    if make.sources.len() != 1 {
+        return BuildResult::not_tried(
+            mode,
+            format!(
+                "{} sources ({}): sl1-driver builds one source file",
+                make.sources.len(),
+                make.sources.join(" ")
+            ),
+        );
+    }
+    if !make.libs.is_empty() {
+        return BuildResult::not_tried(
+            mode,
+            format!(
+                "links {}: sl1-driver links the CUDA runtime only",
+                make.libs.join(" ")
+            ),
+        );
+    }
+    if !make.unsupported.is_empty() {
+        return BuildResult::not_tried(mode, format!("needs {}", make.unsupported.join(" ")));
+    }
+    // Sources named from the Makefile's directory, or kept under src/ with
+    // a pattern rule finding them there.
+    let source = [make.sources[0].clone(), format!("src/{}", make.sources[0])]
+        .into_iter()
+        .find(|s| program.dir.join(s).is_file())
+        .unwrap_or_else(|| make.sources[0].clone());
+    let source = &source;
+    if !source.ends_with(".cu") {
+        return BuildResult::not_tried(mode, format!("{source}: not a CUDA source"));
+    }
+    let dir = out.join(mode.name()).join(&program.name);
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        return BuildResult::not_tried(mode, format!("{}: {e}", dir.display()));
+    }
+    let executable = dir.join(&make.program);
+    let report = dir.join("report.json");
+    let mut cmd = Command::new(driver);
+    cmd.current_dir(&program.dir)
+        .arg("build")
+        .arg(source)
+        .arg("-o")
+        .arg(&executable)
+        .args(["--cudart", "shared", "--report"])
+        .arg(&report)
+        .arg("-I")
+        .arg(&program.dir);
+    for flag in &make.flags {
+        if let Some(include) = flag.strip_prefix("-I") {
+            cmd.arg("-I").arg(program.dir.join(include));
+        } else if let Some(define) = flag.strip_prefix("-D") {
+            cmd.arg("-D").arg(define);
+        } else {
+            cmd.arg(format!("--clang-arg={flag}"));
+        }
+    }
+    if mode == Mode::NoSl1 {
+        cmd.arg("--no-sl1");
+    }
+    let start = Instant::now();
+    let output = cmd.output();
+    let seconds = start.elapsed().as_secs_f64();
+    let output = match output {
+        Ok(o) => o,
+        Err(e) => {
+            return BuildResult::not_tried(mode, format!("cannot run {}: {e}", driver.display()))
+        }
+    };
+    let built = output.status.success() && executable.is_file();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    BuildResult {
+        mode,
+        built,
+        executable: built.then_some(executable),
+        error: (!built).then(|| first_error(&stderr, output.status)),
+        transformed: if built {
+            transformed_kernels(&report)
+        } else {
+            Vec::new()
+        },
+        seconds,
+    }
+}
+
+/// The first line that says `error` (clang's diagnostics, the driver's
+/// messages), else the last line, else the exit status.
+fn first_error(stderr: &str, status: std::process::ExitStatus) -> String {
+    let line = stderr
+        .lines()
+        .find(|l| l.to_ascii_lowercase().contains("error"))
+        .or_else(|| stderr.lines().rev().find(|l| !l.trim().is_empty()))
+        .map(|l| l.trim().chars().take(300).collect::<String>());
+    line.unwrap_or_else(|| format!("exit status {status}"))
+}
+
+/// Names of the kernels whose transform was applied, from a JSON report.
+fn transformed_kernels(report: &Path) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(report) else {
+        return Vec::new();
+    };
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return Vec::new();
+    };
+    json["kernels"]
+        .as_array()
+        .map(|kernels| {
+            kernels
+                .iter()
+                .filter(|k| k["transform"]["applied"].as_bool() == Some(true))
+                .filter_map(|k| k["name"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_error_line_is_kept() {
+        let status = std::process::Command::new("false").status().unwrap();
+        let err = first_error("warning: x\nmain.cu:3:1: error: bad\nnote: y\n", status);
+        assert_eq!(err, "main.cu:3:1: error: bad");
+        assert_eq!(first_error("only a note\n", status), "only a note");
+        assert!(first_error("", status).starts_with("exit status"));
+    }
+
+    #[test]
+    fn transformed_kernels_come_from_the_report() {
+        let dir = tempfile::tempdir().unwrap();
+        let report = dir.path().join("r.json");
+        std::fs::write(
+            &report,
+            r#"{"kernels":[{"name":"a","transform":{"applied":true}},{"name":"b","transform":{"applied":false}}]}"#,
+        )
+        .unwrap();
+        assert_eq!(transformed_kernels(&report), ["a"]);
+        assert!(transformed_kernels(&dir.path().join("none.json")).is_empty());
+    }
+}

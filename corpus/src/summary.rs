@@ -1,0 +1,168 @@
+//! A corpus run's results: one entry per program, the totals, and the
+//! programs that build without S-L1 but not with it (S-L1's bugs).
+
+use std::fmt::Write;
+
+use serde::{Deserialize, Serialize};
+
+use crate::build::BuildResult;
+use crate::makefile::MakeInfo;
+
+/// One program's builds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    pub program: String,
+    pub make: Option<MakeInfo>,
+    pub sl1: BuildResult,
+    pub no_sl1: BuildResult,
+}
+
+impl Entry {
+    /// Builds without S-L1 and not with it.
+    pub fn sl1_only_failure(&self) -> bool {
+        self.no_sl1.built && !self.sl1.built
+    }
+}
+
+/// The totals of a run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Totals {
+    pub attempted: usize,
+    pub built_no_sl1: usize,
+    pub built_sl1: usize,
+    pub transformed: usize,
+    pub sl1_only_failures: usize,
+}
+
+pub fn totals(entries: &[Entry]) -> Totals {
+    Totals {
+        attempted: entries.len(),
+        built_no_sl1: entries.iter().filter(|e| e.no_sl1.built).count(),
+        built_sl1: entries.iter().filter(|e| e.sl1.built).count(),
+        transformed: entries
+            .iter()
+            .filter(|e| e.sl1.built && !e.sl1.transformed.is_empty())
+            .count(),
+        sl1_only_failures: entries.iter().filter(|e| e.sl1_only_failure()).count(),
+    }
+}
+
+/// The text summary: totals, then each failure that S-L1 causes, then why
+/// the others did not build (grouped by their first words).
+pub fn text(entries: &[Entry]) -> String {
+    let t = totals(entries);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "programs attempted {}, built without S-L1 {}, built with S-L1 {}, transformed {}, \
+         S-L1-only build failures {}",
+        t.attempted, t.built_no_sl1, t.built_sl1, t.transformed, t.sl1_only_failures
+    );
+    for e in entries.iter().filter(|e| e.sl1_only_failure()) {
+        let _ = writeln!(
+            out,
+            "S-L1 FAILS {}: {}",
+            e.program,
+            e.sl1.error.as_deref().unwrap_or("")
+        );
+    }
+    let mut reasons: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
+    for e in entries.iter().filter(|e| !e.no_sl1.built) {
+        let why = e.no_sl1.error.clone().unwrap_or_default();
+        let key = reason_key(&why);
+        reasons.entry(key).or_default().push(&e.program);
+    }
+    for (why, programs) in reasons {
+        let _ = writeln!(
+            out,
+            "not built ({}): {why}: {}",
+            programs.len(),
+            programs.join(" ")
+        );
+    }
+    out
+}
+
+/// A failure's kind: the message without file positions and names.
+fn reason_key(why: &str) -> String {
+    if let Some(at) = why.find("error:") {
+        return why[at..].chars().take(80).collect();
+    }
+    if let Some(at) = why.find(": ") {
+        if why[..at].contains("sources") || why[..at].starts_with("links") {
+            return why[at + 2..].to_string();
+        }
+    }
+    why.chars().take(80).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::Mode;
+
+    fn result(mode: Mode, built: bool, error: &str, transformed: &[&str]) -> BuildResult {
+        BuildResult {
+            mode,
+            built,
+            executable: None,
+            error: (!error.is_empty()).then(|| error.to_string()),
+            transformed: transformed.iter().map(|s| s.to_string()).collect(),
+            seconds: 1.0,
+        }
+    }
+
+    #[test]
+    fn totals_and_the_failures_s_l1_causes() {
+        let entries = vec![
+            Entry {
+                program: "a-cuda".into(),
+                make: None,
+                sl1: result(Mode::Sl1, true, "", &["k"]),
+                no_sl1: result(Mode::NoSl1, true, "", &[]),
+            },
+            Entry {
+                program: "b-cuda".into(),
+                make: None,
+                sl1: result(Mode::Sl1, false, "b.cu:1:1: error: boom", &[]),
+                no_sl1: result(Mode::NoSl1, true, "", &[]),
+            },
+            Entry {
+                program: "c-cuda".into(),
+                make: None,
+                sl1: result(
+                    Mode::Sl1,
+                    false,
+                    "x.cu:2:3: error: 'mpi.h' file not found",
+                    &[],
+                ),
+                no_sl1: result(
+                    Mode::NoSl1,
+                    false,
+                    "x.cu:2:3: error: 'mpi.h' file not found",
+                    &[],
+                ),
+            },
+        ];
+        let t = totals(&entries);
+        assert_eq!(
+            t,
+            Totals {
+                attempted: 3,
+                built_no_sl1: 2,
+                built_sl1: 1,
+                transformed: 1,
+                sl1_only_failures: 1
+            }
+        );
+        let text = text(&entries);
+        assert!(
+            text.contains("S-L1 FAILS b-cuda: b.cu:1:1: error: boom"),
+            "{text}"
+        );
+        assert!(
+            text.contains("not built (1): error: 'mpi.h' file not found: c-cuda"),
+            "{text}"
+        );
+    }
+}
