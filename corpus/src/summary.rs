@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::build::BuildResult;
 use crate::makefile::MakeInfo;
+use crate::run::{RunResult, Verdict};
 
 /// One program's builds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -15,6 +16,49 @@ pub struct Entry {
     pub make: Option<MakeInfo>,
     pub sl1: BuildResult,
     pub no_sl1: BuildResult,
+    /// Both builds run on the GPU machine (`sl1-corpus run`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runs: Option<Runs>,
+}
+
+/// The runs of a program's two builds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Runs {
+    pub sl1: RunResult,
+    pub no_sl1: RunResult,
+}
+
+/// A slowdown past this (S-L1 time over the time without it) counts.
+pub const SLOWER: f64 = 1.0 / 0.97;
+
+impl Runs {
+    /// What S-L1 got wrong: a verdict worse than the build without it, or
+    /// other output where neither gives a verdict.
+    pub fn wrong(&self) -> Option<String> {
+        use Verdict::*;
+        match (self.no_sl1.verdict, self.sl1.verdict) {
+            (Pass, Fail | Timeout | NotRun) | (NoVerdict, Fail | Timeout | NotRun) => {
+                Some(format!(
+                    "{:?} with S-L1, {:?} without",
+                    self.sl1.verdict, self.no_sl1.verdict
+                ))
+            }
+            (Pass | NoVerdict, _) if self.sl1.output != self.no_sl1.output => {
+                Some("its output differs from the build without S-L1".into())
+            }
+            _ => None,
+        }
+    }
+
+    /// S-L1's time over the time without it: the kernel times the program
+    /// printed, else the processes' wall times.
+    pub fn ratio(&self) -> Option<f64> {
+        let (a, b) = match (self.sl1.kernel_ms, self.no_sl1.kernel_ms) {
+            (Some(a), Some(b)) if b > 0.0 => (a, b),
+            _ => (self.sl1.seconds, self.no_sl1.seconds),
+        };
+        (b > 0.0 && self.sl1.verdict == self.no_sl1.verdict).then(|| a / b)
+    }
 }
 
 impl Entry {
@@ -45,6 +89,55 @@ pub fn totals(entries: &[Entry]) -> Totals {
             .count(),
         sl1_only_failures: entries.iter().filter(|e| e.sl1_only_failure()).count(),
     }
+}
+
+/// The runs' summary: how many ran, passed, what S-L1 got wrong, and which
+/// programs it made slower.
+pub fn runs_text(entries: &[Entry]) -> String {
+    let ran: Vec<(&Entry, &Runs)> = entries
+        .iter()
+        .filter_map(|e| e.runs.as_ref().map(|r| (e, r)))
+        .collect();
+    let pass = ran
+        .iter()
+        .filter(|(_, r)| r.sl1.verdict == Verdict::Pass && r.no_sl1.verdict == Verdict::Pass)
+        .count();
+    let wrong: Vec<(&str, String)> = ran
+        .iter()
+        .filter_map(|(e, r)| r.wrong().map(|w| (e.program.as_str(), w)))
+        .collect();
+    let ratios: Vec<(&str, f64)> = ran
+        .iter()
+        .filter_map(|(e, r)| r.ratio().map(|x| (e.program.as_str(), x)))
+        .collect();
+    let slower: Vec<&(&str, f64)> = ratios.iter().filter(|(_, x)| *x > SLOWER).collect();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "programs run {}, PASS with and without S-L1 {pass}, wrong with S-L1 {}, slower than 0.97x {}",
+        ran.len(),
+        wrong.len(),
+        slower.len()
+    );
+    if !ratios.is_empty() {
+        let geo = (ratios.iter().map(|(_, x)| x.ln()).sum::<f64>() / ratios.len() as f64).exp();
+        let _ = writeln!(
+            out,
+            "time with S-L1 over time without: geometric mean {geo:.3} over {} programs",
+            ratios.len()
+        );
+    }
+    for (program, why) in &wrong {
+        let _ = writeln!(out, "WRONG {program}: {why}");
+    }
+    for (program, x) in &slower {
+        let _ = writeln!(
+            out,
+            "SLOWER {program}: {:.2}x of the build without S-L1",
+            1.0 / x
+        );
+    }
+    out
 }
 
 /// The text summary: totals, then each failure that S-L1 causes, then why
@@ -120,12 +213,14 @@ mod tests {
                 make: None,
                 sl1: result(Mode::Sl1, true, "", &["k"]),
                 no_sl1: result(Mode::NoSl1, true, "", &[]),
+                runs: None,
             },
             Entry {
                 program: "b-cuda".into(),
                 make: None,
                 sl1: result(Mode::Sl1, false, "b.cu:1:1: error: boom", &[]),
                 no_sl1: result(Mode::NoSl1, true, "", &[]),
+                runs: None,
             },
             Entry {
                 program: "c-cuda".into(),
@@ -142,6 +237,7 @@ mod tests {
                     "x.cu:2:3: error: 'mpi.h' file not found",
                     &[],
                 ),
+                runs: None,
             },
         ];
         let t = totals(&entries);
@@ -164,5 +260,51 @@ mod tests {
             text.contains("not built (1): error: 'mpi.h' file not found: c-cuda"),
             "{text}"
         );
+    }
+
+    fn run_result(verdict: Verdict, kernel_ms: Option<f64>, output: &str) -> RunResult {
+        RunResult {
+            verdict,
+            seconds: 1.0,
+            kernel_ms,
+            output: output.into(),
+            exit_code: Some(0),
+        }
+    }
+
+    #[test]
+    fn wrong_results_and_slowdowns() {
+        let same = Runs {
+            sl1: run_result(Verdict::Pass, Some(1.0), "x\n"),
+            no_sl1: run_result(Verdict::Pass, Some(2.0), "x\n"),
+        };
+        assert_eq!(same.wrong(), None);
+        assert_eq!(same.ratio(), Some(0.5));
+        let failed = Runs {
+            sl1: run_result(Verdict::Fail, None, "x\n"),
+            no_sl1: run_result(Verdict::Pass, None, "x\n"),
+        };
+        assert!(failed.wrong().unwrap().contains("Fail with S-L1"));
+        assert_eq!(failed.ratio(), None);
+        let other = Runs {
+            sl1: run_result(Verdict::NoVerdict, None, "sum 3\n"),
+            no_sl1: run_result(Verdict::NoVerdict, None, "sum 4\n"),
+        };
+        assert!(other.wrong().unwrap().contains("output differs"));
+        let slow = Runs {
+            sl1: run_result(Verdict::Pass, Some(2.0), "x\n"),
+            no_sl1: run_result(Verdict::Pass, Some(1.0), "x\n"),
+        };
+        let entry = |name: &str, runs: Runs| Entry {
+            program: name.into(),
+            make: None,
+            sl1: result(Mode::Sl1, true, "", &[]),
+            no_sl1: result(Mode::NoSl1, true, "", &[]),
+            runs: Some(runs),
+        };
+        let text = runs_text(&[entry("a", same), entry("b", failed), entry("c", slow)]);
+        assert!(text.contains("programs run 3, PASS with and without S-L1 2, wrong with S-L1 1, slower than 0.97x 1"), "{text}");
+        assert!(text.contains("WRONG b: "), "{text}");
+        assert!(text.contains("SLOWER c: 0.50x"), "{text}");
     }
 }

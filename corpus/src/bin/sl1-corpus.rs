@@ -30,6 +30,28 @@ struct Cli {
 enum Command {
     /// Build every program with S-L1 and with --no-sl1.
     Build(BuildArgs),
+    /// On the GPU machine: run both builds of every program built both
+    /// ways (the CUDA runtime library on LD_LIBRARY_PATH), compare them.
+    Run(RunArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct RunArgs {
+    /// The HeCBench checkout (programs run in their own directories).
+    #[arg(long, value_name = "DIR")]
+    hecbench: PathBuf,
+    /// The directory `build` wrote (corpus.json, <mode>/<program>/).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Only these programs.
+    #[arg(long, value_delimiter = ',')]
+    programs: Vec<String>,
+    /// Seconds a run may take before it is killed (a hang).
+    #[arg(long, default_value_t = 60)]
+    each: u64,
+    /// Start no program after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<u64>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -61,6 +83,7 @@ struct BuildArgs {
 fn main() -> Result<()> {
     match Cli::parse().command {
         Command::Build(args) => build_all(&args),
+        Command::Run(args) => run_all(&args),
     }
 }
 
@@ -171,11 +194,82 @@ fn build_all(args: &BuildArgs) -> Result<()> {
     Ok(())
 }
 
+fn run_all(args: &RunArgs) -> Result<()> {
+    let json_path = args.out.join("corpus.json");
+    let text = std::fs::read_to_string(&json_path)
+        .with_context(|| format!("{}: run `sl1-corpus build` first", json_path.display()))?;
+    let mut json: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("{}: not a corpus.json", json_path.display()))?;
+    let mut entries: Vec<Entry> = serde_json::from_value(json["programs"].take())
+        .with_context(|| format!("{}: not a corpus.json", json_path.display()))?;
+    let todo: Vec<usize> = entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.sl1.built && e.no_sl1.built)
+        .filter(|(_, e)| args.programs.is_empty() || args.programs.contains(&e.program))
+        .map(|(i, _)| i)
+        .collect();
+    let deadline = args
+        .time_limit
+        .map(|s| Instant::now() + Duration::from_secs(s));
+    let bar = ProgressBar::new(todo.len() as u64).with_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {msg}")
+            .expect("a valid template"),
+    );
+    let limit = Duration::from_secs(args.each);
+    let mut done = 0;
+    for i in todo.iter().copied() {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let entry = &mut entries[i];
+        bar.set_message(entry.program.clone());
+        let Some(make) = entry.make.clone() else {
+            continue;
+        };
+        let dir = args.hecbench.join("src").join(&entry.program);
+        let exe = |mode: Mode| {
+            args.out
+                .join(mode.name())
+                .join(&entry.program)
+                .join(&make.program)
+        };
+        let no_sl1 = sl1_corpus::run::run(&exe(Mode::NoSl1), &make.run_args, &dir, limit);
+        let sl1 = sl1_corpus::run::run(&exe(Mode::Sl1), &make.run_args, &dir, limit);
+        let runs = summary::Runs { sl1, no_sl1 };
+        if let Some(why) = runs.wrong() {
+            bar.println(format!("WRONG {}: {why}", entry.program));
+        }
+        entry.runs = Some(runs);
+        done += 1;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    std::fs::write(
+        &json_path,
+        serde_json::to_string_pretty(&serde_json::json!({
+            "totals": summary::totals(&entries),
+            "programs": entries,
+        }))? + "\n",
+    )
+    .with_context(|| format!("cannot write {}", json_path.display()))?;
+    print!("{}", summary::runs_text(&entries));
+    if done < todo.len() {
+        println!(
+            "CUT OFF (time limit): {done} of {} programs run",
+            todo.len()
+        );
+    }
+    println!("results: {}", json_path.display());
+    Ok(())
+}
+
 fn build_program(driver: &Path, program: &Program, out: &Path) -> Entry {
     Entry {
         program: program.name.clone(),
         make: program.make.as_ref().ok().cloned(),
         no_sl1: build(driver, program, Mode::NoSl1, out),
         sl1: build(driver, program, Mode::Sl1, out),
+        runs: None,
     }
 }

@@ -1,0 +1,230 @@
+//! Runs a corpus program's two builds (on the GPU machine) with the
+//! arguments of its `run` target, in its own directory, under a time limit:
+//! the program's own verdict (PASS or FAIL), whether the two builds print
+//! the same results, and their times.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+/// What one run of one build gave.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    pub verdict: Verdict,
+    /// Wall time of the whole process.
+    pub seconds: f64,
+    /// The kernel time the program printed, in milliseconds, when it
+    /// printed one (`... kernel execution time: 12.5 (us)`).
+    pub kernel_ms: Option<f64>,
+    /// What it printed, lines with times left out (to compare builds).
+    pub output: String,
+    pub exit_code: Option<i32>,
+}
+
+/// A run's outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Verdict {
+    /// Printed PASS (and no FAIL), exit status 0.
+    Pass,
+    /// Printed FAIL, or exited with an error.
+    Fail,
+    /// Exited 0 without a verdict: only the outputs can be compared.
+    NoVerdict,
+    /// Still running at the time limit: killed.
+    Timeout,
+    /// Could not be started.
+    NotRun,
+}
+
+/// Runs `exe args` in `dir`, killed after `limit`.
+pub fn run(exe: &Path, args: &[String], dir: &Path, limit: Duration) -> RunResult {
+    let not_run = |why: String| RunResult {
+        verdict: Verdict::NotRun,
+        seconds: 0.0,
+        kernel_ms: None,
+        output: why,
+        exit_code: None,
+    };
+    let Ok(out) = tempfile::tempfile() else {
+        return not_run("no temporary file".into());
+    };
+    let Ok(err) = out.try_clone() else {
+        return not_run("no temporary file".into());
+    };
+    let start = Instant::now();
+    let child = Command::new(exe)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(out.try_clone().expect("a cloned handle"))
+        .stderr(err)
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => return not_run(format!("{}: {e}", exe.display())),
+    };
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if start.elapsed() >= limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(_) => break None,
+        }
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let text = read_all(out);
+    let exit_code = status.and_then(|s| s.code());
+    let verdict = match status {
+        None => Verdict::Timeout,
+        Some(s) => verdict_of(&text, s.success()),
+    };
+    RunResult {
+        verdict,
+        seconds,
+        kernel_ms: kernel_ms(&text),
+        output: without_times(&text),
+        exit_code,
+    }
+}
+
+fn read_all(mut file: std::fs::File) -> String {
+    use std::io::{Read, Seek};
+    let mut bytes = Vec::new();
+    let _ = file.rewind();
+    let _ = file.read_to_end(&mut bytes);
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// PASS and FAIL as the programs print them (`PASS`, `FAIL`, `Passed`...).
+pub fn verdict_of(text: &str, success: bool) -> Verdict {
+    let upper = text.to_ascii_uppercase();
+    let fail = upper.contains("FAIL");
+    let pass = upper.contains("PASS");
+    if fail || !success {
+        Verdict::Fail
+    } else if pass {
+        Verdict::Pass
+    } else {
+        Verdict::NoVerdict
+    }
+}
+
+/// The first kernel time a program prints, in milliseconds:
+/// `<...> time<...>: 12.5 (us)` and the like, with s, ms, us or ns.
+pub fn kernel_ms(text: &str) -> Option<f64> {
+    text.lines()
+        .filter(|l| {
+            let l = l.to_ascii_lowercase();
+            l.contains("kernel") && l.contains("time")
+        })
+        .find_map(|l| {
+            let after = &l[l.find(':')? + 1..];
+            let mut words = after
+                .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+                .filter(|w| !w.is_empty());
+            let value: f64 = words.next()?.parse().ok()?;
+            let scale = match words.next()?.to_ascii_lowercase().as_str() {
+                "s" | "sec" | "secs" | "seconds" => 1e3,
+                "ms" => 1.0,
+                "us" | "usec" => 1e-3,
+                "ns" => 1e-6,
+                _ => return None,
+            };
+            Some(value * scale)
+        })
+}
+
+/// The output without lines that carry times, which differ from run to
+/// run.
+pub fn without_times(text: &str) -> String {
+    text.lines()
+        .filter(|l| {
+            let l = l.to_ascii_lowercase();
+            !(l.contains("time")
+                || l.contains("elapsed")
+                || l.contains("gb/s")
+                || l.contains("throughput"))
+        })
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts() {
+        assert_eq!(verdict_of("result: PASS\n", true), Verdict::Pass);
+        assert_eq!(verdict_of("Passed\n", true), Verdict::Pass);
+        assert_eq!(verdict_of("PASS\nFAIL at 3\n", true), Verdict::Fail);
+        assert_eq!(verdict_of("PASS\n", false), Verdict::Fail);
+        assert_eq!(verdict_of("sum = 3\n", true), Verdict::NoVerdict);
+    }
+
+    #[test]
+    fn kernel_times_in_their_units() {
+        assert_eq!(
+            kernel_ms("Average kernel execution time: 12.5 (us)\n"),
+            Some(0.0125)
+        );
+        assert_eq!(kernel_ms("Total kernel time : 3 ms\n"), Some(3.0));
+        assert_eq!(kernel_ms("kernel time: 2 (s)\n"), Some(2000.0));
+        assert_eq!(kernel_ms("time: fast\n"), None);
+    }
+
+    #[test]
+    fn times_leave_the_compared_output() {
+        assert_eq!(
+            without_times("sum = 3\nElapsed time: 4 ms\nPASS\n"),
+            "sum = 3\nPASS\n"
+        );
+    }
+
+    #[test]
+    fn runs_a_program_under_a_time_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("prog");
+        std::fs::write(
+            &script,
+            "#!/bin/sh\necho \"args $1 $2\"\necho 'kernel time: 5 (ms)'\necho PASS\n",
+        )
+        .unwrap();
+        make_executable(&script);
+        let r = run(
+            &script,
+            &["a".into(), "b".into()],
+            dir.path(),
+            Duration::from_secs(10),
+        );
+        assert_eq!(r.verdict, Verdict::Pass);
+        assert_eq!(r.kernel_ms, Some(5.0));
+        assert_eq!(r.output, "args a b\nPASS\n");
+
+        let slow = dir.path().join("slow");
+        std::fs::write(&slow, "#!/bin/sh\nsleep 5\necho PASS\n").unwrap();
+        make_executable(&slow);
+        let r = run(&slow, &[], dir.path(), Duration::from_millis(200));
+        assert_eq!(r.verdict, Verdict::Timeout);
+        assert!(r.seconds < 4.0);
+
+        let r = run(
+            &dir.path().join("missing"),
+            &[],
+            dir.path(),
+            Duration::from_secs(1),
+        );
+        assert_eq!(r.verdict, Verdict::NotRun);
+    }
+
+    fn make_executable(path: &Path) {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
