@@ -174,14 +174,7 @@ fn build_all(args: &BuildArgs) -> Result<()> {
     let mut entries = entries.into_inner().expect("no panic holds it");
     entries.sort_by(|a, b| a.program.cmp(&b.program));
     let json = out.join("corpus.json");
-    std::fs::write(
-        &json,
-        serde_json::to_string_pretty(&serde_json::json!({
-            "totals": summary::totals(&entries),
-            "programs": entries,
-        }))? + "\n",
-    )
-    .with_context(|| format!("cannot write {}", json.display()))?;
+    write_corpus(&json, &entries)?;
     print!("{}", summary::text(&entries));
     if entries.len() < programs.len() {
         println!(
@@ -245,14 +238,7 @@ fn run_all(args: &RunArgs) -> Result<()> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    std::fs::write(
-        &json_path,
-        serde_json::to_string_pretty(&serde_json::json!({
-            "totals": summary::totals(&entries),
-            "programs": entries,
-        }))? + "\n",
-    )
-    .with_context(|| format!("cannot write {}", json_path.display()))?;
+    write_corpus(&json_path, &entries)?;
     print!("{}", summary::runs_text(&entries));
     if done < todo.len() {
         println!(
@@ -262,6 +248,16 @@ fn run_all(args: &RunArgs) -> Result<()> {
     }
     println!("results: {}", json_path.display());
     Ok(())
+}
+
+/// `corpus.json`: the totals and every program's entry.
+fn write_corpus(path: &Path, entries: &[Entry]) -> Result<()> {
+    let json = serde_json::json!({
+        "totals": summary::totals(entries),
+        "programs": entries,
+    });
+    std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 fn build_program(driver: &Path, program: &Program, out: &Path) -> Entry {

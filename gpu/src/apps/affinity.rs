@@ -3,7 +3,7 @@
 
 use rand::Rng;
 
-use super::{chunk, le_u32, le_u64, App, Arg, Case, Fill, Output};
+use super::{chunk, le, App, Arg, Case, Fill, Output};
 use crate::inputs;
 
 pub struct Affinity;
@@ -59,13 +59,13 @@ impl App for Affinity {
         let loyal = loyal(&tx);
         let visits = reference(&tx, &loyal);
         Case {
-            inputs: vec![le_u32(&tx), loyal],
+            inputs: vec![le(&tx), loyal],
             // Visits are added atomically: they start at zero.
             outputs: vec![Output {
                 bytes: 8 * MERCHANTS,
                 fill: Fill::Byte(0),
             }],
-            expected: vec![le_u64(&visits)],
+            expected: vec![le(&visits)],
         }
     }
     fn args(&self, case: &Case, threads: u64) -> Vec<Arg> {

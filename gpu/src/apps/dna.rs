@@ -4,7 +4,7 @@
 
 use rand::Rng;
 
-use super::{chunk, le_u32, le_u64, par_for_each, App, Arg, Case, Fill, Output, POISON};
+use super::{chunk, le, par_for_each, App, Arg, Case, Fill, Output, POISON};
 use crate::inputs;
 
 pub struct Dna;
@@ -182,8 +182,8 @@ impl App for Dna {
                 bytes: 4 * next.len(),
                 fill: Fill::Byte(POISON),
             }],
-            expected: vec![le_u32(&next)],
-            inputs: vec![reads, le_u64(&table)],
+            expected: vec![le(&next)],
+            inputs: vec![reads, le(&table)],
         }
     }
     fn args(&self, case: &Case, threads: u64) -> Vec<Arg> {

@@ -3,7 +3,7 @@
 
 use rand::Rng;
 
-use super::{chunk, le_u64, App, Arg, Case, Fill, Output};
+use super::{chunk, le, App, Arg, Case, Fill, Output};
 use crate::inputs;
 
 pub struct InvIndex;
@@ -81,7 +81,7 @@ impl App for InvIndex {
                     fill: Fill::Byte(0),
                 },
             ],
-            expected: vec![le_u64(&links), le_u64(&hash)],
+            expected: vec![le(&links), le(&hash)],
         }
     }
     fn args(&self, case: &Case, threads: u64) -> Vec<Arg> {

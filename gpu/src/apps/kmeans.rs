@@ -5,7 +5,7 @@
 
 use rand::Rng;
 
-use super::{chunk, le_i32, App, Arg, Case, Fill, Output, POISON};
+use super::{chunk, le, App, Arg, Case, Fill, Output, POISON};
 use crate::inputs;
 
 pub struct Kmeans;
@@ -56,12 +56,12 @@ impl App for Kmeans {
             .collect();
         let assign = reference(&points, &centroids);
         Case {
-            inputs: vec![le_i32(&points), le_i32(&centroids)],
+            inputs: vec![le(&points), le(&centroids)],
             outputs: vec![Output {
                 bytes: 4 * n,
                 fill: Fill::Byte(POISON),
             }],
-            expected: vec![le_i32(&assign)],
+            expected: vec![le(&assign)],
         }
     }
     fn args(&self, case: &Case, threads: u64) -> Vec<Arg> {

@@ -2,7 +2,7 @@
 
 use rand::Rng;
 
-use super::{chunk, le_i32, App, Arg, Case, Fill, Output, POISON};
+use super::{chunk, le, App, Arg, Case, Fill, Output, POISON};
 use crate::inputs;
 
 pub struct Matmul;
@@ -37,12 +37,12 @@ impl App for Matmul {
         let b: Vec<i32> = (0..n * n).map(|_| r.random_range(-8..=8)).collect();
         let c = reference(&a, &b, n);
         Case {
-            inputs: vec![le_i32(&a), le_i32(&b)],
+            inputs: vec![le(&a), le(&b)],
             outputs: vec![Output {
                 bytes: 4 * n * n,
                 fill: Fill::Byte(POISON),
             }],
-            expected: vec![le_i32(&c)],
+            expected: vec![le(&c)],
         }
     }
     fn args(&self, case: &Case, threads: u64) -> Vec<Arg> {

@@ -133,19 +133,29 @@ pub fn by_name(name: &str) -> Option<&'static dyn App> {
     all().into_iter().chain(harm()).find(|a| a.name() == name)
 }
 
-/// Little-endian bytes of `i32`s, as kernels read and write them.
-pub fn le_i32(values: &[i32]) -> Vec<u8> {
-    values.iter().flat_map(|x| x.to_le_bytes()).collect()
+/// Values kernels read and write, as little-endian bytes.
+pub trait Le: Copy {
+    fn put(self, out: &mut Vec<u8>);
 }
 
-/// Little-endian bytes of `u32`s.
-pub fn le_u32(values: &[u32]) -> Vec<u8> {
-    values.iter().flat_map(|x| x.to_le_bytes()).collect()
+macro_rules! le_values {
+    ($($t:ty),*) => {
+        $(impl Le for $t {
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+        })*
+    };
 }
+le_values!(u8, u16, i32, u32, i64, u64, f32, f64);
 
-/// Little-endian bytes of `u64`s.
-pub fn le_u64(values: &[u64]) -> Vec<u8> {
-    values.iter().flat_map(|x| x.to_le_bytes()).collect()
+/// Little-endian bytes of `values`, as kernels read and write them.
+pub fn le<T: Le>(values: &[T]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(std::mem::size_of_val(values));
+    for v in values {
+        v.put(&mut out);
+    }
+    out
 }
 
 /// Per-thread chunk for `n` items over `threads` threads.

@@ -3,7 +3,7 @@
 
 use rand::Rng;
 
-use super::{chunk, le_u32, le_u64, App, Arg, Case, Fill, Output};
+use super::{chunk, le, App, Arg, Case, Fill, Output};
 use crate::inputs;
 
 pub struct Pvc;
@@ -76,13 +76,13 @@ impl App for Pvc {
         let weight: Vec<u32> = (0..PAGES).map(|_| r.random_range(1..1000)).collect();
         let hits = reference(&log, &weight);
         Case {
-            inputs: vec![log, le_u32(&weight)],
+            inputs: vec![log, le(&weight)],
             // Hits are added atomically: they start at zero.
             outputs: vec![Output {
                 bytes: 8 * PAGES,
                 fill: Fill::Byte(0),
             }],
-            expected: vec![le_u64(&hits)],
+            expected: vec![le(&hits)],
         }
     }
     fn args(&self, case: &Case, threads: u64) -> Vec<Arg> {

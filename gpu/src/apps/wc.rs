@@ -1,6 +1,6 @@
 //! wc: words and lines (1 data structure in the main loop).
 
-use super::{chunk, le_u64, App, Arg, Case, Fill, Output};
+use super::{chunk, le, App, Arg, Case, Fill, Output};
 use crate::inputs;
 
 pub struct Wc;
@@ -36,7 +36,7 @@ impl App for Wc {
                 bytes: 16,
                 fill: Fill::Byte(0),
             }],
-            expected: vec![le_u64(&[words, lines])],
+            expected: vec![le(&[words, lines])],
         }
     }
     fn args(&self, case: &Case, threads: u64) -> Vec<Arg> {

@@ -88,17 +88,22 @@ impl App for Stencil2d {
         }
     }
     fn args(&self, case: &Case, _threads: u64) -> Vec<Arg> {
-        let (w, h) = dims(case.inputs[0].len() / 4);
-        vec![
-            Arg::Input(0),
-            Arg::Output(0),
-            Arg::U64(w as u64),
-            Arg::U64(h as u64),
-        ]
+        planar_args(case)
     }
     fn shape(&self, config: Config) -> Shape {
         Shape::planar(config)
     }
+}
+
+/// `in, out, w, h` for the kernels over a `w x h` grid of ints.
+fn planar_args(case: &Case) -> Vec<Arg> {
+    let (w, h) = dims(case.inputs[0].len() / 4);
+    vec![
+        Arg::Input(0),
+        Arg::Output(0),
+        Arg::U64(w as u64),
+        Arg::U64(h as u64),
+    ]
 }
 
 /// transpose: `out (w x h) = in (h x w)` transposed.
@@ -128,13 +133,7 @@ impl App for Transpose {
         }
     }
     fn args(&self, case: &Case, _threads: u64) -> Vec<Arg> {
-        let (w, h) = dims(case.inputs[0].len() / 4);
-        vec![
-            Arg::Input(0),
-            Arg::Output(0),
-            Arg::U64(w as u64),
-            Arg::U64(h as u64),
-        ]
+        planar_args(case)
     }
     fn shape(&self, config: Config) -> Shape {
         Shape::planar(config)

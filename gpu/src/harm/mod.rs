@@ -27,6 +27,7 @@ pub use indirect::{Gather, Histogram, Lut, Scatter, SpmvCsr};
 
 use rand::Rng;
 
+pub use crate::apps::le;
 use crate::apps::{chunk, par_for_each, App, Arg, Fill, Output, POISON};
 
 /// Every kernel of the suite.
@@ -60,31 +61,6 @@ pub fn all() -> Vec<&'static dyn App> {
         &GridStride,
         &SyncInLoop,
     ]
-}
-
-/// Values the kernels read and write, as little-endian bytes.
-pub trait Le: Copy {
-    fn put(self, out: &mut Vec<u8>);
-}
-
-macro_rules! le_values {
-    ($($t:ty),*) => {
-        $(impl Le for $t {
-            fn put(self, out: &mut Vec<u8>) {
-                out.extend_from_slice(&self.to_le_bytes());
-            }
-        })*
-    };
-}
-le_values!(u8, u16, i32, u32, i64, u64, f32, f64);
-
-/// Little-endian bytes of `values`.
-pub fn le<T: Le>(values: &[T]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(std::mem::size_of_val(values));
-    for v in values {
-        v.put(&mut out);
-    }
-    out
 }
 
 /// Elements in a budget of `bytes` when each takes `per_element` bytes over

@@ -6,9 +6,6 @@
 //! per iteration. Two addresses with the same symbols are a constant apart,
 //! and the address moves by `stride` bytes per iteration.
 
-/// Why an address loaded in the loop has no affine form (an indirect
-/// access: `in[idx[i]]`).
-pub const INDIRECT: &str = "loaded from memory (an indirect access)";
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
@@ -17,6 +14,10 @@ use inkwell::llvm_sys::LLVMOpcode;
 use crate::ir::{Block, Function, GepIndex, Value};
 
 use super::loops::Loop;
+
+/// Why an address loaded in the loop has no affine form (an indirect
+/// access: `in[idx[i]]`).
+pub const INDIRECT: &str = "loaded from memory (an indirect access)";
 
 mod exit;
 pub use exit::CountedExit;

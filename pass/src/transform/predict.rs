@@ -132,12 +132,6 @@ impl From<&str> for Unpredicted {
     }
 }
 
-impl From<String> for Unpredicted {
-    fn from(why: String) -> Self {
-        Unpredicted::Other(why)
-    }
-}
-
 /// Each access's affine address in its loop, with its size, when all of them
 /// sit in one loop, run on every iteration, move alike and lie a constant
 /// apart.
