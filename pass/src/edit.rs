@@ -154,8 +154,8 @@ pub fn entry_alloca(function: LLVMValueRef, ty: LLVMTypeRef, name: &str) -> LLVM
 }
 
 /// Replaces phi `phi` with a stack slot: each predecessor stores its incoming
-/// value before branching, and the phi's uses read the slot.
-pub fn demote_phi(function: LLVMValueRef, phi: LLVMValueRef) {
+/// value before branching, and the phi's uses read the slot. Returns the slot.
+pub fn demote_phi(function: LLVMValueRef, phi: LLVMValueRef) -> LLVMValueRef {
     // SAFETY: `phi` is a live phi node of `function`.
     unsafe {
         let ty = LLVMTypeOf(phi);
@@ -168,6 +168,7 @@ pub fn demote_phi(function: LLVMValueRef, phi: LLVMValueRef) {
         let reload = Builder::before(first_non_phi(LLVMGetInstructionParent(phi))).load(ty, slot);
         LLVMReplaceAllUsesWith(phi, reload);
         LLVMInstructionEraseFromParent(phi);
+        slot
     }
 }
 

@@ -422,6 +422,17 @@ impl KernelReport {
                 r.detail
             ));
         }
+        for l in &t.lane_tests {
+            let names: Vec<String> = l.arguments.iter().map(|a| format!("`{a}`")).collect();
+            lines.push(format!(
+                "lane test in loop at {}: {} cached only where a warp's neighbouring lanes \
+                 access them at least {} B apart (tested at run time); closer lanes share the \
+                 hardware's L1 lines, which serve them as well",
+                l.loop_header,
+                names.join(", "),
+                l.min_bytes
+            ));
+        }
         for d in &t.accesses_direct {
             lines.push(format!(
                 "direct {:?} of `{}`: {}",

@@ -3,6 +3,8 @@
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 
+use std::collections::HashMap;
+
 use crate::analysis::accesses::Access;
 use crate::analysis::Mode;
 use crate::edit::{self, Builder};
@@ -30,6 +32,7 @@ impl LoopSlice<'_, '_> {
         &self,
         decide: LLVMBasicBlockRef,
         cached: &[(Access<'_>, State, Mode)],
+        slots: &HashMap<usize, (LLVMValueRef, LLVMTypeRef)>,
     ) {
         let function = self.k.function.as_raw();
         let mut structures: Vec<(State, Mode)> = Vec::new();
@@ -186,6 +189,12 @@ impl LoopSlice<'_, '_> {
                 eligible.push(good);
                 score.push(if *mode == Mode::ReadOnly { twice } else { hits });
             }
+            // Lanes close together share the hardware's lines (`lanes`).
+            for ((s, _), e) in structures.iter().zip(eligible.iter_mut()) {
+                if let Some(apart) = self.emit_lanes_apart(&b, s, slots) {
+                    *e = LLVMBuildAnd(r, *e, apart, c"".as_ptr());
+                }
+            }
             let mut writes_cached = LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0);
             for (e, _) in eligible.iter().zip(&companion).filter(|(_, c)| !**c) {
                 writes_cached = LLVMBuildOr(r, writes_cached, *e, c"".as_ptr());
@@ -300,6 +309,49 @@ impl LoopSlice<'_, '_> {
                 b.store(chosen, s.line);
             }
         }
+    }
+}
+
+impl LoopSlice<'_, '_> {
+    /// The lane test of structure `s` before `b` (`lanes`): whether the
+    /// warp's neighbouring lanes access it an L1 line apart or more, or
+    /// None where it is not tested.
+    fn emit_lanes_apart(
+        &self,
+        b: &Builder,
+        s: &State,
+        slots: &HashMap<usize, (LLVMValueRef, LLVMTypeRef)>,
+    ) -> Option<LLVMValueRef> {
+        if self.uniform {
+            return None;
+        }
+        let form = self.lane_forms.get(&s.id)?;
+        // SAFETY: reads the parent block of an instruction.
+        let inside = |v: LLVMValueRef| unsafe {
+            !LLVMIsAInstruction(v).is_null() && self.blocks.contains(&LLVMGetInstructionParent(v))
+        };
+        super::lanes::emit_lanes_apart(b, self.k.function.as_raw(), form, slots, &inside)
+    }
+
+    /// Whether the lane test declines every one of `states` (each tested,
+    /// each with lanes closer than a line), or None where one is not tested.
+    pub(super) fn emit_lanes_all_close(
+        &self,
+        b: &Builder,
+        states: &[State],
+        slots: &HashMap<usize, (LLVMValueRef, LLVMTypeRef)>,
+    ) -> Option<LLVMValueRef> {
+        let mut any_apart = None;
+        for s in states {
+            let apart = self.emit_lanes_apart(b, s, slots)?;
+            // SAFETY: an `or` of two i1 values of the same block.
+            any_apart = Some(match any_apart {
+                None => apart,
+                Some(a) => unsafe { LLVMBuildOr(b.raw(), a, apart, c"".as_ptr()) },
+            });
+        }
+        // SAFETY: negates an i1 value.
+        any_apart.map(|a| unsafe { LLVMBuildNot(b.raw(), a, c"sl1.lanes.close".as_ptr()) })
     }
 }
 

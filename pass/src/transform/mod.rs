@@ -21,6 +21,7 @@ use crate::options::Options;
 use crate::runtime::{Runtime, ADDRSPACE_SHARED};
 
 mod decide;
+mod lanes;
 mod line_runs;
 pub mod predict;
 mod sites;
@@ -96,6 +97,10 @@ pub struct TransformReport {
     /// Per predicted loop: whether its all-cached copy got line runs, or why not.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub line_runs: Vec<LineRunsReport>,
+    /// Per sliced loop: the structures cached only where a warp's lanes
+    /// access them at least a hardware L1 line apart (`lanes`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lane_tests: Vec<LaneTestReport>,
     /// The global holding the run-time statistics (statistics builds only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stats_symbol: Option<String>,
@@ -123,6 +128,17 @@ pub struct LineRunsReport {
     pub applied: bool,
     /// What runs without checks, or why nothing does.
     pub detail: String,
+}
+
+/// The structures of one sliced loop under the lane test (`lanes`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaneTestReport {
+    /// Header of the main loop.
+    #[serde(rename = "loop")]
+    pub loop_header: String,
+    pub arguments: Vec<String>,
+    /// Bytes a warp's neighbouring lanes must lie apart for a line to pay.
+    pub min_bytes: i64,
 }
 
 /// Per data structure state slots (allocas in the entry block).
@@ -637,6 +653,29 @@ pub fn transform_kernel(
         else {
             continue;
         };
+        let scope = crate::analysis::affine::LoopScope::new(k.function, &k.blocks, l);
+        let lane_forms = if uniform {
+            BTreeMap::new()
+        } else {
+            let in_loop: Vec<&Access<'_>> = k
+                .accesses
+                .iter()
+                .filter(|a| l.blocks.contains(&a.block))
+                .collect();
+            let mut forms = lanes::lane_tested(&k, &scope, &in_loop);
+            forms.retain(|id, _| hot.contains(id));
+            forms
+        };
+        if !lane_forms.is_empty() {
+            report.lane_tests.push(LaneTestReport {
+                loop_header: label.clone(),
+                arguments: lane_forms
+                    .keys()
+                    .map(|&id| k.data_structures[id as usize].name.clone())
+                    .collect(),
+                min_bytes: lanes::HARDWARE_LINE_BYTES,
+            });
+        }
         // Structures cached in another loop but cold in this one go direct here.
         let loop_states: Vec<Option<State>> = states
             .iter()
@@ -664,7 +703,8 @@ pub fn transform_kernel(
             static_rates,
             rereads,
             stats,
-            exit: crate::analysis::affine::LoopScope::new(k.function, &k.blocks, l).counted_exit(),
+            exit: scope.counted_exit(),
+            lane_forms,
         };
         let (cached, direct, mut runs) = slice.apply(&mut rt, &label);
         if let Some(r) = runs.as_mut().filter(|_| read_only_in_runs) {

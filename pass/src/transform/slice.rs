@@ -1,7 +1,7 @@
 //! Slicing one main loop: normal form, the monitoring clone, the cached loop,
 //! coherence around it and the all-cached version.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
@@ -9,7 +9,7 @@ use inkwell::types::BasicTypeEnum;
 use inkwell::values::AsValueRef;
 
 use crate::analysis::accesses::{Access, AccessKind};
-use crate::analysis::affine::CountedExit;
+use crate::analysis::affine::{AffineAddress, CountedExit};
 use crate::analysis::{KernelAnalysis, Mode};
 use crate::edit::{self, Builder};
 use crate::options::Options;
@@ -57,6 +57,9 @@ pub(super) struct LoopSlice<'a, 'm> {
     pub(super) stats: Option<super::Stats>,
     /// The loop's exit test as a count, or why it is not one (line runs).
     pub(super) exit: Result<CountedExit, &'static str>,
+    /// Structures under the lane test (`lanes`), with the affine address
+    /// of their first access.
+    pub(super) lane_forms: BTreeMap<u32, AffineAddress>,
 }
 
 impl LoopSlice<'_, '_> {
@@ -160,11 +163,15 @@ impl LoopSlice<'_, '_> {
 
         // Normal form: no header phis, a preheader, one latch, no value used
         // outside the loop except through a stack slot.
+        // The slots by phi, for the decision's lane test.
+        let mut slots = HashMap::new();
         for phi in edit::instructions(self.header)
             .into_iter()
             .filter(|i| edit::is_phi(*i))
         {
-            edit::demote_phi(function, phi);
+            // SAFETY: reads the type of a live phi.
+            let ty = unsafe { LLVMTypeOf(phi) };
+            slots.insert(phi as usize, (edit::demote_phi(function, phi), ty));
         }
         let preds = edit::predecessors(function, self.header);
         let preheader = edit::new_block_before(self.header, self.header, "sl1.preheader");
@@ -217,9 +224,16 @@ impl LoopSlice<'_, '_> {
             // Every structure's hit rate is predicted: straight to the decision.
             edit::retarget_edges(preheader, self.header, decide);
         } else {
-            self.emit_monitoring(rt, &order, preheader, latch, decide, &cached, &loop_states);
+            self.emit_monitoring(
+                rt,
+                &order,
+                (preheader, latch, decide),
+                &cached,
+                &loop_states,
+                &slots,
+            );
         }
-        self.emit_decide(decide, &cached);
+        self.emit_decide(decide, &cached, &slots);
         // The loop as it was, for threads that cache nothing: they pay for
         // the monitoring and the decision only.
         let plain = edit::clone_blocks(&order, self.header, ".sl1.plain");
@@ -356,16 +370,14 @@ impl LoopSlice<'_, '_> {
     /// a one-line cache per structure after each cacheable access, and its
     /// latch leaves for `decide` once the thread has simulated THRESHOLD
     /// accesses (block-wide in a loop with a barrier).
-    #[allow(clippy::too_many_arguments)]
     fn emit_monitoring(
         &self,
         rt: &mut Runtime<'_, '_>,
         order: &[LLVMBasicBlockRef],
-        preheader: LLVMBasicBlockRef,
-        latch: LLVMBasicBlockRef,
-        decide: LLVMBasicBlockRef,
+        (preheader, latch, decide): (LLVMBasicBlockRef, LLVMBasicBlockRef, LLVMBasicBlockRef),
         cached: &[(Access<'_>, State, Mode)],
         loop_states: &[State],
+        slots: &HashMap<usize, (LLVMValueRef, LLVMTypeRef)>,
     ) {
         let function = self.k.function.as_raw();
         let clone = edit::clone_blocks(order, preheader, ".sl1.monitor");
@@ -381,6 +393,19 @@ impl LoopSlice<'_, '_> {
             pre.store(const_int(i64t, -1), s.sim_tag);
             pre.store(const_int(i32t, 0), s.sim_hits);
             pre.store(const_int(i32t, 0), s.sim_accesses);
+        }
+        // Where the lane test already declines every structure, monitoring
+        // cannot change the decision: straight to it (nothing simulated,
+        // nothing eligible), so that short chunks do not spend their whole
+        // run simulating.
+        if let Some(close) = self.emit_lanes_all_close(&pre, loop_states, slots) {
+            let old = edit::terminator(preheader);
+            // SAFETY: replaces the preheader's branch by a conditional one to
+            // two blocks of the same function.
+            unsafe {
+                LLVMBuildCondBr(pre.raw(), close, decide, clone.blocks[&self.header]);
+            }
+            edit::erase(old);
         }
         drop(pre);
         let simulate = rt.simulate();

@@ -1,0 +1,172 @@
+//! Structures the warp's own coalescing serves. A thread-private line pays
+//! where the hardware's lines do not: lanes far apart each pull their own
+//! 128 B L1 line, and resident threads outgrow the L1. Where a warp's lanes
+//! access a structure less than an L1 line apart (per-thread chunks of a few
+//! elements: a grid of two thousand blocks), their loads and stores share
+//! lines and sectors, the L1 keeps what the next iteration reads, and a
+//! per-thread line only adds the cache's work. Measured on the H100
+//! (2026-11-25, 256 MiB, do-no-harm suite, docs/benchmarks.md): at
+//! 2112x1024 threads the lanes of `soa` lie 25 B apart and S-L1 ran 0.80x
+//! of the build without it (0.158 against 0.127 ms at each build's best),
+//! `vec16` 62 B apart 0.87x, `aos` 0.93x, `stencil3` 0.95x; the same kernels
+//! with lanes a chunk of 256 B or more apart ran 1.3-2.1x faster cached.
+//!
+//! Two kinds of structure gain whatever the lanes' distance, and a loop
+//! with one of them is not tested at all: those a thread reads and writes
+//! (a global store does not keep its line in the L1, so the next read goes
+//! to L2: `saxpy`'s `y` 2.5x at 62 B) and those accessed in pieces under
+//! 4 B (a request per byte or half-word: `bytes_u8` 9.6x, `halves_u16`
+//! 4.9x, `upper`, `wc`). Nor does the test touch arguments without
+//! restrict (their lines are looked up as a group) or loops with a block
+//! barrier (their version is the block's).
+//!
+//! The test runs in the decision: each lane computes the structure's address
+//! at the loop's entry from its affine form, and compares it with its
+//! neighbour's (`shfl.sync.bfly`), where the whole warp is there.
+
+use std::collections::{BTreeMap, HashMap};
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMTypeKind};
+
+use crate::analysis::accesses::{Access, AccessKind};
+use crate::analysis::affine::{AffineAddress, LoopScope};
+use crate::analysis::{KernelAnalysis, Mode};
+use crate::edit::{self, Builder};
+
+use super::const_int;
+
+/// Bytes of a hardware L1 line: lanes closer than this share lines.
+pub const HARDWARE_LINE_BYTES: i64 = 128;
+
+/// Accesses narrower than this gain from lines whatever the lanes do.
+const NARROW_BYTES: u64 = 4;
+
+/// The structures of a main loop under the lane test, each with the affine
+/// address of its first access (symbols: the loop's induction variables and
+/// values from before the loop).
+pub fn lane_tested<'m>(
+    k: &KernelAnalysis<'m>,
+    scope: &LoopScope<'_, 'm>,
+    in_loop: &[&Access<'m>],
+) -> BTreeMap<u32, AffineAddress> {
+    let mut by_structure: BTreeMap<u32, Vec<&Access<'m>>> = BTreeMap::new();
+    for a in in_loop {
+        if let Some(ds) = k.data_structure_of(a) {
+            by_structure.entry(ds.id).or_default().push(a);
+        }
+    }
+    let gains_anyway = |accesses: &[&Access<'m>]| {
+        let loads = accesses.iter().any(|a| a.kind == AccessKind::Load);
+        let stores = accesses.iter().any(|a| a.kind == AccessKind::Store);
+        (loads && stores) || accesses.iter().any(|a| a.size < NARROW_BYTES)
+    };
+    // Beside a structure that gains anyway, the others ride along as before:
+    // its lines take shared memory from the L1 they would be left to
+    // (`saxpy`'s `x` direct beside a cached `y`: 2.37x against 2.50x).
+    if by_structure.values().any(|a| gains_anyway(a)) {
+        return BTreeMap::new();
+    }
+    by_structure
+        .into_iter()
+        .filter(|(id, accesses)| {
+            let ds = &k.data_structures[*id as usize];
+            let atomic = accesses.iter().any(|a| a.kind.is_atomic());
+            ds.restrict && !atomic && ds.mode != Mode::Unused
+        })
+        .filter_map(|(id, accesses)| {
+            let a = accesses[0];
+            let pointer = a
+                .inst
+                .operand(if a.kind == AccessKind::Store { 1 } else { 0 })?;
+            scope.affine(pointer).ok().map(|form| (id, form))
+        })
+        .collect()
+}
+
+/// Emits, before `b`'s position, whether this lane and its neighbour
+/// access the structure at `form` at least an L1 line apart, or the warp is
+/// not all here (the test cannot tell): an i1. `slots` holds the stack slot
+/// of each demoted header phi, by the phi; `inside` tells an instruction of
+/// the loop, whose value at the entry is unknown (then no test: None).
+pub(super) fn emit_lanes_apart(
+    b: &Builder,
+    function: LLVMValueRef,
+    form: &AffineAddress,
+    slots: &HashMap<usize, (LLVMValueRef, LLVMTypeRef)>,
+    inside: &dyn Fn(LLVMValueRef) -> bool,
+) -> Option<LLVMValueRef> {
+    // SAFETY: integer arithmetic, loads of the function's own slots and NVVM
+    // intrinsic calls, built before the decide block's terminator; every
+    // symbol used is a value from before the loop (which dominates the
+    // decision) or a slot.
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
+        let i32t = LLVMInt32TypeInContext(ctx);
+        let r = b.raw();
+        let mut address = const_int(i32t, form.constant);
+        for (&symbol, &coefficient) in &form.terms {
+            let value = match slots.get(&symbol) {
+                Some(&(slot, ty)) => b.load(ty, slot),
+                None => {
+                    let v = symbol as LLVMValueRef;
+                    if inside(v) {
+                        return None;
+                    }
+                    v
+                }
+            };
+            let low = match LLVMGetTypeKind(LLVMTypeOf(value)) {
+                LLVMTypeKind::LLVMPointerTypeKind => {
+                    LLVMBuildPtrToInt(r, value, i32t, c"".as_ptr())
+                }
+                LLVMTypeKind::LLVMIntegerTypeKind => match LLVMGetIntTypeWidth(LLVMTypeOf(value)) {
+                    32 => value,
+                    w if w > 32 => LLVMBuildTrunc(r, value, i32t, c"".as_ptr()),
+                    _ => LLVMBuildZExt(r, value, i32t, c"".as_ptr()),
+                },
+                _ => return None,
+            };
+            let term = LLVMBuildMul(r, low, const_int(i32t, coefficient), c"".as_ptr());
+            address = LLVMBuildAdd(r, address, term, c"".as_ptr());
+        }
+        // The low 32 bits suffice: lanes of one structure lie far less than
+        // 4 GiB apart, and a wrong answer costs time, never correctness.
+        let active = edit::call_intrinsic(r, function, "llvm.nvvm.activemask", &mut [], c"");
+        let whole = LLVMBuildICmp(
+            r,
+            LLVMIntPredicate::LLVMIntEQ,
+            active,
+            const_int(i32t, -1),
+            c"sl1.lanes.whole".as_ptr(),
+        );
+        let mut args = [active, address, const_int(i32t, 1), const_int(i32t, 0x1f)];
+        let neighbour = edit::call_intrinsic(
+            r,
+            function,
+            "llvm.nvvm.shfl.sync.bfly.i32",
+            &mut args,
+            c"sl1.lanes.neighbour",
+        );
+        let diff = LLVMBuildSub(r, neighbour, address, c"".as_ptr());
+        let negative = LLVMBuildICmp(
+            r,
+            LLVMIntPredicate::LLVMIntSLT,
+            diff,
+            const_int(i32t, 0),
+            c"".as_ptr(),
+        );
+        let minus = LLVMBuildNeg(r, diff, c"".as_ptr());
+        let distance = LLVMBuildSelect(r, negative, minus, diff, c"sl1.lanes.distance".as_ptr());
+        let apart = LLVMBuildICmp(
+            r,
+            LLVMIntPredicate::LLVMIntUGE,
+            distance,
+            const_int(i32t, HARDWARE_LINE_BYTES),
+            c"".as_ptr(),
+        );
+        let unknown = LLVMBuildNot(r, whole, c"".as_ptr());
+        Some(LLVMBuildOr(r, apart, unknown, c"sl1.lanes.apart".as_ptr()))
+    }
+}
