@@ -26,6 +26,10 @@ pub struct Entry {
 pub struct Runs {
     pub sl1: RunResult,
     pub no_sl1: RunResult,
+    /// The two executables are the same bytes (S-L1 left every kernel as
+    /// it was): run once, the result stands for both.
+    #[serde(default)]
+    pub identical: bool,
 }
 
 /// A slowdown past this (S-L1 time over the time without it) counts.
@@ -53,6 +57,9 @@ impl Runs {
     /// S-L1's time over the time without it: the kernel times the program
     /// printed, else the processes' wall times.
     pub fn ratio(&self) -> Option<f64> {
+        if self.identical {
+            return None;
+        }
         let (a, b) = match (self.sl1.kernel_ms, self.no_sl1.kernel_ms) {
             (Some(a), Some(b)) if b > 0.0 => (a, b),
             _ => (self.sl1.seconds, self.no_sl1.seconds),
@@ -111,10 +118,12 @@ pub fn runs_text(entries: &[Entry]) -> String {
         .filter_map(|(e, r)| r.ratio().map(|x| (e.program.as_str(), x)))
         .collect();
     let slower: Vec<&(&str, f64)> = ratios.iter().filter(|(_, x)| *x > SLOWER).collect();
+    let identical = ran.iter().filter(|(_, r)| r.identical).count();
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "programs run {}, PASS with and without S-L1 {pass}, wrong with S-L1 {}, slower than 0.97x {}",
+        "programs run {} ({identical} with the same executable both ways, run once), PASS with \
+         and without S-L1 {pass}, wrong with S-L1 {}, slower than 0.97x {}",
         ran.len(),
         wrong.len(),
         slower.len()
@@ -123,7 +132,8 @@ pub fn runs_text(entries: &[Entry]) -> String {
         let geo = (ratios.iter().map(|(_, x)| x.ln()).sum::<f64>() / ratios.len() as f64).exp();
         let _ = writeln!(
             out,
-            "time with S-L1 over time without: geometric mean {geo:.3} over {} programs",
+            "time with S-L1 over time without: geometric mean {geo:.3} over the {} programs \
+             whose executables differ",
             ratios.len()
         );
     }
@@ -275,23 +285,27 @@ mod tests {
     #[test]
     fn wrong_results_and_slowdowns() {
         let same = Runs {
+            identical: false,
             sl1: run_result(Verdict::Pass, Some(1.0), "x\n"),
             no_sl1: run_result(Verdict::Pass, Some(2.0), "x\n"),
         };
         assert_eq!(same.wrong(), None);
         assert_eq!(same.ratio(), Some(0.5));
         let failed = Runs {
+            identical: false,
             sl1: run_result(Verdict::Fail, None, "x\n"),
             no_sl1: run_result(Verdict::Pass, None, "x\n"),
         };
         assert!(failed.wrong().unwrap().contains("Fail with S-L1"));
         assert_eq!(failed.ratio(), None);
         let other = Runs {
+            identical: false,
             sl1: run_result(Verdict::NoVerdict, None, "sum 3\n"),
             no_sl1: run_result(Verdict::NoVerdict, None, "sum 4\n"),
         };
         assert!(other.wrong().unwrap().contains("output differs"));
         let slow = Runs {
+            identical: false,
             sl1: run_result(Verdict::Pass, Some(2.0), "x\n"),
             no_sl1: run_result(Verdict::Pass, Some(1.0), "x\n"),
         };
@@ -303,7 +317,13 @@ mod tests {
             runs: Some(runs),
         };
         let text = runs_text(&[entry("a", same), entry("b", failed), entry("c", slow)]);
-        assert!(text.contains("programs run 3, PASS with and without S-L1 2, wrong with S-L1 1, slower than 0.97x 1"), "{text}");
+        assert!(
+            text.contains(
+                "programs run 3 (0 with the same executable both ways, run once), PASS with and \
+                 without S-L1 2, wrong with S-L1 1, slower than 0.97x 1"
+            ),
+            "{text}"
+        );
         assert!(text.contains("WRONG b: "), "{text}");
         assert!(text.contains("SLOWER c: 0.50x"), "{text}");
     }

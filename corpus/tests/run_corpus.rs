@@ -63,7 +63,8 @@ fn runs_both_builds_and_reports_what_s_l1_got_wrong() {
     );
     assert!(
         stdout.contains(
-            "programs run 2, PASS with and without S-L1 1, wrong with S-L1 1, slower than 0.97x 0"
+            "programs run 2 (0 with the same executable both ways, run once), PASS with and \
+             without S-L1 1, wrong with S-L1 1, slower than 0.97x 0"
         ),
         "{stdout}"
     );
@@ -72,7 +73,7 @@ fn runs_both_builds_and_reports_what_s_l1_got_wrong() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("geometric mean 0.500 over 1 programs"),
+        stdout.contains("geometric mean 0.500 over the 1 programs whose executables differ"),
         "{stdout}"
     );
     let json: serde_json::Value =

@@ -52,6 +52,14 @@ struct RunArgs {
     /// Start no program after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<u64>,
+    /// Runs of each build whose executables differ, alternating, the
+    /// fastest timed (the verdict and output are the first run's).
+    #[arg(long, default_value_t = 2)]
+    reps: u32,
+    /// Run again the programs a previous `run` got to (else only those
+    /// named in --programs are).
+    #[arg(long)]
+    again: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -200,6 +208,8 @@ fn run_all(args: &RunArgs) -> Result<()> {
         .enumerate()
         .filter(|(_, e)| e.sl1.built && e.no_sl1.built)
         .filter(|(_, e)| args.programs.is_empty() || args.programs.contains(&e.program))
+        // A run cut off by its time limit goes on where it stopped.
+        .filter(|(_, e)| e.runs.is_none() || args.again || !args.programs.is_empty())
         .map(|(i, _)| i)
         .collect();
     let deadline = args
@@ -227,9 +237,13 @@ fn run_all(args: &RunArgs) -> Result<()> {
                 .join(&entry.program)
                 .join(&make.program)
         };
-        let no_sl1 = sl1_corpus::run::run(&exe(Mode::NoSl1), &make.run_args, &dir, limit);
-        let sl1 = sl1_corpus::run::run(&exe(Mode::Sl1), &make.run_args, &dir, limit);
-        let runs = summary::Runs { sl1, no_sl1 };
+        let runs = sl1_corpus::run::run_both(
+            (&exe(Mode::NoSl1), &exe(Mode::Sl1)),
+            &make.run_args,
+            &dir,
+            limit,
+            args.reps,
+        );
         if let Some(why) = runs.wrong() {
             bar.println(format!("WRONG {}: {why}", entry.program));
         }
