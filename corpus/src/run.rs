@@ -163,37 +163,42 @@ pub fn verdict_of(text: &str, success: bool) -> Verdict {
 /// `<...> time<...>: 12.5 (us)` and the like, with s, ms, us or ns.
 pub fn kernel_ms(text: &str) -> Option<f64> {
     text.lines()
-        .filter(|l| {
-            let l = l.to_ascii_lowercase();
-            l.contains("kernel") && l.contains("time")
-        })
-        .find_map(|l| {
-            let after = &l[l.find(':')? + 1..];
-            let mut words = after
-                .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
-                .filter(|w| !w.is_empty());
-            let value: f64 = words.next()?.parse().ok()?;
-            let scale = match words.next()?.to_ascii_lowercase().as_str() {
-                "s" | "sec" | "secs" | "seconds" => 1e3,
-                "ms" => 1.0,
-                "us" | "usec" => 1e-3,
-                "ns" => 1e-6,
-                _ => return None,
-            };
-            Some(value * scale)
-        })
+        .filter(|l| l.to_ascii_lowercase().contains("kernel"))
+        .find_map(duration_ms)
+}
+
+/// The first `<number> <unit>` of a line, in milliseconds (`12.5 (us)`,
+/// `3 ms`, `0.4 (s)`).
+fn duration_ms(line: &str) -> Option<f64> {
+    let words: Vec<String> = line
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ':' || c == '=')
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    words.windows(2).find_map(|pair| {
+        let value: f64 = pair[0].parse().ok()?;
+        let scale = match pair[1].as_str() {
+            "s" | "sec" | "secs" | "second" | "seconds" => 1e3,
+            "ms" | "msec" | "msecs" => 1.0,
+            "us" | "usec" | "usecs" | "\u{b5}s" => 1e-3,
+            "ns" => 1e-6,
+            _ => return None,
+        };
+        Some(value * scale)
+    })
 }
 
 /// The output without lines that carry times, which differ from run to
-/// run.
+/// run: those that say so, and those with a duration in them.
 pub fn without_times(text: &str) -> String {
     text.lines()
         .filter(|l| {
-            let l = l.to_ascii_lowercase();
-            !(l.contains("time")
-                || l.contains("elapsed")
-                || l.contains("gb/s")
-                || l.contains("throughput"))
+            let lower = l.to_ascii_lowercase();
+            !(lower.contains("time")
+                || lower.contains("elapsed")
+                || lower.contains("gb/s")
+                || lower.contains("throughput")
+                || duration_ms(l).is_some())
         })
         .map(|l| format!("{l}\n"))
         .collect()
@@ -221,6 +226,8 @@ mod tests {
         assert_eq!(kernel_ms("Total kernel time : 3 ms\n"), Some(3.0));
         assert_eq!(kernel_ms("kernel time: 2 (s)\n"), Some(2000.0));
         assert_eq!(kernel_ms("time: fast\n"), None);
+        assert_eq!(kernel_ms("Total kernel execution 0.5 (s)\n"), Some(500.0));
+        assert_eq!(kernel_ms("kernels: 4\nsum = 3 s\n"), None);
     }
 
     #[test]
@@ -228,6 +235,11 @@ mod tests {
         assert_eq!(
             without_times("sum = 3\nElapsed time: 4 ms\nPASS\n"),
             "sum = 3\nPASS\n"
+        );
+        // A duration without the word (HeCBench's ddbp): not compared.
+        assert_eq!(
+            without_times("Total kernel execution 0.406613 (s)\nchecksum = 54.5\n"),
+            "checksum = 54.5\n"
         );
     }
 

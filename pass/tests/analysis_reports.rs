@@ -198,6 +198,30 @@ fn block_and_grid_stride_loops_are_left_as_they_are() {
     );
 }
 
+/// Two rows read at a distance the analysis cannot tell, each moving a
+/// constant 512 B per iteration (a block-stride loop whose step the source
+/// fixes: HeCBench's all-pairs-distance). They were monitored and cached
+/// (0.41x of the build without S-L1 on the H100, 2026-11-25); no access
+/// finds its line again, whatever the distance: left direct, statically.
+#[test]
+fn accesses_a_line_apart_per_iteration_miss_at_any_distance() {
+    let report = with_module(&repo().join("testdata/ll/rows_by_block_stride.ll"), |m| {
+        run_on_module(m, &Options::default()).unwrap()
+    });
+    let t = &report.kernels[0].transform;
+    assert!(!t.applied, "{:?}", t.reasons);
+    let data = &t.predictions[0];
+    assert_eq!(
+        (data.argument.as_str(), data.stride, data.hit_percent),
+        ("data", Some(512), Some(0))
+    );
+    assert!(
+        data.decision.starts_with("left direct"),
+        "{}",
+        data.decision
+    );
+}
+
 #[test]
 fn strides_predict_hit_rates_or_say_why_not() {
     let report = with_module(&repo().join("testdata/ll/predicted_strides.ll"), |m| {

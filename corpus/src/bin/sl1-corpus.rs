@@ -60,6 +60,21 @@ struct RunArgs {
     /// named in --programs are).
     #[arg(long)]
     again: bool,
+    /// Programs whose two builds are the same bytes (nothing to time) run
+    /// this many at a time; the others always run alone.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+}
+
+/// One program to run: its builds, arguments and directory.
+struct RunJob {
+    index: usize,
+    program: String,
+    executables: (PathBuf, PathBuf),
+    args: Vec<String>,
+    dir: PathBuf,
+    /// The two executables are the same bytes.
+    same: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -220,36 +235,77 @@ fn run_all(args: &RunArgs) -> Result<()> {
             .expect("a valid template"),
     );
     let limit = Duration::from_secs(args.each);
-    let mut done = 0;
-    for i in todo.iter().copied() {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            break;
-        }
-        let entry = &mut entries[i];
-        bar.set_message(entry.program.clone());
-        let Some(make) = entry.make.clone() else {
-            continue;
-        };
-        let dir = args.hecbench.join("src").join(&entry.program);
-        let exe = |mode: Mode| {
-            args.out
-                .join(mode.name())
-                .join(&entry.program)
-                .join(&make.program)
-        };
+    let jobs: Vec<RunJob> = todo
+        .iter()
+        .filter_map(|&i| {
+            let entry = &entries[i];
+            let make = entry.make.as_ref()?;
+            let exe = |mode: Mode| {
+                args.out
+                    .join(mode.name())
+                    .join(&entry.program)
+                    .join(&make.program)
+            };
+            let (no_sl1, sl1) = (exe(Mode::NoSl1), exe(Mode::Sl1));
+            let same = matches!(
+                (std::fs::read(&no_sl1), std::fs::read(&sl1)),
+                (Ok(a), Ok(b)) if a == b
+            );
+            Some(RunJob {
+                index: i,
+                program: entry.program.clone(),
+                executables: (no_sl1, sl1),
+                args: make.run_args.clone(),
+                dir: args.hecbench.join("src").join(&entry.program),
+                same,
+            })
+        })
+        .collect();
+    let run_job = |job: &RunJob| {
         let runs = sl1_corpus::run::run_both(
-            (&exe(Mode::NoSl1), &exe(Mode::Sl1)),
-            &make.run_args,
-            &dir,
+            (&job.executables.0, &job.executables.1),
+            &job.args,
+            &job.dir,
             limit,
             args.reps,
         );
         if let Some(why) = runs.wrong() {
-            bar.println(format!("WRONG {}: {why}", entry.program));
+            bar.println(format!("WRONG {}: {why}", job.program));
         }
-        entry.runs = Some(runs);
-        done += 1;
         bar.inc(1);
+        runs
+    };
+    let past_deadline = || deadline.is_some_and(|d| Instant::now() >= d);
+    // Programs whose builds are the same bytes have nothing to time: they
+    // run --jobs at a time. The others run alone, so that their times hold.
+    let results = Mutex::new(Vec::new());
+    let (same, differ): (Vec<&RunJob>, Vec<&RunJob>) = jobs.iter().partition(|j| j.same);
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..args.jobs.max(1) {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(job) = same.get(k) else { break };
+                if past_deadline() {
+                    break;
+                }
+                let runs = run_job(job);
+                results.lock().expect("no panics").push((job.index, runs));
+            });
+        }
+    });
+    for job in differ {
+        if past_deadline() {
+            break;
+        }
+        bar.set_message(job.program.clone());
+        let runs = run_job(job);
+        results.lock().expect("no panics").push((job.index, runs));
+    }
+    let results = results.into_inner().expect("no panics");
+    let done = results.len();
+    for (i, runs) in results {
+        entries[i].runs = Some(runs);
     }
     bar.finish_and_clear();
     write_corpus(&json_path, &entries)?;

@@ -85,6 +85,37 @@ pub fn lane_tested<'m>(
         .collect()
 }
 
+/// Where `value` comes in `function`: its argument number, or after the
+/// arguments its instruction's place in block order; last for others
+/// (globals), by name.
+fn position(function: LLVMValueRef, value: LLVMValueRef) -> (usize, usize, String) {
+    // SAFETY: walks the arguments and instructions of a live function.
+    unsafe {
+        for i in 0..LLVMCountParams(function) {
+            if LLVMGetParam(function, i) == value {
+                return (0, i as usize, String::new());
+            }
+        }
+        let mut n = 0;
+        for block in edit::blocks(function) {
+            for inst in edit::instructions(block) {
+                if inst == value {
+                    return (1, n, String::new());
+                }
+                n += 1;
+            }
+        }
+        let mut len = 0;
+        let name = LLVMGetValueName2(value, &mut len);
+        let name = if name.is_null() {
+            String::new()
+        } else {
+            String::from_utf8_lossy(std::slice::from_raw_parts(name.cast::<u8>(), len)).into_owned()
+        };
+        (2, 0, name)
+    }
+}
+
 /// Emits, before `b`'s position, whether this lane and its neighbour
 /// access the structure at `form` at least an L1 line apart, or the warp is
 /// not all here (the test cannot tell): an i1. `slots` holds the stack slot
@@ -105,17 +136,28 @@ pub(super) fn emit_lanes_apart(
         let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
         let i32t = LLVMInt32TypeInContext(ctx);
         let r = b.raw();
-        let mut address = const_int(i32t, form.constant);
+        // The terms in the function's order, not their addresses', so that
+        // the output does not depend on where LLVM allocated the values.
+        let mut terms = Vec::new();
         for (&symbol, &coefficient) in &form.terms {
-            let value = match slots.get(&symbol) {
-                Some(&(slot, ty)) => b.load(ty, slot),
+            let (value, slot) = match slots.get(&symbol) {
+                Some(&(slot, ty)) => (slot, Some(ty)),
                 None => {
                     let v = symbol as LLVMValueRef;
                     if inside(v) {
                         return None;
                     }
-                    v
+                    (v, None)
                 }
+            };
+            terms.push((position(function, value), value, slot, coefficient));
+        }
+        terms.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut address = const_int(i32t, form.constant);
+        for (_, value, slot, coefficient) in terms {
+            let value = match slot {
+                Some(ty) => b.load(ty, value),
+                None => value,
             };
             let low = match LLVMGetTypeKind(LLVMTypeOf(value)) {
                 LLVMTypeKind::LLVMPointerTypeKind => {

@@ -81,6 +81,21 @@ pub fn predict(k: &KernelAnalysis<'_>, accesses: &[&Access<'_>], line: u32) -> P
             }
         }
         Err(Unpredicted::Indirect) => Prediction::Indirect,
+        // Sites whose distance is unknown, each moving a line or more per
+        // iteration: none finds its line again, whatever the distance
+        // (`for (i = 4 * tid; ...; i += 4 * THREADS)` over two rows).
+        Err(Unpredicted::UnknownDistance { stride, sites })
+            if stride.unsigned_abs() >= u64::from(line) =>
+        {
+            Prediction::Static {
+                stride,
+                hit_percent: 0,
+                sites,
+            }
+        }
+        Err(Unpredicted::UnknownDistance { .. }) => {
+            Prediction::Dynamic("accesses are not a constant distance apart".into())
+        }
         Err(Unpredicted::Other(why)) => Prediction::Dynamic(why),
     }
 }
@@ -123,6 +138,12 @@ fn simulate(sites: &[(i64, i64)], stride: i64, line: i64) -> u32 {
 enum Unpredicted {
     /// An address is loaded in the loop.
     Indirect,
+    /// The accesses move alike, by `stride` per iteration, at distances
+    /// the analysis cannot tell.
+    UnknownDistance {
+        stride: i64,
+        sites: u32,
+    },
     Other(String),
 }
 
@@ -146,6 +167,7 @@ fn affine_accesses(
         .ok_or("not in a loop")?;
     let scope = LoopScope::new(k.function, &k.blocks, &k.loops.loops[inner]);
     let mut forms: Vec<(AffineAddress, u64)> = Vec::new();
+    let mut unknown_distance = false;
     for a in accesses {
         if k.loops.innermost_loop_of(a.block) != Some(inner) {
             return Err("accessed from more than one loop".into());
@@ -168,11 +190,15 @@ fn affine_accesses(
             if f0.stride != form.stride {
                 return Err("accesses move by different strides".into());
             }
-            if f0.distance_to(&form).is_none() {
-                return Err("accesses are not a constant distance apart".into());
-            }
+            unknown_distance |= f0.distance_to(&form).is_none();
         }
         forms.push((form, a.size));
+    }
+    if unknown_distance {
+        return Err(Unpredicted::UnknownDistance {
+            stride: forms[0].0.stride,
+            sites: forms.len() as u32,
+        });
     }
     Ok(forms)
 }
