@@ -351,7 +351,10 @@ pub fn transform_kernel(
                 Prediction::Indirect => {
                     direct.insert(*id, predict::INDIRECT_DIRECT.to_string());
                 }
-                _ => {}
+                Prediction::Dynamic(_) => {
+                    direct.insert(*id, predict::describe(p, line).2);
+                }
+                Prediction::Static { .. } => {}
             }
         }
         cacheable.retain(|id| !direct.contains_key(id));

@@ -40,6 +40,16 @@ pub const INDIRECT_DIRECT: &str = "left direct: its addresses are loaded from me
      fall in it, which nothing predicts, and repeated lookups are the hardware L1's (shared \
      by the SM's threads); --no-static-prediction monitors it";
 
+/// Why a structure without a prediction stays direct (with static
+/// prediction on). Measured on the H100 (2026-11-25): every monitored loop
+/// lost, none gained: in the do-no-harm suite `stencil3` 0.72x, `gather`
+/// 0.85x, `scatter` 0.92x (128 MiB); in HeCBench `epistasis` 0.54x,
+/// `contract` 0.71x, `adv` 0.78x, `aop` 0.89x, `cbsfil` 0.96x; and none of
+/// the ten apps needs monitoring.
+pub const UNPREDICTED_DIRECT: &str = "left direct: nothing predicts its hit rate, and \
+     monitoring a loop costs more than it has saved wherever measured (docs/benchmarks.md); \
+     --no-static-prediction monitors it, as the paper does";
+
 /// A predicted hit rate at or below this cannot pay for a line (the
 /// decision's own bar: more hits than misses).
 pub const MIN_HIT_PERCENT: u32 = 50;
@@ -227,7 +237,7 @@ pub fn describe(p: &Prediction, line: u32) -> (Option<i64>, Option<u32>, String)
             Some(*hit_percent),
             format!("predicted: stride {stride} B per iteration, {hit_percent}% hits"),
         ),
-        Prediction::Dynamic(why) => (None, None, format!("monitored: {why}")),
+        Prediction::Dynamic(why) => (None, None, format!("{UNPREDICTED_DIRECT} ({why})")),
         Prediction::Indirect => (None, None, INDIRECT_DIRECT.to_string()),
     }
 }
