@@ -112,6 +112,7 @@ pub fn run_both(
             sl1: result.clone(),
             no_sl1: result,
             identical: true,
+            nondeterministic: false,
         };
     }
     let mut first = (run(no_sl1, args, dir, limit), run(sl1, args, dir, limit));
@@ -130,10 +131,17 @@ pub fn run_both(
         keep_fastest(&mut first.0, run(no_sl1, args, dir, limit));
         keep_fastest(&mut first.1, run(sl1, args, dir, limit));
     }
+    // Outputs that differ: does the build without S-L1 agree with itself?
+    let mut nondeterministic = false;
+    if first.0.output != first.1.output && finished(&first.0) && finished(&first.1) {
+        let again = run(no_sl1, args, dir, limit);
+        nondeterministic = finished(&again) && again.output != first.0.output;
+    }
     Runs {
         no_sl1: first.0,
         sl1: first.1,
         identical: false,
+        nondeterministic,
     }
 }
 
@@ -311,6 +319,17 @@ mod tests {
         assert_eq!(differ.no_sl1.kernel_ms, Some(2.0));
         assert_eq!(differ.sl1.kernel_ms, Some(3.0));
         assert_eq!(differ.sl1.verdict, Verdict::Pass);
+        assert!(!differ.nondeterministic);
+
+        // Output that changes from run to run (the run count): the build
+        // without S-L1 is run again, disagrees with itself, and the
+        // difference is not S-L1's.
+        let body = "#!/bin/sh\necho x >> count\necho \"appended $(wc -l < count)\"\necho PASS\n";
+        std::fs::write(&a, body).unwrap();
+        std::fs::write(&b, format!("{body}# another build\n")).unwrap();
+        let varying = run_both((&a, &b), &[], dir.path(), limit, 1);
+        assert!(varying.nondeterministic);
+        assert_eq!(varying.wrong(), None);
     }
 
     fn make_executable(path: &Path) {

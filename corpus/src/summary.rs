@@ -30,6 +30,10 @@ pub struct Runs {
     /// it was): run once, the result stands for both.
     #[serde(default)]
     pub identical: bool,
+    /// The build without S-L1 printed other output when run again: its
+    /// output cannot judge S-L1's (threads appending in any order).
+    #[serde(default)]
+    pub nondeterministic: bool,
 }
 
 /// A slowdown past this (S-L1 time over the time without it) counts.
@@ -47,7 +51,9 @@ impl Runs {
                     self.sl1.verdict, self.no_sl1.verdict
                 ))
             }
-            (Pass | NoVerdict, _) if self.sl1.output != self.no_sl1.output => {
+            (Pass | NoVerdict, _)
+                if self.sl1.output != self.no_sl1.output && !self.nondeterministic =>
+            {
                 Some("its output differs from the build without S-L1".into())
             }
             _ => None,
@@ -119,6 +125,11 @@ pub fn runs_text(entries: &[Entry]) -> String {
         .collect();
     let slower: Vec<&(&str, f64)> = ratios.iter().filter(|(_, x)| *x > SLOWER).collect();
     let identical = ran.iter().filter(|(_, r)| r.identical).count();
+    let nondeterministic: Vec<&str> = ran
+        .iter()
+        .filter(|(_, r)| r.nondeterministic)
+        .map(|(e, _)| e.program.as_str())
+        .collect();
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -139,6 +150,13 @@ pub fn runs_text(entries: &[Entry]) -> String {
     }
     for (program, why) in &wrong {
         let _ = writeln!(out, "WRONG {program}: {why}");
+    }
+    if !nondeterministic.is_empty() {
+        let _ = writeln!(
+            out,
+            "nondeterministic output without S-L1 (not compared): {}",
+            nondeterministic.join(" ")
+        );
     }
     for (program, x) in &slower {
         let _ = writeln!(
@@ -286,6 +304,7 @@ mod tests {
     fn wrong_results_and_slowdowns() {
         let same = Runs {
             identical: false,
+            nondeterministic: false,
             sl1: run_result(Verdict::Pass, Some(1.0), "x\n"),
             no_sl1: run_result(Verdict::Pass, Some(2.0), "x\n"),
         };
@@ -293,6 +312,7 @@ mod tests {
         assert_eq!(same.ratio(), Some(0.5));
         let failed = Runs {
             identical: false,
+            nondeterministic: false,
             sl1: run_result(Verdict::Fail, None, "x\n"),
             no_sl1: run_result(Verdict::Pass, None, "x\n"),
         };
@@ -300,12 +320,14 @@ mod tests {
         assert_eq!(failed.ratio(), None);
         let other = Runs {
             identical: false,
+            nondeterministic: false,
             sl1: run_result(Verdict::NoVerdict, None, "sum 3\n"),
             no_sl1: run_result(Verdict::NoVerdict, None, "sum 4\n"),
         };
         assert!(other.wrong().unwrap().contains("output differs"));
         let slow = Runs {
             identical: false,
+            nondeterministic: false,
             sl1: run_result(Verdict::Pass, Some(2.0), "x\n"),
             no_sl1: run_result(Verdict::Pass, Some(1.0), "x\n"),
         };

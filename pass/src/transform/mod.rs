@@ -383,8 +383,8 @@ pub fn transform_kernel(
         };
         if cacheable.is_empty() && predictions.iter().any(|(id, _)| direct.contains_key(id)) {
             report.reasons.push(format!(
-                "loop at {label}: no structure is predicted to hit often enough to pay for a \
-                 line; left as it is"
+                "loop at {label}: no structure is predicted to pay for a line (each \
+                 structure's prediction says why); left as it is"
             ));
             record_predictions(&mut report, false);
             continue;
