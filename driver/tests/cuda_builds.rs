@@ -166,7 +166,9 @@ fn every_suite_app_builds_to_ptx_in_every_bundle_build() {
                 // prediction (dna's reads, accessed from two loops).
                 assert!(
                     out.stderr.contains(" loop(s) sliced")
-                        || out.stderr.contains("no structure is predicted to pay for a line"),
+                        || out
+                            .stderr
+                            .contains("no structure is predicted to pay for a line"),
                     "{name}: {}",
                     out.stderr
                 );
