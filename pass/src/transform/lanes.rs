@@ -8,8 +8,10 @@
 //! (2026-11-25, 256 MiB, do-no-harm suite, docs/benchmarks.md): at
 //! 2112x1024 threads the lanes of `soa` lie 25 B apart and S-L1 ran 0.80x
 //! of the build without it (0.158 against 0.127 ms at each build's best),
-//! `vec16` 62 B apart 0.87x, `aos` 0.93x, `stencil3` 0.95x; the same kernels
-//! with lanes a chunk of 256 B or more apart ran 1.3-2.1x faster cached.
+//! `vec16` 62 B apart 0.87x, `aos` 0.93x, `stencil3` 0.95x; with longer
+//! chunks the same kernels gain from the cache (at 132x256 threads, `soa`'s
+//! lanes 1.6 KB apart: 0.158 against 0.336 ms; `vec16` at 132x512: 0.164
+//! against 0.379 ms).
 //!
 //! Two kinds of structure gain whatever the lanes' distance, and a loop
 //! with one of them is not tested at all: those a thread reads and writes
