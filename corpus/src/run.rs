@@ -56,13 +56,29 @@ pub fn run(exe: &Path, args: &[String], dir: &Path, limit: Duration) -> RunResul
         return not_run("no temporary file".into());
     };
     let start = Instant::now();
-    let child = Command::new(exe)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(out.try_clone().expect("a cloned handle"))
-        .stderr(err)
-        .spawn();
+    // An executable written just before (a test's stand-in) may still be
+    // open in a child another thread forked and has not yet exec'd: exec
+    // then fails with ETXTBSY for a moment.
+    const ETXTBSY: i32 = 26;
+    let spawn = || {
+        Command::new(exe)
+            .args(args)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(out.try_clone().expect("a cloned handle"))
+            .stderr(err.try_clone().expect("a cloned handle"))
+            .spawn()
+    };
+    let mut child = spawn();
+    for _ in 0..50 {
+        match &child {
+            Err(e) if e.raw_os_error() == Some(ETXTBSY) => {
+                std::thread::sleep(Duration::from_millis(10));
+                child = spawn();
+            }
+            _ => break,
+        }
+    }
     let mut child = match child {
         Ok(c) => c,
         Err(e) => return not_run(format!("{}: {e}", exe.display())),
@@ -95,6 +111,12 @@ pub fn run(exe: &Path, args: &[String], dir: &Path, limit: Duration) -> RunResul
     }
 }
 
+/// Whether two files hold the same bytes (two builds of one program that
+/// S-L1 left as they were).
+pub fn same_bytes(a: &Path, b: &Path) -> bool {
+    matches!((std::fs::read(a), std::fs::read(b)), (Ok(a), Ok(b)) if a == b)
+}
+
 /// Both builds of a program: once where the executables are the same bytes,
 /// else `reps` times each, alternating, keeping the first run's verdict and
 /// output and the fastest times.
@@ -105,8 +127,7 @@ pub fn run_both(
     limit: Duration,
     reps: u32,
 ) -> Runs {
-    let same = matches!((std::fs::read(no_sl1), std::fs::read(sl1)), (Ok(a), Ok(b)) if a == b);
-    if same {
+    if same_bytes(no_sl1, sl1) {
         let result = run(no_sl1, args, dir, limit);
         return Runs {
             sl1: result.clone(),

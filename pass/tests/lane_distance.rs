@@ -8,61 +8,29 @@
 //! without it on the H100 (2026-11-25), where lanes 25 and 62 B apart share
 //! the hardware's lines.
 
-use std::path::Path;
+mod common;
 
-use inkwell::context::Context;
-use inkwell::memory_buffer::MemoryBuffer;
-use inkwell::values::AnyValue;
-use sl1_pass::{run_on_module, Options, Report};
+use common::{transform_case, Transformed};
+use sl1_pass::Options;
 
-/// The report of `testdata/ll/<case>.ll` under the default options, and each
-/// kernel's IR after the pass.
-fn transform(case: &str) -> (Report, Vec<(String, String)>) {
-    transform_with(case, &Options::default())
+fn transform(case: &str) -> Transformed {
+    transform_case(case, &Options::default())
 }
 
-fn transform_with(case: &str, options: &Options) -> (Report, Vec<(String, String)>) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../testdata/ll")
-        .join(format!("{case}.ll"));
-    let context = Context::create();
-    let module = context
-        .create_module_from_ir(MemoryBuffer::create_from_file(&path).unwrap())
-        .unwrap();
-    let report = run_on_module(&module, options).unwrap();
-    module.verify().unwrap();
-    let bodies = module
-        .get_functions()
-        .filter(|f| f.count_basic_blocks() > 0)
-        .map(|f| {
-            (
-                f.get_name().to_string_lossy().into_owned(),
-                f.print_to_string().to_string(),
-            )
-        })
-        .collect();
-    (report, bodies)
-}
-
-fn tested(report: &Report, kernel: &str) -> Vec<String> {
-    let k = report.kernels.iter().find(|k| k.name == kernel).unwrap();
-    assert!(k.transform.applied, "{kernel} was not transformed");
-    k.transform
-        .lane_tests
+fn tested(t: &Transformed, kernel: &str) -> Vec<String> {
+    let k = t.kernel(kernel);
+    assert!(k.applied, "{kernel} was not transformed");
+    k.lane_tests
         .iter()
-        .flat_map(|t| t.arguments.clone())
+        .flat_map(|l| l.arguments.clone())
         .collect()
-}
-
-fn body<'a>(bodies: &'a [(String, String)], kernel: &str) -> &'a str {
-    &bodies.iter().find(|(n, _)| n == kernel).unwrap().1
 }
 
 #[test]
 fn read_only_and_write_only_words_are_cached_only_where_lanes_lie_apart() {
-    let (report, bodies) = transform("lane_distance");
-    assert_eq!(tested(&report, "copy_words"), ["in", "out"]);
-    let ir = body(&bodies, "copy_words");
+    let t = transform("lane_distance");
+    assert_eq!(tested(&t, "copy_words"), ["in", "out"]);
+    let ir = t.text("copy_words");
     // One neighbour's address per tested structure, compared with a line.
     assert_eq!(
         ir.matches("@llvm.nvvm.shfl.sync.bfly.i32(").count(),
@@ -78,13 +46,13 @@ fn a_monitored_loop_whose_lanes_are_all_close_skips_monitoring() {
         static_prediction: false,
         ..Options::default()
     };
-    let (report, bodies) = transform_with("lane_distance", &monitored);
-    assert_eq!(tested(&report, "copy_words"), ["in", "out"]);
-    let ir = body(&bodies, "copy_words");
-    // The preheader tests both structures, then the decision tests them again.
+    let t = transform_case("lane_distance", &monitored);
+    assert_eq!(tested(&t, "copy_words"), ["in", "out"]);
+    let ir = t.text("copy_words");
+    // The preheader tests both structures once, for monitoring and decision.
     assert_eq!(
         ir.matches("@llvm.nvvm.shfl.sync.bfly.i32(").count(),
-        4,
+        2,
         "{ir}"
     );
     let preheader = ir.split("\nsl1.preheader:").nth(1).expect("a preheader");
@@ -100,18 +68,18 @@ fn a_monitored_loop_whose_lanes_are_all_close_skips_monitoring() {
 
 #[test]
 fn loops_with_read_modify_write_or_narrow_structures_are_not_tested() {
-    let (report, bodies) = transform("lane_distance");
+    let t = transform("lane_distance");
     for kernel in ["add_in_place", "accumulate", "copy_bytes"] {
-        assert!(tested(&report, kernel).is_empty(), "{kernel}");
-        assert!(!body(&bodies, kernel).contains("sl1.lanes"), "{kernel}");
+        assert!(tested(&t, kernel).is_empty(), "{kernel}");
+        assert!(!t.text(kernel).contains("sl1.lanes"), "{kernel}");
     }
 }
 
 #[test]
 fn loops_with_a_block_barrier_keep_one_decision_for_the_block() {
-    let (report, bodies) = transform("barrier_in_loop");
-    for k in &report.kernels {
+    let t = transform("barrier_in_loop");
+    for k in &t.report.kernels {
         assert!(k.transform.lane_tests.is_empty(), "{}", k.name);
+        assert!(!t.text(&k.name).contains("sl1.lanes"), "{}", k.name);
     }
-    assert!(bodies.iter().all(|(_, ir)| !ir.contains("sl1.lanes")));
 }

@@ -247,10 +247,7 @@ fn run_all(args: &RunArgs) -> Result<()> {
                     .join(&make.program)
             };
             let (no_sl1, sl1) = (exe(Mode::NoSl1), exe(Mode::Sl1));
-            let same = matches!(
-                (std::fs::read(&no_sl1), std::fs::read(&sl1)),
-                (Ok(a), Ok(b)) if a == b
-            );
+            let same = sl1_corpus::run::same_bytes(&no_sl1, &sl1);
             Some(RunJob {
                 index: i,
                 program: entry.program.clone(),

@@ -77,6 +77,14 @@ pub struct Access<'m> {
     pub block: usize,
 }
 
+impl<'m> Access<'m> {
+    /// The address operand: a store's second, every other access's first.
+    pub fn pointer(&self) -> Option<Value<'m>> {
+        self.inst
+            .operand(if self.kind == AccessKind::Store { 1 } else { 0 })
+    }
+}
+
 /// Follows `pointer` back through address arithmetic to its roots.
 pub fn trace_base(pointer: Value<'_>) -> Base {
     let mut roots: HashSet<Base> = HashSet::new();

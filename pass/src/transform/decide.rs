@@ -3,7 +3,7 @@
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use crate::analysis::accesses::Access;
 use crate::analysis::Mode;
@@ -32,7 +32,7 @@ impl LoopSlice<'_, '_> {
         &self,
         decide: LLVMBasicBlockRef,
         cached: &[(Access<'_>, State, Mode)],
-        slots: &HashMap<usize, (LLVMValueRef, LLVMTypeRef)>,
+        lanes_apart: &BTreeMap<u32, LLVMValueRef>,
     ) {
         let function = self.k.function.as_raw();
         let mut structures: Vec<(State, Mode)> = Vec::new();
@@ -191,7 +191,7 @@ impl LoopSlice<'_, '_> {
             }
             // Lanes close together share the hardware's lines (`lanes`).
             for ((s, _), e) in structures.iter().zip(eligible.iter_mut()) {
-                if let Some(apart) = self.emit_lanes_apart(&b, s, slots) {
+                if let Some(&apart) = lanes_apart.get(&s.id) {
                     *e = LLVMBuildAnd(r, *e, apart, c"".as_ptr());
                 }
             }
@@ -309,49 +309,6 @@ impl LoopSlice<'_, '_> {
                 b.store(chosen, s.line);
             }
         }
-    }
-}
-
-impl LoopSlice<'_, '_> {
-    /// The lane test of structure `s` before `b` (`lanes`): whether the
-    /// warp's neighbouring lanes access it an L1 line apart or more, or
-    /// None where it is not tested.
-    fn emit_lanes_apart(
-        &self,
-        b: &Builder,
-        s: &State,
-        slots: &HashMap<usize, (LLVMValueRef, LLVMTypeRef)>,
-    ) -> Option<LLVMValueRef> {
-        if self.uniform {
-            return None;
-        }
-        let form = self.lane_forms.get(&s.id)?;
-        // SAFETY: reads the parent block of an instruction.
-        let inside = |v: LLVMValueRef| unsafe {
-            !LLVMIsAInstruction(v).is_null() && self.blocks.contains(&LLVMGetInstructionParent(v))
-        };
-        super::lanes::emit_lanes_apart(b, self.k.function.as_raw(), form, slots, &inside)
-    }
-
-    /// Whether the lane test declines every one of `states` (each tested,
-    /// each with lanes closer than a line), or None where one is not tested.
-    pub(super) fn emit_lanes_all_close(
-        &self,
-        b: &Builder,
-        states: &[State],
-        slots: &HashMap<usize, (LLVMValueRef, LLVMTypeRef)>,
-    ) -> Option<LLVMValueRef> {
-        let mut any_apart = None;
-        for s in states {
-            let apart = self.emit_lanes_apart(b, s, slots)?;
-            // SAFETY: an `or` of two i1 values of the same block.
-            any_apart = Some(match any_apart {
-                None => apart,
-                Some(a) => unsafe { LLVMBuildOr(b.raw(), a, apart, c"".as_ptr()) },
-            });
-        }
-        // SAFETY: negates an i1 value.
-        any_apart.map(|a| unsafe { LLVMBuildNot(b.raw(), a, c"sl1.lanes.close".as_ptr()) })
     }
 }
 

@@ -22,9 +22,11 @@
 //! restrict (their lines are looked up as a group) or loops with a block
 //! barrier (their version is the block's).
 //!
-//! The test runs in the decision: each lane computes the structure's address
-//! at the loop's entry from its affine form, and compares it with its
-//! neighbour's (`shfl.sync.bfly`), where the whole warp is there.
+//! The test runs once per entry to the loop, in its preheader, which both
+//! the monitoring slice and the decision follow: each lane computes the
+//! structure's address at the loop's entry from its affine form, and
+//! compares it with its neighbour's (`shfl.sync.bfly`), where the whole warp
+//! is there.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -34,10 +36,11 @@ use inkwell::llvm_sys::{LLVMIntPredicate, LLVMTypeKind};
 
 use crate::analysis::accesses::{Access, AccessKind};
 use crate::analysis::affine::{AffineAddress, LoopScope};
-use crate::analysis::{KernelAnalysis, Mode};
+use crate::analysis::KernelAnalysis;
 use crate::edit::{self, Builder};
 
-use super::const_int;
+use super::slice::LoopSlice;
+use super::{const_int, State};
 
 /// Bytes of a hardware L1 line: lanes closer than this share lines.
 pub const HARDWARE_LINE_BYTES: i64 = 128;
@@ -75,16 +78,62 @@ pub fn lane_tested<'m>(
         .filter(|(id, accesses)| {
             let ds = &k.data_structures[*id as usize];
             let atomic = accesses.iter().any(|a| a.kind.is_atomic());
-            ds.restrict && !atomic && ds.mode != Mode::Unused
+            ds.restrict && !atomic
         })
         .filter_map(|(id, accesses)| {
-            let a = accesses[0];
-            let pointer = a
-                .inst
-                .operand(if a.kind == AccessKind::Store { 1 } else { 0 })?;
-            scope.affine(pointer).ok().map(|form| (id, form))
+            let form = scope.affine(accesses[0].pointer()?).ok()?;
+            Some((id, form))
         })
         .collect()
+}
+
+impl LoopSlice<'_, '_> {
+    /// The lane test of each tested structure of `states`, emitted at the
+    /// end of `preheader`: whether the warp's neighbouring lanes access it
+    /// an L1 line apart or more. None in loops with a block barrier.
+    pub(super) fn emit_lane_tests(
+        &self,
+        preheader: LLVMBasicBlockRef,
+        states: &[State],
+        slots: &HashMap<usize, (LLVMValueRef, LLVMTypeRef)>,
+    ) -> BTreeMap<u32, LLVMValueRef> {
+        if self.uniform {
+            return BTreeMap::new();
+        }
+        let b = Builder::before(edit::terminator(preheader));
+        let function = self.k.function.as_raw();
+        // SAFETY: reads the parent block of an instruction.
+        let inside = |v: LLVMValueRef| unsafe {
+            !LLVMIsAInstruction(v).is_null() && self.blocks.contains(&LLVMGetInstructionParent(v))
+        };
+        states
+            .iter()
+            .filter_map(|s| {
+                let form = self.lane_forms.get(&s.id)?;
+                emit_lanes_apart(&b, function, form, slots, &inside).map(|apart| (s.id, apart))
+            })
+            .collect()
+    }
+}
+
+/// Whether the lane test declines every one of `states` (each tested, each
+/// with lanes closer than a line), or None where one is not tested.
+pub(super) fn all_close(
+    b: &Builder,
+    lanes_apart: &BTreeMap<u32, LLVMValueRef>,
+    states: &[State],
+) -> Option<LLVMValueRef> {
+    let mut any_apart = None;
+    for s in states {
+        let apart = *lanes_apart.get(&s.id)?;
+        // SAFETY: an `or` of two i1 values of the preheader.
+        any_apart = Some(match any_apart {
+            None => apart,
+            Some(a) => unsafe { LLVMBuildOr(b.raw(), a, apart, c"".as_ptr()) },
+        });
+    }
+    // SAFETY: negates an i1 value.
+    any_apart.map(|a| unsafe { LLVMBuildNot(b.raw(), a, c"sl1.lanes.close".as_ptr()) })
 }
 
 /// Where `value` comes in `function`: its argument number, or after the
@@ -123,7 +172,7 @@ fn position(function: LLVMValueRef, value: LLVMValueRef) -> (usize, usize, Strin
 /// not all here (the test cannot tell): an i1. `slots` holds the stack slot
 /// of each demoted header phi, by the phi; `inside` tells an instruction of
 /// the loop, whose value at the entry is unknown (then no test: None).
-pub(super) fn emit_lanes_apart(
+fn emit_lanes_apart(
     b: &Builder,
     function: LLVMValueRef,
     form: &AffineAddress,
@@ -131,9 +180,9 @@ pub(super) fn emit_lanes_apart(
     inside: &dyn Fn(LLVMValueRef) -> bool,
 ) -> Option<LLVMValueRef> {
     // SAFETY: integer arithmetic, loads of the function's own slots and NVVM
-    // intrinsic calls, built before the decide block's terminator; every
-    // symbol used is a value from before the loop (which dominates the
-    // decision) or a slot.
+    // intrinsic calls, built before the preheader's terminator; every symbol
+    // used is a value from before the loop (which dominates the preheader)
+    // or a slot.
     unsafe {
         let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
         let i32t = LLVMInt32TypeInContext(ctx);

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::analysis::accesses::{Access, AccessKind};
+use crate::analysis::accesses::Access;
 use crate::analysis::affine::{AffineAddress, LoopScope};
 use crate::analysis::KernelAnalysis;
 
@@ -185,10 +185,7 @@ fn affine_accesses(
         if !scope.runs_every_iteration(a.block) {
             return Err("accessed on some iterations only".into());
         }
-        let pointer = a
-            .inst
-            .operand(if a.kind == AccessKind::Store { 1 } else { 0 })
-            .ok_or("an access without an address")?;
+        let pointer = a.pointer().ok_or("an access without an address")?;
         let form = scope.affine(pointer).map_err(|why| {
             if why == crate::analysis::affine::INDIRECT {
                 Unpredicted::Indirect

@@ -184,6 +184,9 @@ impl LoopSlice<'_, '_> {
             };
             edit::retarget_edges(p, self.header, target);
         }
+        // The lane test, once per entry to the loop: the preheader dominates
+        // both the monitoring slice and the decision.
+        let lanes_apart = self.emit_lane_tests(preheader, &loop_states, &slots);
         self.blocks.insert(latch);
         // Every exit edge gets a block of its own for the flush: an exit block
         // may be entered from elsewhere too, or be the next loop's header.
@@ -230,10 +233,10 @@ impl LoopSlice<'_, '_> {
                 (preheader, latch, decide),
                 &cached,
                 &loop_states,
-                &slots,
+                &lanes_apart,
             );
         }
-        self.emit_decide(decide, &cached, &slots);
+        self.emit_decide(decide, &cached, &lanes_apart);
         // The loop as it was, for threads that cache nothing: they pay for
         // the monitoring and the decision only.
         let plain = edit::clone_blocks(&order, self.header, ".sl1.plain");
@@ -377,7 +380,7 @@ impl LoopSlice<'_, '_> {
         (preheader, latch, decide): (LLVMBasicBlockRef, LLVMBasicBlockRef, LLVMBasicBlockRef),
         cached: &[(Access<'_>, State, Mode)],
         loop_states: &[State],
-        slots: &HashMap<usize, (LLVMValueRef, LLVMTypeRef)>,
+        lanes_apart: &BTreeMap<u32, LLVMValueRef>,
     ) {
         let function = self.k.function.as_raw();
         let clone = edit::clone_blocks(order, preheader, ".sl1.monitor");
@@ -398,7 +401,7 @@ impl LoopSlice<'_, '_> {
         // cannot change the decision: straight to it (nothing simulated,
         // nothing eligible), so that short chunks do not spend their whole
         // run simulating.
-        if let Some(close) = self.emit_lanes_all_close(&pre, loop_states, slots) {
+        if let Some(close) = super::lanes::all_close(&pre, lanes_apart, loop_states) {
             let old = edit::terminator(preheader);
             // SAFETY: replaces the preheader's branch by a conditional one to
             // two blocks of the same function.
