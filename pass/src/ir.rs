@@ -71,6 +71,12 @@ impl<'m> Value<'m> {
         })
     }
 
+    /// A value of the module being read, by the raw handle the affine
+    /// analysis keys its symbols with.
+    pub fn from_raw(raw: LLVMValueRef) -> Option<Self> {
+        Value::new(raw)
+    }
+
     pub fn name(self) -> String {
         let mut len = 0usize;
         // SAFETY: `raw` is a live value of the borrowed module.

@@ -83,3 +83,71 @@ fn loops_with_a_block_barrier_keep_one_decision_for_the_block() {
         assert!(!t.text(&k.name).contains("sl1.lanes"), "{}", k.name);
     }
 }
+
+fn reasons(t: &Transformed, kernel: &str) -> String {
+    let k = t.kernel(kernel);
+    let mut all = k.reasons.join("\n");
+    for p in &k.predictions {
+        all.push('\n');
+        all.push_str(&p.decision);
+    }
+    all
+}
+
+#[test]
+fn lanes_reading_one_element_leave_the_kernel_as_it_was() {
+    let t = transform("lane_distance_static");
+    let k = t.kernel("broadcast");
+    assert!(!k.applied, "{}", reasons(&t, "broadcast"));
+    assert!(
+        reasons(&t, "broadcast").contains("lanes access it 0 B apart"),
+        "{}",
+        reasons(&t, "broadcast")
+    );
+}
+
+#[test]
+fn lanes_a_known_distance_under_a_line_apart_are_left_direct_at_compile_time() {
+    let t = transform("lane_distance_static");
+    let k = t.kernel("keys16");
+    assert!(!k.applied, "{}", reasons(&t, "keys16"));
+    assert!(
+        reasons(&t, "keys16").contains("lanes access it 64 B apart"),
+        "{}",
+        reasons(&t, "keys16")
+    );
+}
+
+#[test]
+fn lanes_a_known_distance_of_a_line_or_more_apart_are_cached_without_a_test() {
+    let t = transform("lane_distance_static");
+    let k = t.kernel("rows256");
+    assert!(k.applied, "{}", reasons(&t, "rows256"));
+    assert!(k.lane_tests.is_empty(), "{:?}", k.lane_tests);
+    assert!(!t.text("rows256").contains("shfl.sync.bfly"));
+}
+
+#[test]
+fn aliased_structures_whose_lanes_are_all_close_leave_the_loop_direct() {
+    let t = transform("lane_distance_static");
+    let k = t.kernel("aliased_close");
+    assert!(!k.applied, "{}", reasons(&t, "aliased_close"));
+}
+
+#[test]
+fn aliased_structures_are_tested_together_at_run_time() {
+    let t = transform("lane_distance_static");
+    assert_eq!(tested(&t, "aliased_chunks"), ["in", "out"]);
+    let ir = t.text("aliased_chunks");
+    assert_eq!(
+        ir.matches("@llvm.nvvm.shfl.sync.bfly.i32(").count(),
+        2,
+        "{ir}"
+    );
+    // The loop declines as a whole (an alias left direct beside a cached
+    // one could miss its dirty line): the decision takes both tests.
+    assert!(
+        ir.contains("or i1 %sl1.lanes.apart, %sl1.lanes.apart"),
+        "{ir}"
+    );
+}

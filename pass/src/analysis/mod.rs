@@ -3,6 +3,7 @@
 
 pub mod accesses;
 pub mod affine;
+pub mod lane_step;
 pub mod loops;
 pub mod reuse;
 pub mod stride;

@@ -189,9 +189,18 @@ impl LoopSlice<'_, '_> {
                 eligible.push(good);
                 score.push(if *mode == Mode::ReadOnly { twice } else { hits });
             }
-            // Lanes close together share the hardware's lines (`lanes`).
+            // Lanes close together share the hardware's lines (`lanes`):
+            // restrict structures one by one, the others only all together
+            // (their lines are looked up as a group).
             for ((s, _), e) in structures.iter().zip(eligible.iter_mut()) {
-                if let Some(&apart) = lanes_apart.get(&s.id) {
+                if let Some(&apart) = lanes_apart.get(&s.id).filter(|_| s.restrict) {
+                    *e = LLVMBuildAnd(r, *e, apart, c"".as_ptr());
+                }
+            }
+            let states: Vec<State> = structures.iter().map(|(s, _)| *s).collect();
+            if let Some(close) = super::lanes::all_close(&b, lanes_apart, &states) {
+                let apart = LLVMBuildNot(r, close, c"".as_ptr());
+                for e in eligible.iter_mut() {
                     *e = LLVMBuildAnd(r, *e, apart, c"".as_ptr());
                 }
             }

@@ -36,6 +36,8 @@ use inkwell::llvm_sys::{LLVMIntPredicate, LLVMTypeKind};
 
 use crate::analysis::accesses::{Access, AccessKind};
 use crate::analysis::affine::{AffineAddress, LoopScope};
+use crate::analysis::lane_step::{lane_distance, LaneSteps};
+use crate::analysis::loops::Loop;
 use crate::analysis::KernelAnalysis;
 use crate::edit::{self, Builder};
 
@@ -75,16 +77,62 @@ pub fn lane_tested<'m>(
     }
     by_structure
         .into_iter()
-        .filter(|(id, accesses)| {
-            let ds = &k.data_structures[*id as usize];
-            let atomic = accesses.iter().any(|a| a.kind.is_atomic());
-            ds.restrict && !atomic
-        })
+        .filter(|(_, accesses)| !accesses.iter().any(|a| a.kind.is_atomic()))
         .filter_map(|(id, accesses)| {
             let form = scope.affine(accesses[0].pointer()?).ok()?;
             Some((id, form))
         })
         .collect()
+}
+
+/// The distance between neighbouring lanes' accesses of each structure
+/// under the test in loop `l`, where the IR settles it (`lane_step`): the
+/// test then costs nothing at run time.
+pub fn static_distances<'m>(
+    k: &KernelAnalysis<'m>,
+    l: &Loop,
+    in_loop: &[&Access<'m>],
+) -> BTreeMap<u32, i64> {
+    let scope = LoopScope::new(k.function, &k.blocks, l);
+    let mut steps = LaneSteps::new(k);
+    lane_tested(k, &scope, in_loop)
+        .into_iter()
+        .filter_map(|(id, form)| Some((id, lane_distance(&mut steps, &form.terms)?)))
+        .collect()
+}
+
+/// Whether lanes `distance` bytes apart share the hardware's lines.
+pub fn close(distance: i64) -> bool {
+    distance < HARDWARE_LINE_BYTES
+}
+
+/// The structures among `candidates` (those a loop would cache) that the
+/// settled test leaves direct, with their distance: restrict ones whose
+/// lanes are close, and all of them where every one is close. Arguments
+/// without restrict are looked up as a group, so the test takes them only
+/// all together: a direct access beside a cached alias could miss its
+/// dirty line.
+pub fn close_statically(
+    k: &KernelAnalysis<'_>,
+    distances: &BTreeMap<u32, i64>,
+    candidates: &[u32],
+) -> Vec<(u32, i64)> {
+    let close_at = |id: &u32| distances.get(id).copied().filter(|&d| close(d));
+    let all = !candidates.is_empty() && candidates.iter().all(|id| close_at(id).is_some());
+    candidates
+        .iter()
+        .filter(|&&id| all || k.data_structures[id as usize].restrict)
+        .filter_map(|id| Some((*id, close_at(id)?)))
+        .collect()
+}
+
+/// The report's reason for a structure the settled test leaves direct.
+pub fn close_reason(distance: i64) -> String {
+    format!(
+        "left direct: a warp's neighbouring lanes access it {distance} B apart (known at compile \
+         time), within one {HARDWARE_LINE_BYTES} B line of the hardware L1, which serves them \
+         together"
+    )
 }
 
 impl LoopSlice<'_, '_> {
@@ -106,9 +154,15 @@ impl LoopSlice<'_, '_> {
         let inside = |v: LLVMValueRef| unsafe {
             !LLVMIsAInstruction(v).is_null() && self.blocks.contains(&LLVMGetInstructionParent(v))
         };
+        // SAFETY: reads the i1 type of the function's context.
+        let i1t = unsafe { LLVMInt1TypeInContext(LLVMGetTypeContext(LLVMTypeOf(function))) };
         states
             .iter()
             .filter_map(|s| {
+                if let Some(&distance) = self.lane_distances.get(&s.id) {
+                    let apart = i64::from(!close(distance));
+                    return Some((s.id, const_int(i1t, apart)));
+                }
                 let form = self.lane_forms.get(&s.id)?;
                 emit_lanes_apart(&b, function, form, slots, &inside).map(|apart| (s.id, apart))
             })

@@ -357,6 +357,21 @@ pub fn transform_kernel(
                 Prediction::Static { .. } => {}
             }
         }
+        // The lane test where the IR settles it: closer lanes than a hardware
+        // line share its lines (`lanes`). Not in loops with a collective.
+        let lane_distances = if convergent.iter().any(|c| l.blocks.contains(&c.block)) {
+            BTreeMap::new()
+        } else {
+            lanes::static_distances(&first, l, &in_loop)
+        };
+        let candidates: Vec<u32> = cacheable
+            .iter()
+            .copied()
+            .filter(|id| !direct.contains_key(id))
+            .collect();
+        for (id, distance) in lanes::close_statically(&first, &lane_distances, &candidates) {
+            direct.insert(id, lanes::close_reason(distance));
+        }
         cacheable.retain(|id| !direct.contains_key(id));
         let record_predictions = |report: &mut TransformReport, sliced: bool| {
             let all_static = predictions
@@ -365,6 +380,9 @@ pub fn transform_kernel(
                 .all(|(_, p)| matches!(p, Prediction::Static { .. }));
             for (id, p) in &predictions {
                 let (stride, hit_percent, mut decision) = predict::describe(p, line);
+                if let Some(reason) = direct.get(id) {
+                    decision.clone_from(reason);
+                }
                 if sliced && matches!(p, Prediction::Static { .. }) && !direct.contains_key(id) {
                     decision.push_str(if all_static {
                         "; decided statically, without monitoring"
@@ -522,6 +540,10 @@ pub fn transform_kernel(
                 argument: first.data_structures[id as usize].name.clone(),
                 inner_loop: inner.clone(),
             }));
+        let lane_distances = lane_distances
+            .into_iter()
+            .filter(|(id, _)| hot.contains(id))
+            .collect();
         headers.push(ChosenLoop {
             header: first.blocks[l.header].as_raw_block(),
             label,
@@ -531,6 +553,7 @@ pub fn transform_kernel(
             static_rates,
             read_only_in_runs,
             rereads: rereads.keys().copied().collect(),
+            lane_distances,
         });
     }
     if headers.is_empty() {
@@ -642,6 +665,7 @@ pub fn transform_kernel(
             static_rates,
             read_only_in_runs,
             rereads,
+            lane_distances,
         } = chosen;
         let loop_options = Options {
             cache_read_only: options.cache_read_only || read_only_in_runs,
@@ -666,7 +690,7 @@ pub fn transform_kernel(
                 .filter(|a| l.blocks.contains(&a.block))
                 .collect();
             let mut forms = lanes::lane_tested(&k, &scope, &in_loop);
-            forms.retain(|id, _| hot.contains(id));
+            forms.retain(|id, _| hot.contains(id) && !lane_distances.contains_key(id));
             forms
         };
         if !lane_forms.is_empty() {
@@ -708,6 +732,7 @@ pub fn transform_kernel(
             stats,
             exit: scope.counted_exit(),
             lane_forms,
+            lane_distances,
         };
         let (cached, direct, mut runs) = slice.apply(&mut rt, &label);
         if let Some(r) = runs.as_mut().filter(|_| read_only_in_runs) {
@@ -859,6 +884,8 @@ struct ChosenLoop {
     /// Read-only structures an inner loop reads again (`RereadReport`):
     /// cached on their own, not as companions of written ones.
     rereads: BTreeSet<u32>,
+    /// Hot structures whose lanes' distance the IR settles (`lanes`).
+    lane_distances: BTreeMap<u32, i64>,
 }
 
 /// Whether the loop will get line runs that leave the exit test out: every

@@ -60,6 +60,9 @@ pub(super) struct LoopSlice<'a, 'm> {
     /// Structures under the lane test (`lanes`), with the affine address
     /// of their first access.
     pub(super) lane_forms: BTreeMap<u32, AffineAddress>,
+    /// Structures whose lanes' distance is known at compile time: their
+    /// test is a constant.
+    pub(super) lane_distances: BTreeMap<u32, i64>,
 }
 
 impl LoopSlice<'_, '_> {

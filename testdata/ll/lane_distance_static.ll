@@ -1,0 +1,147 @@
+; Loops whose lanes' distance the IR settles (analysis/lane_step.rs):
+; `broadcast` reads `xx[j]`, the same element in every lane (0 B apart),
+; `keys16` reads 16-word keys at `keys + 16 * i` (64 B apart), `rows256`
+; copies rows of 64 words (256 B apart: cached without a run-time test),
+; `aliased_close` and `aliased_chunks` copy between arguments without
+; restrict, lanes 8 B apart and a run-time chunk apart.
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define ptx_kernel void @broadcast(ptr noalias readonly %xx, ptr noalias %out, i32 %n) {
+entry:
+  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %base = mul i32 %ctaid, %ntid
+  %i = add i32 %base, %tid
+  %empty = icmp sle i32 %n, 0
+  br i1 %empty, label %exit, label %loop
+
+loop:
+  %j = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %acc = phi float [ 0.0, %entry ], [ %sum, %loop ]
+  %j64 = zext i32 %j to i64
+  %src = getelementptr inbounds float, ptr %xx, i64 %j64
+  %x = load float, ptr %src, align 4
+  %sum = fadd float %acc, %x
+  %next = add nuw i32 %j, 1
+  %done = icmp eq i32 %next, %n
+  br i1 %done, label %store, label %loop
+
+store:
+  %i64 = sext i32 %i to i64
+  %dst = getelementptr inbounds float, ptr %out, i64 %i64
+  store float %sum, ptr %dst, align 4
+  br label %exit
+
+exit:
+  ret void
+}
+
+define ptx_kernel void @keys16(ptr noalias readonly %keys, ptr noalias %out, i32 %words) {
+entry:
+  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %base = mul i32 %ctaid, %ntid
+  %i = add i32 %base, %tid
+  %first = shl i32 %i, 4
+  %first64 = sext i32 %first to i64
+  %key = getelementptr inbounds i32, ptr %keys, i64 %first64
+  %empty = icmp sle i32 %words, 0
+  br i1 %empty, label %exit, label %loop
+
+loop:
+  %p = phi ptr [ %key, %entry ], [ %pnext, %loop ]
+  %left = phi i32 [ %words, %entry ], [ %lnext, %loop ]
+  %h = phi i32 [ 0, %entry ], [ %mix, %loop ]
+  %w = load i32, ptr %p, align 4
+  %mix = xor i32 %h, %w
+  %pnext = getelementptr inbounds i32, ptr %p, i64 1
+  %lnext = add nsw i32 %left, -1
+  %done = icmp eq i32 %lnext, 0
+  br i1 %done, label %store, label %loop
+
+store:
+  %i64 = sext i32 %i to i64
+  %dst = getelementptr inbounds i32, ptr %out, i64 %i64
+  store i32 %mix, ptr %dst, align 4
+  br label %exit
+
+exit:
+  ret void
+}
+
+define ptx_kernel void @rows256(ptr noalias readonly %in, ptr noalias %out) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %tid64 = zext i32 %tid to i64
+  %begin = mul i64 %tid64, 64
+  %end = add i64 %begin, 64
+  br label %loop
+
+loop:
+  %k = phi i64 [ %begin, %entry ], [ %next, %loop ]
+  %src = getelementptr inbounds i32, ptr %in, i64 %k
+  %c = load i32, ptr %src, align 4
+  %d = add i32 %c, 1
+  %dst = getelementptr inbounds i32, ptr %out, i64 %k
+  store i32 %d, ptr %dst, align 4
+  %next = add nuw i64 %k, 1
+  %done = icmp eq i64 %next, %end
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret void
+}
+
+define ptx_kernel void @aliased_close(ptr readonly %in, ptr %out, i64 %pairs) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %tid64 = zext i32 %tid to i64
+  %begin = mul i64 %tid64, 2
+  %end = add i64 %begin, 2
+  br label %loop
+
+loop:
+  %k = phi i64 [ %begin, %entry ], [ %next, %loop ]
+  %src = getelementptr inbounds i32, ptr %in, i64 %k
+  %c = load i32, ptr %src, align 4
+  %d = add i32 %c, 1
+  %dst = getelementptr inbounds i32, ptr %out, i64 %k
+  store i32 %d, ptr %dst, align 4
+  %next = add nuw i64 %k, 1
+  %done = icmp eq i64 %next, %end
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret void
+}
+
+define ptx_kernel void @aliased_chunks(ptr readonly %in, ptr %out, i64 %chunk) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %tid64 = zext i32 %tid to i64
+  %begin = mul i64 %tid64, %chunk
+  %end = add i64 %begin, %chunk
+  %empty = icmp uge i64 %begin, %end
+  br i1 %empty, label %exit, label %loop
+
+loop:
+  %k = phi i64 [ %begin, %entry ], [ %next, %loop ]
+  %src = getelementptr inbounds i32, ptr %in, i64 %k
+  %c = load i32, ptr %src, align 4
+  %d = add i32 %c, 1
+  %dst = getelementptr inbounds i32, ptr %out, i64 %k
+  store i32 %d, ptr %dst, align 4
+  %next = add nuw i64 %k, 1
+  %done = icmp eq i64 %next, %end
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
