@@ -255,5 +255,5 @@ pub fn lane_distance(
         let step = steps.of(value)?;
         distance = distance.checked_add(step.checked_mul(coefficient)?)?;
     }
-    Some(distance.checked_abs()?)
+    distance.checked_abs()
 }
