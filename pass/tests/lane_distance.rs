@@ -71,7 +71,7 @@ fn loops_with_read_modify_write_or_narrow_structures_are_not_tested() {
     let t = transform("lane_distance");
     for kernel in ["add_in_place", "accumulate", "copy_bytes"] {
         assert!(tested(&t, kernel).is_empty(), "{kernel}");
-        assert!(!t.text(kernel).contains("sl1.lanes"), "{kernel}");
+        assert!(!t.text(kernel).contains("shfl.sync.bfly"), "{kernel}");
     }
 }
 
@@ -145,9 +145,20 @@ fn aliased_structures_are_tested_together_at_run_time() {
         "{ir}"
     );
     // The loop declines as a whole (an alias left direct beside a cached
-    // one could miss its dirty line): the decision takes both tests.
-    assert!(
-        ir.contains("or i1 %sl1.lanes.apart, %sl1.lanes.apart"),
-        "{ir}"
-    );
+    // one could miss its dirty line): no structure's test alone decides.
+    let k = t.kernel("aliased_chunks");
+    assert!(k.applied);
+    assert!(!ir.contains("and i1 %sl1.lanes.apart"), "{ir}");
+}
+
+#[test]
+fn a_thread_alone_in_its_warp_leaves_the_loop_direct() {
+    let t = transform("lane_distance_static");
+    let k = t.kernel("lone_thread");
+    // Read and written bytes: no lane test, but the lone-thread check.
+    assert!(k.applied, "{}", reasons(&t, "lone_thread"));
+    assert!(k.lane_tests.is_empty(), "{:?}", k.lane_tests);
+    let ir = t.text("lone_thread");
+    assert!(ir.contains("%sl1.lanes.lone"), "{ir}");
+    assert!(ir.contains("@llvm.nvvm.activemask()"), "{ir}");
 }

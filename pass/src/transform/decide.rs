@@ -3,8 +3,6 @@
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 
-use std::collections::BTreeMap;
-
 use crate::analysis::accesses::Access;
 use crate::analysis::Mode;
 use crate::edit::{self, Builder};
@@ -32,7 +30,7 @@ impl LoopSlice<'_, '_> {
         &self,
         decide: LLVMBasicBlockRef,
         cached: &[(Access<'_>, State, Mode)],
-        lanes_apart: &BTreeMap<u32, LLVMValueRef>,
+        lanes: &super::lanes::LaneTests,
     ) {
         let function = self.k.function.as_raw();
         let mut structures: Vec<(State, Mode)> = Vec::new();
@@ -193,13 +191,12 @@ impl LoopSlice<'_, '_> {
             // restrict structures one by one, the others only all together
             // (their lines are looked up as a group).
             for ((s, _), e) in structures.iter().zip(eligible.iter_mut()) {
-                if let Some(&apart) = lanes_apart.get(&s.id).filter(|_| s.restrict) {
+                if let Some(&apart) = lanes.apart.get(&s.id).filter(|_| s.restrict) {
                     *e = LLVMBuildAnd(r, *e, apart, c"".as_ptr());
                 }
             }
-            let states: Vec<State> = structures.iter().map(|(s, _)| *s).collect();
-            if let Some(close) = super::lanes::all_close(&b, lanes_apart, &states) {
-                let apart = LLVMBuildNot(r, close, c"".as_ptr());
+            if let Some(declined) = lanes.declined {
+                let apart = LLVMBuildNot(r, declined, c"".as_ptr());
                 for e in eligible.iter_mut() {
                     *e = LLVMBuildAnd(r, *e, apart, c"".as_ptr());
                 }

@@ -135,18 +135,30 @@ pub fn close_reason(distance: i64) -> String {
     )
 }
 
+/// The lane tests of one entry to a loop, computed in its preheader.
+#[derive(Default)]
+pub(super) struct LaneTests {
+    /// Per tested structure: whether the warp's neighbouring lanes access
+    /// it an L1 line apart or more (an i1).
+    pub apart: BTreeMap<u32, LLVMValueRef>,
+    /// Whether the loop caches nothing on this entry (an i1): the lanes of
+    /// every structure are close, or the thread runs the loop alone in its
+    /// warp (`if (threadIdx.x == 0)`, `<<<1, 1>>>`), whose stream the
+    /// hardware L1 holds without thrashing.
+    pub declined: Option<LLVMValueRef>,
+}
+
 impl LoopSlice<'_, '_> {
-    /// The lane test of each tested structure of `states`, emitted at the
-    /// end of `preheader`: whether the warp's neighbouring lanes access it
-    /// an L1 line apart or more. None in loops with a block barrier.
+    /// The lane tests of `states`, emitted at the end of `preheader`. None
+    /// in loops with a block barrier (their version is the block's).
     pub(super) fn emit_lane_tests(
         &self,
         preheader: LLVMBasicBlockRef,
         states: &[State],
         slots: &HashMap<usize, (LLVMValueRef, LLVMTypeRef)>,
-    ) -> BTreeMap<u32, LLVMValueRef> {
+    ) -> LaneTests {
         if self.uniform {
-            return BTreeMap::new();
+            return LaneTests::default();
         }
         let b = Builder::before(edit::terminator(preheader));
         let function = self.k.function.as_raw();
@@ -156,7 +168,7 @@ impl LoopSlice<'_, '_> {
         };
         // SAFETY: reads the i1 type of the function's context.
         let i1t = unsafe { LLVMInt1TypeInContext(LLVMGetTypeContext(LLVMTypeOf(function))) };
-        states
+        let apart: BTreeMap<u32, LLVMValueRef> = states
             .iter()
             .filter_map(|s| {
                 if let Some(&distance) = self.lane_distances.get(&s.id) {
@@ -166,7 +178,39 @@ impl LoopSlice<'_, '_> {
                 let form = self.lane_forms.get(&s.id)?;
                 emit_lanes_apart(&b, function, form, slots, &inside).map(|apart| (s.id, apart))
             })
-            .collect()
+            .collect();
+        let lone = emit_lone_lane(&b, function);
+        let declined = match all_close(&b, &apart, states) {
+            // SAFETY: an `or` of two i1 values of the preheader.
+            Some(close) => unsafe { LLVMBuildOr(b.raw(), close, lone, c"sl1.declined".as_ptr()) },
+            None => lone,
+        };
+        LaneTests {
+            apart,
+            declined: Some(declined),
+        }
+    }
+}
+
+/// Emits whether this thread is the only one of its warp here (an i1):
+/// the active mask has a single bit set.
+fn emit_lone_lane(b: &Builder, function: LLVMValueRef) -> LLVMValueRef {
+    // SAFETY: an NVVM intrinsic call and integer arithmetic before `b`'s
+    // position, in the function's context.
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
+        let i32t = LLVMInt32TypeInContext(ctx);
+        let r = b.raw();
+        let active = edit::call_intrinsic(r, function, "llvm.nvvm.activemask", &mut [], c"");
+        let less = LLVMBuildSub(r, active, const_int(i32t, 1), c"".as_ptr());
+        let others = LLVMBuildAnd(r, active, less, c"".as_ptr());
+        LLVMBuildICmp(
+            r,
+            LLVMIntPredicate::LLVMIntEQ,
+            others,
+            const_int(i32t, 0),
+            c"sl1.lanes.lone".as_ptr(),
+        )
     }
 }
 

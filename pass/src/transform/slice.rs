@@ -189,7 +189,7 @@ impl LoopSlice<'_, '_> {
         }
         // The lane test, once per entry to the loop: the preheader dominates
         // both the monitoring slice and the decision.
-        let lanes_apart = self.emit_lane_tests(preheader, &loop_states, &slots);
+        let lanes = self.emit_lane_tests(preheader, &loop_states, &slots);
         self.blocks.insert(latch);
         // Every exit edge gets a block of its own for the flush: an exit block
         // may be entered from elsewhere too, or be the next loop's header.
@@ -236,10 +236,10 @@ impl LoopSlice<'_, '_> {
                 (preheader, latch, decide),
                 &cached,
                 &loop_states,
-                &lanes_apart,
+                &lanes,
             );
         }
-        self.emit_decide(decide, &cached, &lanes_apart);
+        self.emit_decide(decide, &cached, &lanes);
         // The loop as it was, for threads that cache nothing: they pay for
         // the monitoring and the decision only.
         let plain = edit::clone_blocks(&order, self.header, ".sl1.plain");
@@ -383,7 +383,7 @@ impl LoopSlice<'_, '_> {
         (preheader, latch, decide): (LLVMBasicBlockRef, LLVMBasicBlockRef, LLVMBasicBlockRef),
         cached: &[(Access<'_>, State, Mode)],
         loop_states: &[State],
-        lanes_apart: &BTreeMap<u32, LLVMValueRef>,
+        lanes: &super::lanes::LaneTests,
     ) {
         let function = self.k.function.as_raw();
         let clone = edit::clone_blocks(order, preheader, ".sl1.monitor");
@@ -400,11 +400,12 @@ impl LoopSlice<'_, '_> {
             pre.store(const_int(i32t, 0), s.sim_hits);
             pre.store(const_int(i32t, 0), s.sim_accesses);
         }
-        // Where the lane test already declines every structure, monitoring
-        // cannot change the decision: straight to it (nothing simulated,
-        // nothing eligible), so that short chunks do not spend their whole
-        // run simulating.
-        if let Some(close) = super::lanes::all_close(&pre, lanes_apart, loop_states) {
+        // Where the lane tests decline the loop (every structure's lanes
+        // close, or a thread alone in its warp), monitoring cannot change
+        // the decision: straight to it (nothing simulated, nothing
+        // eligible), so that short chunks do not spend their whole run
+        // simulating.
+        if let Some(close) = lanes.declined {
             let old = edit::terminator(preheader);
             // SAFETY: replaces the preheader's branch by a conditional one to
             // two blocks of the same function.
