@@ -18,15 +18,25 @@
 //! (a global store does not keep its line in the L1, so the next read goes
 //! to L2: `saxpy`'s `y` 2.5x at 62 B) and those accessed in pieces under
 //! 4 B (a request per byte or half-word: `bytes_u8` 9.6x, `halves_u16`
-//! 4.9x, `upper`, `wc`). Nor does the test touch arguments without
-//! restrict (their lines are looked up as a group) or loops with a block
-//! barrier (their version is the block's).
+//! 4.9x, `upper`, `wc`). Arguments without restrict are tested as a group
+//! (their lines are looked up together): their loop is declined only when
+//! all are close. Loops with a block barrier are not tested (their version
+//! is the block's).
 //!
-//! The test runs once per entry to the loop, in its preheader, which both
-//! the monitoring slice and the decision follow: each lane computes the
-//! structure's address at the loop's entry from its affine form, and
-//! compares it with its neighbour's (`shfl.sync.bfly`), where the whole warp
-//! is there.
+//! Where the IR gives the distance (`analysis::lane_step`: every lane
+//! reading `xx[j]` is 0 B apart, `keys + 16 * i` words 64 B), the test is
+//! settled at compile time: close structures are left direct, and a loop
+//! with nothing left stays as it was, without the buffer and registers a
+//! test declined at run time still costs (HeCBench `haccmk` 0.69x and
+//! `jenkins-hash` 0.80x of the build without S-L1 on the H100, 2026-11-25,
+//! both declined at run time). Otherwise it runs once per entry to the
+//! loop, in its preheader, which both the monitoring slice and the decision
+//! follow: each lane computes the structure's address at the loop's entry
+//! from its affine form, and compares it with its neighbour's
+//! (`shfl.sync.bfly`), where the whole warp is there. The same preheader
+//! declines the loop for a thread alone in its warp (`if (threadIdx.x ==
+//! 0)`, `<<<1, 1>>>`: `chacha20` 0.60x, `secp256k1` 0.62x), whose stream the
+//! hardware L1 holds.
 
 use std::collections::{BTreeMap, HashMap};
 
