@@ -162,3 +162,27 @@ fn a_thread_alone_in_its_warp_leaves_the_loop_direct() {
     assert!(ir.contains("%sl1.lanes.lone"), "{ir}");
     assert!(ir.contains("@llvm.nvvm.activemask()"), "{ir}");
 }
+
+#[test]
+fn accesses_in_an_inner_loop_are_settled_too() {
+    let t = transform("lane_distance_static");
+    let k = t.kernel("window_max");
+    // `in + 4 * (r * w + 2 * tid + c)`: `c` starts at 0 in every lane, so
+    // lanes lie 8 B apart, though the main loop's affine form does not
+    // follow the inner loop's counter.
+    assert!(!k.applied, "{}", reasons(&t, "window_max"));
+    assert!(
+        reasons(&t, "window_max").contains("lanes access it 8 B apart"),
+        "{}",
+        reasons(&t, "window_max")
+    );
+}
+
+#[test]
+fn a_lane_whose_neighbour_is_missing_cannot_tell_and_caches() {
+    let t = transform("lane_distance");
+    let ir = t.text("copy_words");
+    // The neighbour's bit in the active mask, not the whole warp's.
+    assert!(ir.contains("@llvm.nvvm.read.ptx.sreg.laneid()"), "{ir}");
+    assert!(ir.contains("%sl1.lanes.paired"), "{ir}");
+}

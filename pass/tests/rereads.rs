@@ -38,9 +38,18 @@ fn searches_and_shared_tables_stay_with_the_hardware_l1() {
         let t = kernel(name);
         assert!(!t.applied, "{name}: {t:?}");
         assert!(t.rereads.is_empty(), "{name}: {t:?}");
-        assert!(
-            t.reasons[0].contains("caches nothing but read-only restrict structures"),
-            "{name}: {t:?}"
-        );
+        // A table every lane reads at the same place is settled by the lane
+        // test before the read-only rule is asked.
+        let why = if name == "table" {
+            t.predictions[0].decision.as_str()
+        } else {
+            t.reasons[0].as_str()
+        };
+        let expected = if name == "table" {
+            "lanes access it 0 B apart"
+        } else {
+            "caches nothing but read-only restrict structures"
+        };
+        assert!(why.contains(expected), "{name}: {t:?}");
     }
 }

@@ -4,7 +4,9 @@
 ; copies rows of 64 words (256 B apart: cached without a run-time test),
 ; `aliased_close` and `aliased_chunks` copy between arguments without
 ; restrict, lanes 8 B apart and a run-time chunk apart; `lone_thread`
-; encrypts bytes in place in thread 0 alone (`if (threadIdx.x == 0)`).
+; encrypts bytes in place in thread 0 alone (`if (threadIdx.x == 0)`);
+; `window_max` takes the maximum of a window per thread (rows of `%w`
+; floats, read in an inner loop whose counter starts at 0 in every lane).
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
@@ -164,6 +166,49 @@ loop:
 exit:
   ret void
 }
+
+define ptx_kernel void @window_max(ptr readonly %in, ptr %out, i64 %w, i64 %rows) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %tid64 = zext i32 %tid to i64
+  %x = mul i64 %tid64, 2
+  %some = icmp ne i64 %rows, 0
+  br i1 %some, label %row, label %exit
+
+row:
+  %r = phi i64 [ 0, %entry ], [ %rnext, %rowdone ]
+  %m = phi float [ 0.0, %entry ], [ %mc, %rowdone ]
+  %rw = mul i64 %r, %w
+  %start = add i64 %rw, %x
+  br label %col
+
+col:
+  %c = phi i64 [ 0, %row ], [ %cnext, %col ]
+  %mi = phi float [ %m, %row ], [ %mx, %col ]
+  %k = add i64 %start, %c
+  %p = getelementptr inbounds float, ptr %in, i64 %k
+  %v = load float, ptr %p, align 4
+  %mx = call float @llvm.maxnum.f32(float %mi, float %v)
+  %cnext = add nuw i64 %c, 1
+  %cdone = icmp eq i64 %cnext, 2
+  br i1 %cdone, label %rowdone, label %col
+
+rowdone:
+  %mc = phi float [ %mx, %col ]
+  %rnext = add nuw i64 %r, 1
+  %rdone = icmp eq i64 %rnext, %rows
+  br i1 %rdone, label %store, label %row
+
+store:
+  %q = getelementptr inbounds float, ptr %out, i64 %tid64
+  store float %mc, ptr %q, align 4
+  br label %exit
+
+exit:
+  ret void
+}
+
+declare float @llvm.maxnum.f32(float, float)
 
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()

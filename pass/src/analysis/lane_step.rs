@@ -242,18 +242,3 @@ impl<'m> LaneSteps<'m> {
         known.map_or(Step::Pending, Step::Known)
     }
 }
-
-/// How far apart neighbouring lanes' addresses of `form` lie, in bytes,
-/// when every symbol's lane step is known.
-pub fn lane_distance(
-    steps: &mut LaneSteps<'_>,
-    terms: &std::collections::BTreeMap<usize, i64>,
-) -> Option<i64> {
-    let mut distance = 0i64;
-    for (&symbol, &coefficient) in terms {
-        let value = Value::from_raw(symbol as LLVMValueRef)?;
-        let step = steps.of(value)?;
-        distance = distance.checked_add(step.checked_mul(coefficient)?)?;
-    }
-    distance.checked_abs()
-}

@@ -33,7 +33,7 @@
 //! loop, in its preheader, which both the monitoring slice and the decision
 //! follow: each lane computes the structure's address at the loop's entry
 //! from its affine form, and compares it with its neighbour's
-//! (`shfl.sync.bfly`), where the whole warp is there. The same preheader
+//! (`shfl.sync.bfly`), where the neighbour is there. The same preheader
 //! declines the loop for a thread alone in its warp (`if (threadIdx.x ==
 //! 0)`, `<<<1, 1>>>`: `chacha20` 0.60x, `secp256k1` 0.62x), whose stream the
 //! hardware L1 holds.
@@ -46,8 +46,7 @@ use inkwell::llvm_sys::{LLVMIntPredicate, LLVMTypeKind};
 
 use crate::analysis::accesses::{Access, AccessKind};
 use crate::analysis::affine::{AffineAddress, LoopScope};
-use crate::analysis::lane_step::{lane_distance, LaneSteps};
-use crate::analysis::loops::Loop;
+use crate::analysis::lane_step::LaneSteps;
 use crate::analysis::KernelAnalysis;
 use crate::edit::{self, Builder};
 
@@ -60,14 +59,12 @@ pub const HARDWARE_LINE_BYTES: i64 = 128;
 /// Accesses narrower than this gain from lines whatever the lanes do.
 const NARROW_BYTES: u64 = 4;
 
-/// The structures of a main loop under the lane test, each with the affine
-/// address of its first access (symbols: the loop's induction variables and
-/// values from before the loop).
-pub fn lane_tested<'m>(
+/// The structures of a main loop under the lane test, with their accesses
+/// in the loop.
+fn tested_structures<'a, 'm>(
     k: &KernelAnalysis<'m>,
-    scope: &LoopScope<'_, 'm>,
-    in_loop: &[&Access<'m>],
-) -> BTreeMap<u32, AffineAddress> {
+    in_loop: &[&'a Access<'m>],
+) -> BTreeMap<u32, Vec<&'a Access<'m>>> {
     let mut by_structure: BTreeMap<u32, Vec<&Access<'m>>> = BTreeMap::new();
     for a in in_loop {
         if let Some(ds) = k.data_structure_of(a) {
@@ -85,9 +82,20 @@ pub fn lane_tested<'m>(
     if by_structure.values().any(|a| gains_anyway(a)) {
         return BTreeMap::new();
     }
+    by_structure.retain(|_, accesses| !accesses.iter().any(|a| a.kind.is_atomic()));
     by_structure
+}
+
+/// The structures of a main loop under the run-time lane test, each with
+/// the affine address of its first access (symbols: the loop's induction
+/// variables and values from before the loop).
+pub fn lane_tested<'m>(
+    k: &KernelAnalysis<'m>,
+    scope: &LoopScope<'_, 'm>,
+    in_loop: &[&Access<'m>],
+) -> BTreeMap<u32, AffineAddress> {
+    tested_structures(k, in_loop)
         .into_iter()
-        .filter(|(_, accesses)| !accesses.iter().any(|a| a.kind.is_atomic()))
         .filter_map(|(id, accesses)| {
             let form = scope.affine(accesses[0].pointer()?).ok()?;
             Some((id, form))
@@ -95,20 +103,35 @@ pub fn lane_tested<'m>(
         .collect()
 }
 
-/// The distance between neighbouring lanes' accesses of each structure
-/// under the test in loop `l`, where the IR settles it (`lane_step`): the
-/// test then costs nothing at run time.
-pub fn static_distances<'m>(
-    k: &KernelAnalysis<'m>,
-    l: &Loop,
-    in_loop: &[&Access<'m>],
-) -> BTreeMap<u32, i64> {
-    let scope = LoopScope::new(k.function, &k.blocks, l);
+/// The distance between neighbouring lanes' first accesses of each
+/// structure under the test, where the IR settles it (`lane_step`: also
+/// for accesses in inner loops, whose counters the affine form of the
+/// main loop does not follow): the test then costs nothing at run time.
+pub fn static_distances<'m>(k: &KernelAnalysis<'m>, in_loop: &[&Access<'m>]) -> BTreeMap<u32, i64> {
     let mut steps = LaneSteps::new(k);
-    lane_tested(k, &scope, in_loop)
+    tested_structures(k, in_loop)
         .into_iter()
-        .filter_map(|(id, form)| Some((id, lane_distance(&mut steps, &form.terms)?)))
+        .filter_map(|(id, accesses)| {
+            let distance = steps.of(accesses[0].pointer()?)?.checked_abs()?;
+            Some((id, distance))
+        })
         .collect()
+}
+
+/// `forms` without the terms that are the same in every lane (their step
+/// from lane to lane is 0: `lane_step`), which cancel out of the distance
+/// the run-time test measures.
+pub fn without_uniform_terms(
+    k: &KernelAnalysis<'_>,
+    mut forms: BTreeMap<u32, AffineAddress>,
+) -> BTreeMap<u32, AffineAddress> {
+    let mut steps = LaneSteps::new(k);
+    for form in forms.values_mut() {
+        form.terms.retain(|&symbol, _| {
+            crate::ir::Value::from_raw(symbol as LLVMValueRef).and_then(|v| steps.of(v)) != Some(0)
+        });
+    }
+    forms
 }
 
 /// Whether lanes `distance` bytes apart share the hardware's lines.
@@ -334,13 +357,21 @@ fn emit_lanes_apart(
         }
         // The low 32 bits suffice: lanes of one structure lie far less than
         // 4 GiB apart, and a wrong answer costs time, never correctness.
+        // The lanes here exchange addresses; a lane whose neighbour is not
+        // here (a block of fewer than 32 threads has a partial warp) cannot
+        // tell, and caches.
         let active = edit::call_intrinsic(r, function, "llvm.nvvm.activemask", &mut [], c"");
-        let whole = LLVMBuildICmp(
+        let lane =
+            edit::call_intrinsic(r, function, "llvm.nvvm.read.ptx.sreg.laneid", &mut [], c"");
+        let partner = LLVMBuildXor(r, lane, const_int(i32t, 1), c"".as_ptr());
+        let shifted = LLVMBuildLShr(r, active, partner, c"".as_ptr());
+        let bit = LLVMBuildAnd(r, shifted, const_int(i32t, 1), c"".as_ptr());
+        let paired = LLVMBuildICmp(
             r,
-            LLVMIntPredicate::LLVMIntEQ,
-            active,
-            const_int(i32t, -1),
-            c"sl1.lanes.whole".as_ptr(),
+            LLVMIntPredicate::LLVMIntNE,
+            bit,
+            const_int(i32t, 0),
+            c"sl1.lanes.paired".as_ptr(),
         );
         let mut args = [active, address, const_int(i32t, 1), const_int(i32t, 0x1f)];
         let neighbour = edit::call_intrinsic(
@@ -367,7 +398,7 @@ fn emit_lanes_apart(
             const_int(i32t, HARDWARE_LINE_BYTES),
             c"".as_ptr(),
         );
-        let unknown = LLVMBuildNot(r, whole, c"".as_ptr());
+        let unknown = LLVMBuildNot(r, paired, c"".as_ptr());
         Some(LLVMBuildOr(r, apart, unknown, c"sl1.lanes.apart".as_ptr()))
     }
 }

@@ -362,7 +362,7 @@ pub fn transform_kernel(
         let lane_distances = if convergent.iter().any(|c| l.blocks.contains(&c.block)) {
             BTreeMap::new()
         } else {
-            lanes::static_distances(&first, l, &in_loop)
+            lanes::static_distances(&first, &in_loop)
         };
         let candidates: Vec<u32> = cacheable
             .iter()
@@ -691,7 +691,7 @@ pub fn transform_kernel(
                 .collect();
             let mut forms = lanes::lane_tested(&k, &scope, &in_loop);
             forms.retain(|id, _| hot.contains(id) && !lane_distances.contains_key(id));
-            forms
+            lanes::without_uniform_terms(&k, forms)
         };
         if !lane_forms.is_empty() {
             report.lane_tests.push(LaneTestReport {
