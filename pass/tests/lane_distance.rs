@@ -152,18 +152,6 @@ fn aliased_structures_are_tested_together_at_run_time() {
 }
 
 #[test]
-fn a_thread_alone_in_its_warp_leaves_the_loop_direct() {
-    let t = transform("lane_distance_static");
-    let k = t.kernel("lone_thread");
-    // Read and written bytes: no lane test, but the lone-thread check.
-    assert!(k.applied, "{}", reasons(&t, "lone_thread"));
-    assert!(k.lane_tests.is_empty(), "{:?}", k.lane_tests);
-    let ir = t.text("lone_thread");
-    assert!(ir.contains("%sl1.lanes.lone"), "{ir}");
-    assert!(ir.contains("@llvm.nvvm.activemask()"), "{ir}");
-}
-
-#[test]
 fn accesses_in_an_inner_loop_are_settled_too() {
     let t = transform("lane_distance_static");
     let k = t.kernel("window_max");

@@ -28,11 +28,10 @@ fn count(text: &str, what: &str) -> usize {
 fn lines_of_32_bytes_move_a_warp_at_a_time_when_the_whole_warp_misses() {
     let text = transformed(&Options::default());
     // Each copy is entered on a full mask: as many compares as guards
-    // (the other active masks are the lone-thread check's, one per loop
-    // entry, and the lane test's, one per tested structure).
-    let guards = count(&text, "call i32 @llvm.nvvm.activemask()")
-        - count(&text, "%sl1.lanes.lone =")
-        - count(&text, "%sl1.lanes.neighbour =");
+    // (the other active masks are the lane test's, one per tested
+    // structure).
+    let guards =
+        count(&text, "call i32 @llvm.nvvm.activemask()") - count(&text, "%sl1.lanes.neighbour =");
     assert!(guards >= 1, "{text}");
     assert_eq!(count(&text, "%sl1.all.lanes"), 2 * guards, "{text}");
     // Three shuffles (address halves, shared line) per 16 B piece, two

@@ -3,8 +3,7 @@
 ; `keys16` reads 16-word keys at `keys + 16 * i` (64 B apart), `rows256`
 ; copies rows of 64 words (256 B apart: cached without a run-time test),
 ; `aliased_close` and `aliased_chunks` copy between arguments without
-; restrict, lanes 8 B apart and a run-time chunk apart; `lone_thread`
-; encrypts bytes in place in thread 0 alone (`if (threadIdx.x == 0)`);
+; restrict, lanes 8 B apart and a run-time chunk apart;
 ; `window_max` takes the maximum of a window per thread (rows of `%w`
 ; floats, read in an inner loop whose counter starts at 0 in every lane).
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
@@ -139,28 +138,6 @@ loop:
   store i32 %d, ptr %dst, align 4
   %next = add nuw i64 %k, 1
   %done = icmp eq i64 %next, %end
-  br i1 %done, label %exit, label %loop
-
-exit:
-  ret void
-}
-
-define ptx_kernel void @lone_thread(ptr noalias %bytes, i64 %n, i8 %key) {
-entry:
-  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  %first = icmp eq i32 %tid, 0
-  %some = icmp ne i64 %n, 0
-  %run = and i1 %first, %some
-  br i1 %run, label %loop, label %exit
-
-loop:
-  %k = phi i64 [ 0, %entry ], [ %next, %loop ]
-  %p = getelementptr inbounds i8, ptr %bytes, i64 %k
-  %c = load i8, ptr %p, align 1
-  %d = xor i8 %c, %key
-  store i8 %d, ptr %p, align 1
-  %next = add nuw i64 %k, 1
-  %done = icmp eq i64 %next, %n
   br i1 %done, label %exit, label %loop
 
 exit:

@@ -33,10 +33,7 @@
 //! loop, in its preheader, which both the monitoring slice and the decision
 //! follow: each lane computes the structure's address at the loop's entry
 //! from its affine form, and compares it with its neighbour's
-//! (`shfl.sync.bfly`), where the neighbour is there. The same preheader
-//! declines the loop for a thread alone in its warp (`if (threadIdx.x ==
-//! 0)`, `<<<1, 1>>>`: `chacha20` 0.60x, `secp256k1` 0.62x), whose stream the
-//! hardware L1 holds.
+//! (`shfl.sync.bfly`), where the neighbour is there.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -175,9 +172,7 @@ pub(super) struct LaneTests {
     /// it an L1 line apart or more (an i1).
     pub apart: BTreeMap<u32, LLVMValueRef>,
     /// Whether the loop caches nothing on this entry (an i1): the lanes of
-    /// every structure are close, or the thread runs the loop alone in its
-    /// warp (`if (threadIdx.x == 0)`, `<<<1, 1>>>`), whose stream the
-    /// hardware L1 holds without thrashing.
+    /// every structure are close. None where a structure is not tested.
     pub declined: Option<LLVMValueRef>,
 }
 
@@ -212,38 +207,8 @@ impl LoopSlice<'_, '_> {
                 emit_lanes_apart(&b, function, form, slots, &inside).map(|apart| (s.id, apart))
             })
             .collect();
-        let lone = emit_lone_lane(&b, function);
-        let declined = match all_close(&b, &apart, states) {
-            // SAFETY: an `or` of two i1 values of the preheader.
-            Some(close) => unsafe { LLVMBuildOr(b.raw(), close, lone, c"sl1.declined".as_ptr()) },
-            None => lone,
-        };
-        LaneTests {
-            apart,
-            declined: Some(declined),
-        }
-    }
-}
-
-/// Emits whether this thread is the only one of its warp here (an i1):
-/// the active mask has a single bit set.
-fn emit_lone_lane(b: &Builder, function: LLVMValueRef) -> LLVMValueRef {
-    // SAFETY: an NVVM intrinsic call and integer arithmetic before `b`'s
-    // position, in the function's context.
-    unsafe {
-        let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
-        let i32t = LLVMInt32TypeInContext(ctx);
-        let r = b.raw();
-        let active = edit::call_intrinsic(r, function, "llvm.nvvm.activemask", &mut [], c"");
-        let less = LLVMBuildSub(r, active, const_int(i32t, 1), c"".as_ptr());
-        let others = LLVMBuildAnd(r, active, less, c"".as_ptr());
-        LLVMBuildICmp(
-            r,
-            LLVMIntPredicate::LLVMIntEQ,
-            others,
-            const_int(i32t, 0),
-            c"sl1.lanes.lone".as_ptr(),
-        )
+        let declined = all_close(&b, &apart, states);
+        LaneTests { apart, declined }
     }
 }
 
