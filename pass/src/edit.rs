@@ -578,7 +578,7 @@ pub fn all_or_nothing<T>(function: LLVMValueRef, change: impl FnOnce() -> T) -> 
     let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(change));
     let failure = match &attempt {
         Ok(_) => verify_function(function).err(),
-        Err(payload) => Some(crate::plugin::panic_message(payload.as_ref())),
+        Err(payload) => Some(crate::panic::panic_message(payload.as_ref())),
     };
     match (attempt, failure) {
         (Ok(done), None) => Ok(done),

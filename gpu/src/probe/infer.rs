@@ -178,12 +178,12 @@ impl Capacity {
     /// For the summary: "256 KiB", "at least 1 MiB (all hit)", ...
     pub fn describe(self) -> String {
         match self {
-            Capacity::Exact(b) => super::summary::size(b),
+            Capacity::Exact(b) => super::units::size(b),
             Capacity::AtLeast(b) => {
-                format!("at least {} (every footprint hit)", super::summary::size(b))
+                format!("at least {} (every footprint hit)", super::units::size(b))
             }
             Capacity::Below(b) => {
-                format!("below {} (every footprint missed)", super::summary::size(b))
+                format!("below {} (every footprint missed)", super::units::size(b))
             }
             Capacity::Unknown => "not inferred".into(),
         }

@@ -14,3 +14,4 @@ pub mod profile;
 pub mod run;
 pub mod simulate;
 pub mod summary;
+pub mod units;

@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use super::profile::Profile;
+use super::units::size;
 
 /// Nanoseconds of `cycles` at `clock_khz` (None without a clock).
 fn ns(cycles: f64, clock_khz: u32) -> Option<f64> {
@@ -14,18 +15,6 @@ fn latency(cycles: f64, clock_khz: u32) -> String {
     match ns(cycles, clock_khz) {
         Some(ns) => format!("{cycles:.0} cycles ({ns:.1} ns)"),
         None => format!("{cycles:.0} cycles"),
-    }
-}
-
-/// `bytes` in the largest binary unit that keeps it whole-ish.
-pub fn size(bytes: u64) -> String {
-    const KIB: u64 = 1024;
-    if bytes >= KIB * KIB && bytes % (KIB * KIB / 8) == 0 {
-        format!("{} MiB", bytes as f64 / (KIB * KIB) as f64)
-    } else if bytes >= KIB && bytes % (KIB / 8) == 0 {
-        format!("{} KiB", bytes as f64 / KIB as f64)
-    } else {
-        format!("{bytes} B")
     }
 }
 

@@ -12,6 +12,7 @@ use inkwell::llvm_sys::prelude::LLVMModuleRef;
 use inkwell::module::Module;
 
 use crate::options::Options;
+use crate::panic::panic_message;
 use crate::report::Report;
 
 /// `llvm::PassPluginLibraryInfo` for plugin API version 2 (LLVM 22).
@@ -129,14 +130,6 @@ fn write_report(path: &str, report: &Report) -> Result<(), String> {
     std::fs::write(path, json + "\n").map_err(|e| format!("cannot write report `{path}`: {e}"))
 }
 
-pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_string())
-}
-
 /// Runs the pass on one module. Returns 1 when the module changed, 0 when not,
 /// -1 after reporting an error.
 ///
@@ -194,7 +187,7 @@ pub unsafe extern "C" fn sl1_run_on_module(
             };
             options.apply_profile(path, &profile, given);
         }
-        let report = crate::run_on_module(&view, &options).map_err(|e| e.to_string())?;
+        let report = crate::pipeline::run_on_module(&view, &options).map_err(|e| e.to_string())?;
         if !raw.report_path.is_null() {
             // SAFETY: a NUL-terminated string owned by the caller.
             let path = unsafe { CStr::from_ptr(raw.report_path) }.to_string_lossy();

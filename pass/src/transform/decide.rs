@@ -8,7 +8,7 @@ use crate::analysis::Mode;
 use crate::edit::{self, Builder};
 
 use super::slice::LoopSlice;
-use super::{const_int, read_only_companion, State};
+use super::state::{const_int, read_only_companion, State};
 
 /// The simulated hit rate, in percent, a read-only restrict structure needs
 /// to ride along with a cached written one. Streams the suite caches well

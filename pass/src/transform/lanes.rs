@@ -48,7 +48,7 @@ use crate::analysis::KernelAnalysis;
 use crate::edit::{self, Builder};
 
 use super::slice::LoopSlice;
-use super::{const_int, State};
+use super::state::{const_int, State};
 
 /// Bytes of a hardware L1 line: lanes closer than this share lines.
 pub const HARDWARE_LINE_BYTES: i64 = 128;

@@ -22,26 +22,16 @@ use inkwell::values::AsValueRef;
 
 use crate::analysis::affine::CountedExit;
 use crate::edit::{self, Builder};
-use crate::runtime::{Runtime, SiteKind};
+use crate::runtime::Runtime;
 
 use super::slice::call;
-use super::{const_int, State};
+use super::state::const_int;
 
 mod full;
+mod site;
 
-/// One cached access of slice 2, as a line run needs it.
-#[derive(Clone, Copy)]
-pub(super) struct RunSite {
-    /// The `sl1.load` / `sl1.store` call in slice 2.
-    pub(super) call: LLVMValueRef,
-    pub(super) state: State,
-    /// Bytes its address moves per iteration.
-    pub(super) stride: i64,
-    pub(super) kind: SiteKind,
-    /// The loaded or stored type.
-    pub(super) ty: LLVMTypeRef,
-    pub(super) is_load: bool,
-}
+pub(super) use site::RunSite;
+use site::Stay;
 
 /// What a counted run may add (`Options::line_staging`, `full_runs`).
 #[derive(Clone, Copy)]
@@ -326,7 +316,7 @@ unsafe fn stage_next_lines(
             continue;
         }
         let stage_tag = edit::entry_alloca(function, i64t, "sl1.stage.tag");
-        super::store_before_entry_end(function, stage_tag, const_int(i64t, -1));
+        super::state::store_before_entry_end(function, stage_tag, const_int(i64t, -1));
         let words = edit::entry_alloca(function, rt.stage_type(), "sl1.stage");
         let Stay {
             tag, n, in_line, ..
@@ -408,17 +398,6 @@ fn hit(rt: &mut Runtime<'_, '_>, access: LLVMValueRef, site: &RunSite, premarked
         );
     }
     edit::erase(access);
-}
-
-/// One site at the checked latch: its structure's tag, how many next
-/// iterations its access stays in that line, and whether it is in it now;
-/// `d` is the access's offset from the line's address.
-#[derive(Clone, Copy)]
-struct Stay {
-    tag: LLVMValueRef,
-    d: LLVMValueRef,
-    n: LLVMValueRef,
-    in_line: LLVMValueRef,
 }
 
 /// `a` when `a pred b`, else `b`.

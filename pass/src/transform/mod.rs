@@ -12,11 +12,10 @@ use inkwell::module::{Linkage, Module};
 use inkwell::types::AnyTypeEnum;
 use inkwell::values::{AsValueRef, FunctionValue};
 use inkwell::AddressSpace;
-use serde::{Deserialize, Serialize};
 
-use crate::analysis::accesses::{Access, AccessKind, Base};
-use crate::analysis::{analyse_kernel, Mode};
-use crate::edit::{self, Builder};
+use crate::analysis::accesses::{Access, Base};
+use crate::analysis::analyse_kernel;
+use crate::edit;
 use crate::options::Options;
 use crate::runtime::{Runtime, ADDRSPACE_SHARED};
 
@@ -24,13 +23,20 @@ mod decide;
 mod lanes;
 mod line_runs;
 pub mod predict;
+mod reports;
 mod sites;
 mod slice;
+mod state;
 pub mod stats;
 
-use predict::{Prediction, PredictionReport};
-use sites::{pointer_operand, uncacheable_reason};
+use predict::Prediction;
+pub use predict::PredictionReport;
+pub use reports::{DirectAccess, LaneTestReport, LineRunsReport, RereadReport, TransformReport};
+use sites::uncacheable_reason;
 use slice::LoopSlice;
+use state::{
+    const_int, i32_type, new_state, read_only_companion, store_before_entry_end, State, StaticRate,
+};
 use stats::Stats;
 
 pub use crate::options::STATIC_SHARED_LIMIT;
@@ -46,118 +52,6 @@ pub const MAX_LOOP_INSTRUCTIONS: usize = 3000;
 /// transformed on a fresh analysis of the kernel, which grows with every
 /// loop done (150 loops took 25 times the plain compile time).
 pub const MAX_LOOPS_PER_KERNEL: usize = 16;
-
-/// An access the transform leaves as it is, and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DirectAccess {
-    pub argument: String,
-    pub kind: AccessKind,
-    pub reason: String,
-}
-
-/// What the transformation did to one kernel.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TransformReport {
-    pub applied: bool,
-    /// Why the kernel, or some of its loops, were left untransformed.
-    pub reasons: Vec<String>,
-    /// Headers of the loops sliced.
-    pub loops_sliced: Vec<String>,
-    /// Accesses routed through the cache.
-    pub accesses_cached: usize,
-    pub accesses_direct: Vec<DirectAccess>,
-    /// Bytes of the kernel's S-L1 line buffer in shared memory.
-    pub shared_bytes: u64,
-    /// Static shared memory the kernel used before.
-    pub kernel_shared_bytes: u64,
-    /// Dynamic shared memory the kernel's launches were declared to give at
-    /// most (`Options::dynamic_shared`), when it uses any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dynamic_shared_bytes: Option<u64>,
-    /// Block size the buffer is provisioned for.
-    pub max_threads: u32,
-    /// When the buffer cannot hold every line of a block of `max_threads`
-    /// threads at the smallest line size: how many of its warps get all
-    /// their lines (the warp threshold); later warps get fewer or none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub warps_with_lines: Option<u32>,
-    /// Bytes of padding after each line in the buffer (`line_pad`).
-    #[serde(default)]
-    pub line_pad_bytes: u32,
-    /// With the warp threshold: how many warps get at least one line.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub warps_with_a_line: Option<u32>,
-    /// Static predictions per main loop and structure (with static
-    /// prediction on).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub predictions: Vec<PredictionReport>,
-    /// Read-only structures cached because an inner loop re-reads them.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub rereads: Vec<RereadReport>,
-    /// Per predicted loop: whether its all-cached copy got line runs, or why not.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub line_runs: Vec<LineRunsReport>,
-    /// Per sliced loop: the structures cached only where a warp's lanes
-    /// access them at least a hardware L1 line apart (`lanes`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub lane_tests: Vec<LaneTestReport>,
-    /// The global holding the run-time statistics (statistics builds only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stats_symbol: Option<String>,
-}
-
-/// A read-only structure that every iteration of an inner loop reads again
-/// (`analysis::reuse`): cached, where other read-only structures are left
-/// to the hardware L1.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RereadReport {
-    /// Header of the main loop.
-    #[serde(rename = "loop")]
-    pub loop_header: String,
-    pub argument: String,
-    /// Header of the inner loop whose iterations read it again.
-    pub inner_loop: String,
-}
-
-/// Line runs in one predicted main loop (`line_runs`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LineRunsReport {
-    /// Header of the main loop.
-    #[serde(rename = "loop")]
-    pub loop_header: String,
-    pub applied: bool,
-    /// What runs without checks, or why nothing does.
-    pub detail: String,
-}
-
-/// The structures of one sliced loop under the lane test (`lanes`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LaneTestReport {
-    /// Header of the main loop.
-    #[serde(rename = "loop")]
-    pub loop_header: String,
-    pub arguments: Vec<String>,
-    /// Bytes a warp's neighbouring lanes must lie apart for a line to pay.
-    pub min_bytes: i64,
-}
-
-/// Per data structure state slots (allocas in the entry block).
-#[derive(Clone, Copy)]
-struct State {
-    /// The data structure's id (its row in the statistics global).
-    id: u32,
-    /// The argument is restrict: its line is private to it.
-    restrict: bool,
-    tag: LLVMValueRef,
-    dirty: LLVMValueRef,
-    cached: LLVMValueRef,
-    line: LLVMValueRef,
-    sim_tag: LLVMValueRef,
-    sim_hits: LLVMValueRef,
-    sim_accesses: LLVMValueRef,
-    /// Hits and misses of slice 2 not yet added to the statistics global.
-    counts: Option<(LLVMValueRef, LLVMValueRef)>,
-}
 
 /// Static shared memory `kernel` may use (our own buffers excluded), and
 /// whether it may use dynamic shared memory: the shared globals used by the
@@ -803,22 +697,6 @@ fn cleanup(module: &Module<'_>, kernel: FunctionValue<'_>, rt: &Runtime<'_, '_>)
     }
 }
 
-fn i32_type(function: LLVMValueRef) -> LLVMTypeRef {
-    // SAFETY: reads the function's context.
-    unsafe { LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(function))) }
-}
-
-fn const_int(ty: LLVMTypeRef, v: i64) -> LLVMValueRef {
-    // SAFETY: builds a constant.
-    unsafe { LLVMConstInt(ty, v as u64, 1) }
-}
-
-fn store_before_entry_end(function: LLVMValueRef, slot: LLVMValueRef, value: LLVMValueRef) {
-    // SAFETY: the entry block has a terminator.
-    let entry = unsafe { LLVMGetEntryBasicBlock(function) };
-    Builder::before(edit::terminator(entry)).store(value, slot);
-}
-
 /// Bytes after each line in shared memory, so that the threads of a warp
 /// reading the same offset of their lines hit different banks: with 4 B more,
 /// a 32 B line starts 9 banks after its neighbour's, and 9 is prime to the 32
@@ -850,19 +728,6 @@ fn names(k: &crate::analysis::KernelAnalysis<'_>, ids: &BTreeSet<u32>) -> String
 
 /// The report's reason for a cold structure's direct accesses.
 const COLD: &str = "cold: accessed only outside the loop's inner loops";
-
-/// A predicted hit rate, standing in for the monitoring slice's counts.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct StaticRate {
-    pub(super) hit_percent: u32,
-    /// Accesses of the structure per iteration.
-    pub(super) sites: u32,
-    /// Bytes its addresses move per iteration of their loop.
-    pub(super) stride: i64,
-    /// Its accesses sit in the main loop itself, not in an inner loop: the
-    /// stride is per iteration of the main loop.
-    pub(super) in_main_loop: bool,
-}
 
 /// A main loop chosen for slicing.
 struct ChosenLoop {
@@ -960,56 +825,6 @@ fn cold_structures(cacheable_at: &[(u32, u32)]) -> BTreeSet<u32> {
         .collect()
 }
 
-/// A read-only restrict structure, by default cached only by threads that
-/// also cache a structure the loop writes (see `decide`). Without restrict
-/// it stays a full member: it may alias a cached structure.
-pub(super) fn read_only_companion(restrict: bool, mode: Mode, options: &Options) -> bool {
-    !options.cache_read_only && restrict && mode == Mode::ReadOnly
-}
-
 fn line_buffer_name(kernel: FunctionValue<'_>) -> String {
     format!("sl1.lines.{}", kernel.get_name().to_string_lossy())
-}
-
-fn new_state(
-    function: LLVMValueRef,
-    buffer: LLVMValueRef,
-    ds: &crate::analysis::DataStructure,
-    options: &Options,
-) -> State {
-    let name = ds.name.as_str();
-    let stats = options.stats;
-    // SAFETY: builds types and constants in the function's context.
-    unsafe {
-        let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
-        let i64t = LLVMInt64TypeInContext(ctx);
-        let i32t = LLVMInt32TypeInContext(ctx);
-        let i1t = LLVMInt1TypeInContext(ctx);
-        let sp = LLVMPointerTypeInContext(ctx, u32::from(ADDRSPACE_SHARED));
-        // The runtime's dirty mask: one bit per byte of the largest line.
-        let dirty_t =
-            LLVMIntTypeInContext(ctx, crate::runtime::dirty_mask_bits(options.max_line_size));
-        let slot = |ty, what: &str, init| {
-            let s = edit::entry_alloca(function, ty, &format!("sl1.{name}.{what}"));
-            store_before_entry_end(function, s, init);
-            s
-        };
-        State {
-            id: ds.id,
-            restrict: ds.restrict,
-            tag: slot(i64t, "tag", const_int(i64t, -1)),
-            dirty: slot(dirty_t, "dirty", const_int(dirty_t, 0)),
-            cached: slot(i1t, "cached", const_int(i1t, 0)),
-            line: slot(sp, "line", buffer),
-            sim_tag: slot(i64t, "sim.tag", const_int(i64t, -1)),
-            sim_hits: slot(i32t, "sim.hits", const_int(i32t, 0)),
-            sim_accesses: slot(i32t, "sim.accesses", const_int(i32t, 0)),
-            counts: stats.then(|| {
-                (
-                    slot(i64t, "hits", const_int(i64t, 0)),
-                    slot(i64t, "misses", const_int(i64t, 0)),
-                )
-            }),
-        }
-    }
 }

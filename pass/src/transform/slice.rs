@@ -16,10 +16,10 @@ use crate::options::Options;
 use crate::runtime::{Runtime, SiteKind, ADDRSPACE_SHARED};
 
 use super::line_runs::{self, RunSite};
+use super::reports::{DirectAccess, LineRunsReport};
 use super::sites::access_type;
-use super::{
-    const_int, pointer_operand, uncacheable_reason, DirectAccess, LineRunsReport, State, StaticRate,
-};
+use super::sites::{pointer_operand, uncacheable_reason};
+use super::state::{const_int, State, StaticRate};
 
 /// One main loop being sliced.
 pub(super) struct LoopSlice<'a, 'm> {
@@ -54,7 +54,7 @@ pub(super) struct LoopSlice<'a, 'm> {
     /// merit, not only as companions of written ones.
     pub(super) rereads: BTreeSet<u32>,
     /// Counters of the statistics build.
-    pub(super) stats: Option<super::Stats>,
+    pub(super) stats: Option<super::stats::Stats>,
     /// The loop's exit test as a count, or why it is not one (line runs).
     pub(super) exit: Result<CountedExit, &'static str>,
     /// Structures under the lane test (`lanes`), with the affine address

@@ -15,7 +15,7 @@ use inkwell::llvm_sys::{LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMIntPredicate
 use crate::edit::Builder;
 use crate::runtime::ADDRSPACE_GLOBAL;
 
-use super::{const_int, State};
+use super::state::{const_int, State};
 
 /// The counters of one structure, in memory order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

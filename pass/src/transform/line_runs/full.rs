@@ -18,7 +18,8 @@ use inkwell::llvm_sys::LLVMIntPredicate;
 use crate::edit::Builder;
 use crate::runtime::Runtime;
 
-use super::{const_int, RunSite, Stay};
+use super::site::{RunSite, Stay};
+use crate::transform::state::const_int;
 
 /// Iterations of a full run: after an access at a line's first byte, how
 /// many next ones stay in every structure's line.

@@ -1,0 +1,144 @@
+//! The pass over one module: every kernel analysed, transformed all or
+//! nothing, its loops merged where it is left as it was, the module
+//! verified, and the report.
+
+use inkwell::module::Module;
+
+use crate::error::Error;
+use crate::options::Options;
+use crate::report::{self, Report};
+use crate::{analysis, edit, ir, transform, tuning};
+
+/// Analyses every kernel of a device module and reports what it found.
+pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, Error> {
+    options.validate()?;
+    if !analysis::is_device_module(module) {
+        return Err(Error::NotDeviceModule {
+            triple: ir::target_triple(module),
+        });
+    }
+    let mut kernels = Vec::new();
+    let mut merging = tuning::Merging::default();
+    let mut bodies_restored = false;
+    for f in analysis::find_kernels(module) {
+        let mut kernel = report::KernelReport::from_analysis(&analysis::analyse_kernel(module, f));
+        let (transform, restored) = transform_all_or_nothing(module, f, options);
+        kernel.transform = transform;
+        bodies_restored |= restored;
+        if options.device_tuning && options.loop_merging && !kernel.transform.applied {
+            bodies_restored |= !merge_loops(module, f, &mut merging);
+        }
+        kernels.push(kernel);
+    }
+    let device_tuning = options.device_tuning.then(|| tuning::TuningReport {
+        selected_switches: tuning::select_switches(module),
+        frozen_divisions: 0,
+        merged_loops: merging.merged,
+        kept_nested: merging.kept,
+    });
+    if let Err(message) = module.verify() {
+        return Err(Error::Broken {
+            message: message.to_string(),
+        });
+    }
+    Ok(Report {
+        source: module_source_name(module),
+        target: ir::target_triple(module),
+        options: options.clone(),
+        transformed: device_tuning
+            .as_ref()
+            .is_some_and(|t| t.selected_switches > 0 || !t.merged_loops.is_empty())
+            || kernels.iter().any(|k| k.transform.applied),
+        device_tuning,
+        kernels,
+        bodies_restored,
+    })
+}
+
+/// Merges `kernel`'s divergent inner loops into their top-level loops
+/// (`tuning::merge_divergent_loops`); a failed merge leaves the kernel as it
+/// was (its body restored: returns false) and is reported among the loops
+/// kept nested.
+fn merge_loops(
+    module: &Module<'_>,
+    kernel: inkwell::values::FunctionValue<'_>,
+    merging: &mut tuning::Merging,
+) -> bool {
+    match tuning::merge_divergent_loops(module, kernel) {
+        Ok(done) => {
+            merging.merged.extend(done.merged);
+            merging.kept.extend(done.kept);
+            true
+        }
+        Err(reason) => {
+            merging.kept.push(tuning::KeptLoop {
+                kernel: report_name(kernel),
+                outer: String::new(),
+                reason,
+            });
+            false
+        }
+    }
+}
+
+/// Transforms one kernel, or leaves it exactly as it was: a panic in the
+/// transform or a body the verifier rejects puts back the copy taken before
+/// (and drops the globals the attempt added), and the report says why.
+/// Also returns whether the body was put back.
+fn transform_all_or_nothing(
+    module: &Module<'_>,
+    kernel: inkwell::values::FunctionValue<'_>,
+    options: &Options,
+) -> (transform::TransformReport, bool) {
+    use inkwell::values::{AsValueRef, BasicValue};
+    if !options.transform {
+        // Nothing to undo: the transform only reports.
+        return (transform::transform_kernel(module, kernel, options), false);
+    }
+    let globals_before: Vec<_> = module.get_globals().map(|g| g.as_value_ref()).collect();
+    let attempt = edit::all_or_nothing(kernel.as_value_ref(), || {
+        let report = transform::transform_kernel(module, kernel, options);
+        if options.fail_kernel_for_testing.as_deref() == Some(report_name(kernel).as_str()) {
+            panic!("failure requested for kernel `{}`", report_name(kernel));
+        }
+        report
+    });
+    let why = match attempt {
+        Ok(report) => {
+            if report.applied {
+                transform::declare_block_size(kernel, report.max_threads);
+            }
+            return (report, false);
+        }
+        Err(why) => why,
+    };
+    for global in module.get_globals() {
+        let new = !globals_before.contains(&global.as_value_ref());
+        if new && global.as_pointer_value().get_first_use().is_none() {
+            // SAFETY: a global this attempt added and nothing uses any more.
+            unsafe { global.delete() };
+        }
+    }
+    let report = transform::TransformReport {
+        max_threads: options.max_threads,
+        reasons: vec![format!(
+            "internal error, so the kernel was left exactly as it was: {why}; please report it \
+             (-sl1-disable / --no-sl1 skips the transform)"
+        )],
+        ..transform::TransformReport::default()
+    };
+    (report, true)
+}
+
+fn report_name(kernel: inkwell::values::FunctionValue<'_>) -> String {
+    kernel.get_name().to_string_lossy().into_owned()
+}
+
+/// The file name (without directories) LLVM records as the module's source.
+fn module_source_name(module: &Module<'_>) -> String {
+    let full = module.get_source_file_name().to_string_lossy().into_owned();
+    std::path::Path::new(&full)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or(full)
+}

@@ -1,0 +1,32 @@
+//! What a line run knows of each cached access: the site in slice 2, and
+//! at the checked latch how long its access stays in its line.
+
+use inkwell::llvm_sys::prelude::*;
+
+use crate::runtime::SiteKind;
+use crate::transform::state::State;
+
+/// One cached access of slice 2, as a line run needs it.
+#[derive(Clone, Copy)]
+pub(in crate::transform) struct RunSite {
+    /// The `sl1.load` / `sl1.store` call in slice 2.
+    pub(in crate::transform) call: LLVMValueRef,
+    pub(in crate::transform) state: State,
+    /// Bytes its address moves per iteration.
+    pub(in crate::transform) stride: i64,
+    pub(in crate::transform) kind: SiteKind,
+    /// The loaded or stored type.
+    pub(in crate::transform) ty: LLVMTypeRef,
+    pub(in crate::transform) is_load: bool,
+}
+
+/// One site at the checked latch: its structure's tag, how many next
+/// iterations its access stays in that line, and whether it is in it now;
+/// `d` is the access's offset from the line's address.
+#[derive(Clone, Copy)]
+pub(super) struct Stay {
+    pub(super) tag: LLVMValueRef,
+    pub(super) d: LLVMValueRef,
+    pub(super) n: LLVMValueRef,
+    pub(super) in_line: LLVMValueRef,
+}

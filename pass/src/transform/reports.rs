@@ -1,0 +1,102 @@
+//! What the transformation reports of one kernel (the report's
+//! `transform` object).
+
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::accesses::AccessKind;
+
+use super::predict::PredictionReport;
+
+/// An access the transform leaves as it is, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DirectAccess {
+    pub argument: String,
+    pub kind: AccessKind,
+    pub reason: String,
+}
+
+/// What the transformation did to one kernel.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TransformReport {
+    pub applied: bool,
+    /// Why the kernel, or some of its loops, were left untransformed.
+    pub reasons: Vec<String>,
+    /// Headers of the loops sliced.
+    pub loops_sliced: Vec<String>,
+    /// Accesses routed through the cache.
+    pub accesses_cached: usize,
+    pub accesses_direct: Vec<DirectAccess>,
+    /// Bytes of the kernel's S-L1 line buffer in shared memory.
+    pub shared_bytes: u64,
+    /// Static shared memory the kernel used before.
+    pub kernel_shared_bytes: u64,
+    /// Dynamic shared memory the kernel's launches were declared to give at
+    /// most (`Options::dynamic_shared`), when it uses any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dynamic_shared_bytes: Option<u64>,
+    /// Block size the buffer is provisioned for.
+    pub max_threads: u32,
+    /// When the buffer cannot hold every line of a block of `max_threads`
+    /// threads at the smallest line size: how many of its warps get all
+    /// their lines (the warp threshold); later warps get fewer or none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warps_with_lines: Option<u32>,
+    /// Bytes of padding after each line in the buffer (`line_pad`).
+    #[serde(default)]
+    pub line_pad_bytes: u32,
+    /// With the warp threshold: how many warps get at least one line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warps_with_a_line: Option<u32>,
+    /// Static predictions per main loop and structure (with static
+    /// prediction on).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub predictions: Vec<PredictionReport>,
+    /// Read-only structures cached because an inner loop re-reads them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rereads: Vec<RereadReport>,
+    /// Per predicted loop: whether its all-cached copy got line runs, or why not.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub line_runs: Vec<LineRunsReport>,
+    /// Per sliced loop: the structures cached only where a warp's lanes
+    /// access them at least a hardware L1 line apart (`lanes`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lane_tests: Vec<LaneTestReport>,
+    /// The global holding the run-time statistics (statistics builds only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats_symbol: Option<String>,
+}
+
+/// A read-only structure that every iteration of an inner loop reads again
+/// (`analysis::reuse`): cached, where other read-only structures are left
+/// to the hardware L1.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RereadReport {
+    /// Header of the main loop.
+    #[serde(rename = "loop")]
+    pub loop_header: String,
+    pub argument: String,
+    /// Header of the inner loop whose iterations read it again.
+    pub inner_loop: String,
+}
+
+/// Line runs in one predicted main loop (`line_runs`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineRunsReport {
+    /// Header of the main loop.
+    #[serde(rename = "loop")]
+    pub loop_header: String,
+    pub applied: bool,
+    /// What runs without checks, or why nothing does.
+    pub detail: String,
+}
+
+/// The structures of one sliced loop under the lane test (`lanes`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaneTestReport {
+    /// Header of the main loop.
+    #[serde(rename = "loop")]
+    pub loop_header: String,
+    pub arguments: Vec<String>,
+    /// Bytes a warp's neighbouring lanes must lie apart for a line to pay.
+    pub min_bytes: i64,
+}

@@ -1,0 +1,112 @@
+//! The state a transformed kernel keeps per data structure (stack slots in
+//! its entry block, promoted back to registers by the clean-up), and the
+//! small IR helpers they and the transform's other stages build with.
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+
+use crate::analysis::Mode;
+use crate::edit::{self, Builder};
+use crate::options::Options;
+use crate::runtime::ADDRSPACE_SHARED;
+
+/// Per data structure state slots (allocas in the entry block).
+#[derive(Clone, Copy)]
+pub(super) struct State {
+    /// The data structure's id (its row in the statistics global).
+    pub(super) id: u32,
+    /// The argument is restrict: its line is private to it.
+    pub(super) restrict: bool,
+    pub(super) tag: LLVMValueRef,
+    pub(super) dirty: LLVMValueRef,
+    pub(super) cached: LLVMValueRef,
+    pub(super) line: LLVMValueRef,
+    pub(super) sim_tag: LLVMValueRef,
+    pub(super) sim_hits: LLVMValueRef,
+    pub(super) sim_accesses: LLVMValueRef,
+    /// Hits and misses of slice 2 not yet added to the statistics global.
+    pub(super) counts: Option<(LLVMValueRef, LLVMValueRef)>,
+}
+
+/// A predicted hit rate, standing in for the monitoring slice's counts.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct StaticRate {
+    pub(super) hit_percent: u32,
+    /// Accesses of the structure per iteration.
+    pub(super) sites: u32,
+    /// Bytes its addresses move per iteration of their loop.
+    pub(super) stride: i64,
+    /// Its accesses sit in the main loop itself, not in an inner loop: the
+    /// stride is per iteration of the main loop.
+    pub(super) in_main_loop: bool,
+}
+
+/// A read-only restrict structure, by default cached only by threads that
+/// also cache a structure the loop writes (see `decide`). Without restrict
+/// it stays a full member: it may alias a cached structure.
+pub(super) fn read_only_companion(restrict: bool, mode: Mode, options: &Options) -> bool {
+    !options.cache_read_only && restrict && mode == Mode::ReadOnly
+}
+
+pub(super) fn i32_type(function: LLVMValueRef) -> LLVMTypeRef {
+    // SAFETY: reads the function's context.
+    unsafe { LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(function))) }
+}
+
+pub(super) fn const_int(ty: LLVMTypeRef, v: i64) -> LLVMValueRef {
+    // SAFETY: builds a constant.
+    unsafe { LLVMConstInt(ty, v as u64, 1) }
+}
+
+pub(super) fn store_before_entry_end(
+    function: LLVMValueRef,
+    slot: LLVMValueRef,
+    value: LLVMValueRef,
+) {
+    // SAFETY: the entry block has a terminator.
+    let entry = unsafe { LLVMGetEntryBasicBlock(function) };
+    Builder::before(edit::terminator(entry)).store(value, slot);
+}
+
+pub(super) fn new_state(
+    function: LLVMValueRef,
+    buffer: LLVMValueRef,
+    ds: &crate::analysis::DataStructure,
+    options: &Options,
+) -> State {
+    let name = ds.name.as_str();
+    let stats = options.stats;
+    // SAFETY: builds types and constants in the function's context.
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
+        let i64t = LLVMInt64TypeInContext(ctx);
+        let i32t = LLVMInt32TypeInContext(ctx);
+        let i1t = LLVMInt1TypeInContext(ctx);
+        let sp = LLVMPointerTypeInContext(ctx, u32::from(ADDRSPACE_SHARED));
+        // The runtime's dirty mask: one bit per byte of the largest line.
+        let dirty_t =
+            LLVMIntTypeInContext(ctx, crate::runtime::dirty_mask_bits(options.max_line_size));
+        let slot = |ty, what: &str, init| {
+            let s = edit::entry_alloca(function, ty, &format!("sl1.{name}.{what}"));
+            store_before_entry_end(function, s, init);
+            s
+        };
+        State {
+            id: ds.id,
+            restrict: ds.restrict,
+            tag: slot(i64t, "tag", const_int(i64t, -1)),
+            dirty: slot(dirty_t, "dirty", const_int(dirty_t, 0)),
+            cached: slot(i1t, "cached", const_int(i1t, 0)),
+            line: slot(sp, "line", buffer),
+            sim_tag: slot(i64t, "sim.tag", const_int(i64t, -1)),
+            sim_hits: slot(i32t, "sim.hits", const_int(i32t, 0)),
+            sim_accesses: slot(i32t, "sim.accesses", const_int(i32t, 0)),
+            counts: stats.then(|| {
+                (
+                    slot(i64t, "hits", const_int(i64t, 0)),
+                    slot(i64t, "misses", const_int(i64t, 0)),
+                )
+            }),
+        }
+    }
+}
