@@ -7,38 +7,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
-
-use crate::summary::Runs;
-
-/// What one run of one build gave.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RunResult {
-    pub verdict: Verdict,
-    /// Wall time of the whole process.
-    pub seconds: f64,
-    /// The kernel time the program printed, in milliseconds, when it
-    /// printed one (`... kernel execution time: 12.5 (us)`).
-    pub kernel_ms: Option<f64>,
-    /// What it printed, lines with times left out (to compare builds).
-    pub output: String,
-    pub exit_code: Option<i32>,
-}
-
-/// A run's outcome.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Verdict {
-    /// Printed PASS (and no FAIL), exit status 0.
-    Pass,
-    /// Printed FAIL, or exited with an error.
-    Fail,
-    /// Exited 0 without a verdict: only the outputs can be compared.
-    NoVerdict,
-    /// Still running at the time limit: killed.
-    Timeout,
-    /// Could not be started.
-    NotRun,
-}
+use crate::outcome::{RunResult, Runs, Verdict};
 
 /// Runs `exe args` in `dir`, killed after `limit`.
 pub fn run(exe: &Path, args: &[String], dir: &Path, limit: Duration) -> RunResult {

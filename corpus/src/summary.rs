@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::build::BuildResult;
 use crate::makefile::MakeInfo;
-use crate::run::{RunResult, Verdict};
+use crate::outcome::{Runs, Verdict, SLOWER};
 
 /// One program's builds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -19,59 +19,6 @@ pub struct Entry {
     /// Both builds run on the GPU machine (`sl1-corpus run`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runs: Option<Runs>,
-}
-
-/// The runs of a program's two builds.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Runs {
-    pub sl1: RunResult,
-    pub no_sl1: RunResult,
-    /// The two executables are the same bytes (S-L1 left every kernel as
-    /// it was): run once, the result stands for both.
-    #[serde(default)]
-    pub identical: bool,
-    /// The build without S-L1 printed other output when run again: its
-    /// output cannot judge S-L1's (threads appending in any order).
-    #[serde(default)]
-    pub nondeterministic: bool,
-}
-
-/// A slowdown past this (S-L1 time over the time without it) counts.
-pub const SLOWER: f64 = 1.0 / 0.97;
-
-impl Runs {
-    /// What S-L1 got wrong: a verdict worse than the build without it, or
-    /// other output where neither gives a verdict.
-    pub fn wrong(&self) -> Option<String> {
-        use Verdict::*;
-        match (self.no_sl1.verdict, self.sl1.verdict) {
-            (Pass, Fail | Timeout | NotRun) | (NoVerdict, Fail | Timeout | NotRun) => {
-                Some(format!(
-                    "{:?} with S-L1, {:?} without",
-                    self.sl1.verdict, self.no_sl1.verdict
-                ))
-            }
-            (Pass | NoVerdict, _)
-                if self.sl1.output != self.no_sl1.output && !self.nondeterministic =>
-            {
-                Some("its output differs from the build without S-L1".into())
-            }
-            _ => None,
-        }
-    }
-
-    /// S-L1's time over the time without it: the kernel times the program
-    /// printed, else the processes' wall times.
-    pub fn ratio(&self) -> Option<f64> {
-        if self.identical {
-            return None;
-        }
-        let (a, b) = match (self.sl1.kernel_ms, self.no_sl1.kernel_ms) {
-            (Some(a), Some(b)) if b > 0.0 => (a, b),
-            _ => (self.sl1.seconds, self.no_sl1.seconds),
-        };
-        (b > 0.0 && self.sl1.verdict == self.no_sl1.verdict).then(|| a / b)
-    }
 }
 
 impl Entry {
@@ -221,6 +168,7 @@ fn reason_key(why: &str) -> String {
 mod tests {
     use super::*;
     use crate::build::Mode;
+    use crate::outcome::RunResult;
 
     fn result(mode: Mode, built: bool, error: &str, transformed: &[&str]) -> BuildResult {
         BuildResult {

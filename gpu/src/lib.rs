@@ -12,4 +12,5 @@ pub mod plots;
 pub mod probe;
 pub mod results;
 pub mod stats;
+pub mod suites;
 pub mod sweep;

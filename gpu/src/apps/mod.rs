@@ -1,6 +1,6 @@
 //! The applications of the suite. An app says how to build its inputs, which
 //! kernel to launch with which arguments, and what the output must be. The
-//! do-no-harm kernels (`crate::harm`) are apps too.
+//! do-no-harm kernels (module `harm`) are apps too; `suites` holds both.
 
 mod affinity;
 mod dna;
@@ -123,16 +123,6 @@ pub fn all() -> Vec<&'static dyn App> {
     ]
 }
 
-/// The do-no-harm kernels (`crate::harm`).
-pub fn harm() -> Vec<&'static dyn App> {
-    crate::harm::all()
-}
-
-/// An app of either suite.
-pub fn by_name(name: &str) -> Option<&'static dyn App> {
-    all().into_iter().chain(harm()).find(|a| a.name() == name)
-}
-
 /// Values kernels read and write, as little-endian bytes.
 pub trait Le: Copy {
     fn put(self, out: &mut Vec<u8>);
@@ -251,6 +241,7 @@ pub fn check(case: &Case, got: &[Vec<u8>]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::suites::{by_name, harm};
 
     #[test]
     fn check_reports_the_first_difference() {

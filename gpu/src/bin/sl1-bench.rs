@@ -19,6 +19,7 @@ use sl1_gpu::results::{
     Measurement, Report,
 };
 use sl1_gpu::stats::StatsLayout;
+use sl1_gpu::suites;
 use sl1_gpu::sweep::configs;
 
 /// Which kernels run.
@@ -113,8 +114,8 @@ fn main() -> Result<()> {
     }
     let suite = match args.suite {
         Suite::Apps => apps::all(),
-        Suite::Harm => apps::harm(),
-        Suite::All => apps::all().into_iter().chain(apps::harm()).collect(),
+        Suite::Harm => suites::harm(),
+        Suite::All => apps::all().into_iter().chain(suites::harm()).collect(),
     };
     let compare_to = args
         .compare_to
@@ -132,7 +133,7 @@ fn main() -> Result<()> {
     } else {
         args.apps
             .iter()
-            .map(|n| apps::by_name(n).with_context(|| format!("unknown app `{n}`")))
+            .map(|n| suites::by_name(n).with_context(|| format!("unknown app `{n}`")))
             .collect::<Result<_>>()?
     };
 

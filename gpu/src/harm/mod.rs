@@ -118,7 +118,8 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
-    use crate::apps::{by_name, check, check_args, Case};
+    use crate::apps::{check, check_args, Case};
+    use crate::suites::by_name;
     use crate::sweep::{configs, Config};
 
     fn harm_dir() -> PathBuf {

@@ -1,0 +1,86 @@
+//! What running a program's two builds gave: each run's verdict, time and
+//! output, and what the pair says of S-L1 (wrong, slower).
+
+use serde::{Deserialize, Serialize};
+
+/// What one run of one build gave.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    pub verdict: Verdict,
+    /// Wall time of the whole process.
+    pub seconds: f64,
+    /// The kernel time the program printed, in milliseconds, when it
+    /// printed one (`... kernel execution time: 12.5 (us)`).
+    pub kernel_ms: Option<f64>,
+    /// What it printed, lines with times left out (to compare builds).
+    pub output: String,
+    pub exit_code: Option<i32>,
+}
+
+/// A run's outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Verdict {
+    /// Printed PASS (and no FAIL), exit status 0.
+    Pass,
+    /// Printed FAIL, or exited with an error.
+    Fail,
+    /// Exited 0 without a verdict: only the outputs can be compared.
+    NoVerdict,
+    /// Still running at the time limit: killed.
+    Timeout,
+    /// Could not be started.
+    NotRun,
+}
+
+/// The runs of a program's two builds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Runs {
+    pub sl1: RunResult,
+    pub no_sl1: RunResult,
+    /// The two executables are the same bytes (S-L1 left every kernel as
+    /// it was): run once, the result stands for both.
+    #[serde(default)]
+    pub identical: bool,
+    /// The build without S-L1 printed other output when run again: its
+    /// output cannot judge S-L1's (threads appending in any order).
+    #[serde(default)]
+    pub nondeterministic: bool,
+}
+
+/// A slowdown past this (S-L1 time over the time without it) counts.
+pub const SLOWER: f64 = 1.0 / 0.97;
+
+impl Runs {
+    /// What S-L1 got wrong: a verdict worse than the build without it, or
+    /// other output where neither gives a verdict.
+    pub fn wrong(&self) -> Option<String> {
+        use Verdict::*;
+        match (self.no_sl1.verdict, self.sl1.verdict) {
+            (Pass, Fail | Timeout | NotRun) | (NoVerdict, Fail | Timeout | NotRun) => {
+                Some(format!(
+                    "{:?} with S-L1, {:?} without",
+                    self.sl1.verdict, self.no_sl1.verdict
+                ))
+            }
+            (Pass | NoVerdict, _)
+                if self.sl1.output != self.no_sl1.output && !self.nondeterministic =>
+            {
+                Some("its output differs from the build without S-L1".into())
+            }
+            _ => None,
+        }
+    }
+
+    /// S-L1's time over the time without it: the kernel times the program
+    /// printed, else the processes' wall times.
+    pub fn ratio(&self) -> Option<f64> {
+        if self.identical {
+            return None;
+        }
+        let (a, b) = match (self.sl1.kernel_ms, self.no_sl1.kernel_ms) {
+            (Some(a), Some(b)) if b > 0.0 => (a, b),
+            _ => (self.sl1.seconds, self.no_sl1.seconds),
+        };
+        (b > 0.0 && self.sl1.verdict == self.no_sl1.verdict).then(|| a / b)
+    }
+}
