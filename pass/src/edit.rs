@@ -616,3 +616,20 @@ pub unsafe fn call_intrinsic(
         result.as_ptr(),
     )
 }
+
+/// Builds `call f(args)` before `before`.
+pub fn call(before: LLVMValueRef, f: LLVMValueRef, args: &mut [LLVMValueRef]) -> LLVMValueRef {
+    let b = Builder::before(before);
+    // SAFETY: `f` is a function whose parameters match `args`.
+    unsafe {
+        let fty = LLVMGlobalGetValueType(f);
+        LLVMBuildCall2(
+            b.raw(),
+            fty,
+            f,
+            args.as_mut_ptr(),
+            args.len() as u32,
+            c"".as_ptr(),
+        )
+    }
+}

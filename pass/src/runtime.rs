@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::builder::Builder;
-use inkwell::context::ContextRef;
+
 use inkwell::llvm_sys::prelude::LLVMTypeRef;
 use inkwell::module::{Linkage, Module};
 use inkwell::types::{AsTypeRef, BasicType, BasicTypeEnum, IntType, PointerType};
@@ -23,7 +23,11 @@ use inkwell::values::{BasicValue, FunctionValue, IntValue, PointerValue};
 
 use inkwell::{AddressSpace, IntPredicate};
 
+mod base;
 mod warp_copy;
+
+pub use base::Runtime;
+use base::{BuildResult, LineCopy};
 
 pub const ADDRSPACE_GLOBAL: u16 = 1;
 pub const ADDRSPACE_SHARED: u16 = 3;
@@ -72,39 +76,6 @@ pub struct SiteKind {
     /// the loop). Without, only written bytes are ever valid or written back.
     pub fetch_on_write: bool,
 }
-
-/// A whole line to move between its place in shared memory and memory.
-#[derive(Clone, Copy)]
-struct LineCopy<'ctx> {
-    /// The line in shared memory.
-    line: PointerValue<'ctx>,
-    /// The line's address in memory.
-    addr: IntValue<'ctx>,
-    /// Memory to shared memory (a fill), or back (a write-back).
-    to_shared: bool,
-    /// The line's size, in bytes.
-    bytes: IntValue<'ctx>,
-}
-
-pub struct Runtime<'ctx, 'm> {
-    module: &'m Module<'ctx>,
-    ctx: ContextRef<'ctx>,
-    /// Smallest line size: what alignments and straddling are judged by,
-    /// and what the monitoring slice simulates.
-    min_line: u32,
-    /// Largest line size a launch may pick.
-    max_line: u32,
-    /// Fills also prefetch the memory `PREFETCH_AHEAD` bytes further on.
-    prefetch: bool,
-    /// Bytes of padding after each line in shared memory (0: packed).
-    pad: u32,
-    /// Whole lines of 32 B and more move a warp at a time when every lane
-    /// of the warp copies one (`warp_copy`).
-    warp_copies: bool,
-    helpers: HashMap<String, FunctionValue<'ctx>>,
-}
-
-type BuildResult<T> = Result<T, inkwell::builder::BuilderError>;
 
 impl<'ctx, 'm> Runtime<'ctx, 'm> {
     /// A runtime for lines of `min_line` to `max_line` bytes (powers of two),

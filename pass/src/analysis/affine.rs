@@ -6,9 +6,9 @@
 //! per iteration. Two addresses with the same symbols are a constant apart,
 //! and the address moves by `stride` bytes per iteration.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
-use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
+use inkwell::llvm_sys::prelude::LLVMValueRef;
 use inkwell::llvm_sys::LLVMOpcode;
 
 use crate::ir::{Block, Function, GepIndex, Value};
@@ -20,7 +20,9 @@ use super::loops::Loop;
 pub const INDIRECT: &str = "loaded from memory (an indirect access)";
 
 mod exit;
+mod scope;
 pub use exit::CountedExit;
+pub use scope::LoopScope;
 
 /// How far the analysis follows address arithmetic.
 const MAX_DEPTH: u32 = 24;
@@ -86,14 +88,6 @@ impl AffineAddress {
     pub fn distance_to(&self, other: &AffineAddress) -> Option<i64> {
         (self.terms == other.terms).then(|| other.constant.checked_sub(self.constant))?
     }
-}
-
-/// One loop, as the analysis sees it.
-pub struct LoopScope<'a, 'm> {
-    function: Function<'m>,
-    blocks: &'a [Block<'m>],
-    index: HashMap<LLVMBasicBlockRef, usize>,
-    l: &'a Loop,
 }
 
 type Affine = Result<AffineAddress, &'static str>;

@@ -18,7 +18,7 @@ use inkwell::llvm_sys::LLVMOpcode;
 
 use crate::ir::{Function, GepIndex, Value, ValueKind};
 
-use super::KernelAnalysis;
+use super::kernel::KernelAnalysis;
 
 /// How far the analysis follows arithmetic.
 const MAX_DEPTH: u32 = 32;

@@ -3,6 +3,7 @@
 
 pub mod accesses;
 pub mod affine;
+mod kernel;
 pub mod lane_step;
 pub mod loops;
 pub mod reuse;
@@ -11,69 +12,12 @@ pub mod sync;
 
 use inkwell::module::Module;
 use inkwell::values::FunctionValue;
-use serde::{Deserialize, Serialize};
 
-use crate::ir::{self, Block, Function};
-use accesses::{collect_accesses, Access, Base};
+use crate::ir::{self, Function};
+use accesses::collect_accesses;
+pub use kernel::{DataStructure, KernelAnalysis, Mode};
 use loops::{find_loops, LoopForest};
-use sync::{collect_sync_points, SyncPoint};
-
-/// How a kernel uses a data structure.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Mode {
-    /// Only loads.
-    ReadOnly,
-    /// At least one store, atomic or memset/memcpy destination.
-    ReadWrite,
-    /// Never accessed by the kernel itself.
-    Unused,
-}
-
-/// A pointer argument of a kernel (the paper's "data structure").
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DataStructure {
-    /// Dense id among the kernel's pointer arguments, in argument order.
-    pub id: u32,
-    /// Position among all the kernel's arguments.
-    pub arg_index: u32,
-    /// The argument's name, or `arg<N>` when the IR has no names.
-    pub name: String,
-    /// `noalias` in IR (`__restrict__` in CUDA).
-    pub restrict: bool,
-    pub mode: Mode,
-}
-
-/// Everything the analyses found in one kernel.
-pub struct KernelAnalysis<'m> {
-    pub function: Function<'m>,
-    pub name: String,
-    pub blocks: Vec<Block<'m>>,
-    pub data_structures: Vec<DataStructure>,
-    pub accesses: Vec<Access<'m>>,
-    pub loops: LoopForest,
-    pub sync_points: Vec<SyncPoint<'m>>,
-}
-
-impl<'m> KernelAnalysis<'m> {
-    /// The data structure an access goes through, if any.
-    pub fn data_structure_of(&self, access: &Access<'m>) -> Option<&DataStructure> {
-        match access.base {
-            Base::Argument(index) => self.data_structures.iter().find(|d| d.arg_index == index),
-            _ => None,
-        }
-    }
-
-    /// A readable label for block `index`.
-    pub fn block_label(&self, index: usize) -> String {
-        let name = self.blocks[index].name();
-        if name.is_empty() {
-            format!("bb{index}")
-        } else {
-            name
-        }
-    }
-}
+use sync::collect_sync_points;
 
 /// Whether the module is compiled for the 64-bit NVPTX target.
 pub fn is_device_module(module: &Module<'_>) -> bool {

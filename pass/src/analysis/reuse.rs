@@ -16,8 +16,8 @@ use inkwell::llvm_sys::LLVMOpcode;
 
 use super::accesses::{Access, AccessKind};
 use super::affine::LoopScope;
+use super::kernel::KernelAnalysis;
 use super::loops::Loop;
-use super::KernelAnalysis;
 use crate::ir::Value;
 
 /// The header label of the innermost counted loop inside `main` (and

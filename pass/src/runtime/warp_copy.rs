@@ -13,7 +13,7 @@ use inkwell::builder::Builder;
 use inkwell::values::{FunctionValue, IntValue, PointerValue};
 use inkwell::IntPredicate;
 
-use super::{BuildResult, LineCopy, Runtime};
+use super::base::{BuildResult, LineCopy, Runtime};
 
 /// The smallest line moved a warp at a time: two 16 B pieces make a sector.
 const SMALLEST_WARP_LINE: u32 = 32;

@@ -30,7 +30,7 @@ impl LoopSlice<'_, '_> {
         &self,
         decide: LLVMBasicBlockRef,
         cached: &[(Access<'_>, State, Mode)],
-        lanes: &super::lanes::LaneTests,
+        lanes: &super::slice::LaneTests,
     ) {
         let function = self.k.function.as_raw();
         let mut structures: Vec<(State, Mode)> = Vec::new();

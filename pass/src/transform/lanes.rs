@@ -47,7 +47,7 @@ use crate::analysis::lane_step::LaneSteps;
 use crate::analysis::KernelAnalysis;
 use crate::edit::{self, Builder};
 
-use super::slice::LoopSlice;
+use super::slice::{LaneTests, LoopSlice};
 use super::state::{const_int, State};
 
 /// Bytes of a hardware L1 line: lanes closer than this share lines.
@@ -163,17 +163,6 @@ pub fn close_reason(distance: i64) -> String {
          time), within one {HARDWARE_LINE_BYTES} B line of the hardware L1, which serves them \
          together"
     )
-}
-
-/// The lane tests of one entry to a loop, computed in its preheader.
-#[derive(Default)]
-pub(super) struct LaneTests {
-    /// Per tested structure: whether the warp's neighbouring lanes access
-    /// it an L1 line apart or more (an i1).
-    pub apart: BTreeMap<u32, LLVMValueRef>,
-    /// Whether the loop caches nothing on this entry (an i1): the lanes of
-    /// every structure are close. None where a structure is not tested.
-    pub declined: Option<LLVMValueRef>,
 }
 
 impl LoopSlice<'_, '_> {

@@ -24,7 +24,6 @@ use crate::analysis::affine::CountedExit;
 use crate::edit::{self, Builder};
 use crate::runtime::Runtime;
 
-use super::slice::call;
 use super::state::const_int;
 
 mod full;
@@ -273,7 +272,7 @@ pub(super) fn add(
             .map(|i| unsafe { LLVMGetOperand(access, i) })
             .collect();
         args.splice(5..5, [stage_tag, words]);
-        let v = call(access, f.as_value_ref(), &mut args);
+        let v = edit::call(access, f.as_value_ref(), &mut args);
         edit::replace_uses(access, v);
         edit::erase(access);
     }
@@ -330,7 +329,7 @@ unsafe fn stage_next_lines(
         );
         let from = LLVMBuildSelect(b.raw(), touched, next, tag, c"".as_ptr());
         let holds = LLVMBuildSelect(b.raw(), touched, next, const_int(i64t, -1), c"".as_ptr());
-        call(
+        edit::call(
             before,
             stage.as_value_ref(),
             &mut [
@@ -387,11 +386,11 @@ fn hit(rt: &mut Runtime<'_, '_>, access: LLVMValueRef, site: &RunSite, premarked
     );
     if site.is_load {
         let f = rt.hit_load(ty, site.kind);
-        let v = call(access, f.as_value_ref(), &mut [operand(0), tag, line]);
+        let v = edit::call(access, f.as_value_ref(), &mut [operand(0), tag, line]);
         edit::replace_uses(access, v);
     } else {
         let f = rt.hit_store(ty, site.kind, !premarked);
-        call(
+        edit::call(
             access,
             f.as_value_ref(),
             &mut [operand(0), operand(1), tag, dirty, line],

@@ -21,6 +21,17 @@ use super::sites::access_type;
 use super::sites::{pointer_operand, uncacheable_reason};
 use super::state::{const_int, State, StaticRate};
 
+/// The lane tests of one entry to a loop, computed in its preheader.
+#[derive(Default)]
+pub(super) struct LaneTests {
+    /// Per tested structure: whether the warp's neighbouring lanes access
+    /// it an L1 line apart or more (an i1).
+    pub apart: BTreeMap<u32, LLVMValueRef>,
+    /// Whether the loop caches nothing on this entry (an i1): the lanes of
+    /// every structure are close. None where a structure is not tested.
+    pub declined: Option<LLVMValueRef>,
+}
+
 /// One main loop being sliced.
 pub(super) struct LoopSlice<'a, 'm> {
     pub(super) k: &'a KernelAnalysis<'m>,
@@ -252,7 +263,7 @@ impl LoopSlice<'_, '_> {
         }
         let evict = rt.evict();
         for (inst, addr, s) in &evict_before {
-            call(
+            edit::call(
                 *inst,
                 evict.as_value_ref(),
                 &mut [
@@ -383,7 +394,7 @@ impl LoopSlice<'_, '_> {
         (preheader, latch, decide): (LLVMBasicBlockRef, LLVMBasicBlockRef, LLVMBasicBlockRef),
         cached: &[(Access<'_>, State, Mode)],
         loop_states: &[State],
-        lanes: &super::lanes::LaneTests,
+        lanes: &LaneTests,
     ) {
         let function = self.k.function.as_raw();
         let clone = edit::clone_blocks(order, preheader, ".sl1.monitor");
@@ -420,7 +431,7 @@ impl LoopSlice<'_, '_> {
             let copy = clone.values[&a.inst.as_raw()];
             // SAFETY: `copy` is a live load/store with a successor instruction.
             let after = unsafe { LLVMGetNextInstruction(copy) };
-            call(
+            edit::call(
                 after,
                 simulate.as_value_ref(),
                 &mut [
@@ -680,7 +691,7 @@ impl LoopSlice<'_, '_> {
             args.extend(group.iter().map(|s| load_line(inst, s)));
             args.extend(group.iter().map(|s| b.load(i1t, s.cached)));
             args.push(self.bytes_at(inst));
-            let v = call(inst, f.as_value_ref(), &mut args);
+            let v = edit::call(inst, f.as_value_ref(), &mut args);
             if is_load {
                 edit::replace_uses(inst, v);
             }
@@ -690,7 +701,7 @@ impl LoopSlice<'_, '_> {
         let is_load = a.kind == AccessKind::Load;
         let routed = if is_load {
             let f = rt.load(ty, site, false);
-            let v = call(
+            let v = edit::call(
                 inst,
                 f.as_value_ref(),
                 &mut [
@@ -708,7 +719,7 @@ impl LoopSlice<'_, '_> {
             let f = rt.store(ty, site);
             // SAFETY: operand 0 of a store is the stored value.
             let value = unsafe { LLVMGetOperand(inst, 0) };
-            call(
+            edit::call(
                 inst,
                 f.as_value_ref(),
                 &mut [
@@ -769,30 +780,9 @@ fn load_line(before: LLVMValueRef, state: &State) -> LLVMValueRef {
 fn call_flush(rt: &mut Runtime<'_, '_>, before: LLVMValueRef, s: State, bytes: LLVMValueRef) {
     let flush = rt.flush();
     let line = load_line(before, &s);
-    call(
+    edit::call(
         before,
         flush.as_value_ref(),
         &mut [s.tag, s.dirty, line, bytes],
     );
-}
-
-/// Builds `call f(args)` before `before`.
-pub(super) fn call(
-    before: LLVMValueRef,
-    f: LLVMValueRef,
-    args: &mut [LLVMValueRef],
-) -> LLVMValueRef {
-    let b = Builder::before(before);
-    // SAFETY: `f` is a function whose parameters match `args`.
-    unsafe {
-        let fty = LLVMGlobalGetValueType(f);
-        LLVMBuildCall2(
-            b.raw(),
-            fty,
-            f,
-            args.as_mut_ptr(),
-            args.len() as u32,
-            c"".as_ptr(),
-        )
-    }
 }

@@ -9,7 +9,7 @@ use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 
 use crate::ir::Value;
 
-use super::LoopScope;
+use super::scope::LoopScope;
 
 /// The loop stays while `x pred bound` holds (an unsigned or signed compare,
 /// or `!=`), where `x` moves by `step` per iteration, exactly (in its own

@@ -1,0 +1,17 @@
+//! One loop as the affine analysis sees it: the function, its blocks and
+//! the loop. Its methods are the analysis itself (`affine`, `exit`).
+
+use std::collections::HashMap;
+
+use inkwell::llvm_sys::prelude::LLVMBasicBlockRef;
+
+use crate::analysis::loops::Loop;
+use crate::ir::{Block, Function};
+
+/// One loop, as the analysis sees it.
+pub struct LoopScope<'a, 'm> {
+    pub(super) function: Function<'m>,
+    pub(super) blocks: &'a [Block<'m>],
+    pub(super) index: HashMap<LLVMBasicBlockRef, usize>,
+    pub(super) l: &'a Loop,
+}
