@@ -4,7 +4,7 @@
 
 use rand::Rng;
 
-use super::{chunk, le, par_for_each, App, Arg, Case, Fill, Output, POISON};
+use super::app::{chunk, le, par_for_each, App, Arg, Case, Fill, Output, POISON};
 use crate::inputs;
 
 pub struct Dna;

@@ -1,7 +1,7 @@
 //! grep: marks the lines that contain a pattern (2 data structures; the
 //! pattern is staged in shared memory by the kernel).
 
-use super::{chunk, App, Arg, Case, Fill, Output, POISON};
+use super::app::{chunk, App, Arg, Case, Fill, Output, POISON};
 use crate::inputs;
 
 pub struct Grep;

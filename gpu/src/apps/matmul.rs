@@ -2,7 +2,7 @@
 
 use rand::Rng;
 
-use super::{chunk, le, App, Arg, Case, Fill, Output, POISON};
+use super::app::{chunk, le, App, Arg, Case, Fill, Output, POISON};
 use crate::inputs;
 
 pub struct Matmul;

@@ -3,7 +3,7 @@
 
 use rand::Rng;
 
-use super::{chunk, le, App, Arg, Case, Fill, Output};
+use super::app::{chunk, le, App, Arg, Case, Fill, Output};
 use crate::inputs;
 
 pub struct Pvc;

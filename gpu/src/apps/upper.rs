@@ -1,6 +1,6 @@
 //! upper: text to upper case (2 data structures).
 
-use super::{chunk, App, Arg, Case, Fill, Output, POISON};
+use super::app::{chunk, App, Arg, Case, Fill, Output, POISON};
 use crate::inputs;
 
 pub struct Upper;

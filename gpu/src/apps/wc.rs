@@ -1,6 +1,6 @@
 //! wc: words and lines (1 data structure in the main loop).
 
-use super::{chunk, le, App, Arg, Case, Fill, Output};
+use super::app::{chunk, le, App, Arg, Case, Fill, Output};
 use crate::inputs;
 
 pub struct Wc;

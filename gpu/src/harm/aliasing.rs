@@ -4,7 +4,7 @@
 
 use rand::Rng;
 
-use super::{elements, fixed_chunks, in_place, ints, le, per_thread};
+use super::cases::{elements, fixed_chunks, in_place, ints, le, per_thread};
 use crate::apps::{App, Arg, Case};
 use crate::inputs;
 use crate::sweep::Config;

@@ -2,7 +2,7 @@
 //! long, a scan, a reduction and a compaction per chunk), a grid-stride loop
 //! over elements, and blocks staging tiles in shared memory between barriers.
 
-use super::{elements, fixed_chunks, ints, le, poisoned};
+use super::cases::{elements, fixed_chunks, ints, le, poisoned};
 use crate::apps::{App, Arg, Case, POISON};
 use crate::inputs;
 

@@ -3,7 +3,7 @@
 
 use rand::Rng;
 
-use super::{elements, le, per_thread, poisoned};
+use super::cases::{elements, le, per_thread, poisoned};
 use crate::apps::{App, Arg, Case};
 use crate::inputs;
 

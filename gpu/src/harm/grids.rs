@@ -2,7 +2,7 @@
 //! launches), a matrix-vector product with a row per thread and column sums
 //! with a column per thread.
 
-use super::{elements, ints, le, par_rows, per_thread, poisoned};
+use super::cases::{elements, ints, le, par_rows, per_thread, poisoned};
 use crate::apps::{par_for_each, App, Arg, Case};
 use crate::inputs;
 use crate::sweep::{Config, Shape};

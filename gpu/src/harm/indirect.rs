@@ -4,7 +4,7 @@
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use super::{elements, ints, le, per_thread, poisoned};
+use super::cases::{elements, ints, le, per_thread, poisoned};
 use crate::apps::{par_for_each, App, Arg, Case, Fill, Output};
 use crate::inputs;
 

@@ -14,6 +14,7 @@
 //! arithmetic, or floats that hold small integers.
 
 mod aliasing;
+mod cases;
 mod chunks;
 mod elements;
 mod grids;
@@ -25,10 +26,7 @@ pub use elements::{Aos, BytesU8, DoublesF64, HalvesU16, Soa, U64Lcg, Vec16};
 pub use grids::{ColSums, Matvec, Stencil2d, Stencil3, Transpose};
 pub use indirect::{Gather, Histogram, Lut, Scatter, SpmvCsr};
 
-use rand::Rng;
-
-pub use crate::apps::le;
-use crate::apps::{chunk, par_for_each, App, Arg, Fill, Output, POISON};
+use crate::apps::App;
 
 /// Every kernel of the suite.
 pub fn all() -> Vec<&'static dyn App> {
@@ -63,62 +61,13 @@ pub fn all() -> Vec<&'static dyn App> {
     ]
 }
 
-/// Elements in a budget of `bytes` when each takes `per_element` bytes over
-/// all the kernel's buffers (at least one).
-pub fn elements(bytes: usize, per_element: usize) -> usize {
-    (bytes / per_element).max(1)
-}
-
-/// `n` integers from `lo..=hi`.
-pub fn ints(r: &mut impl Rng, n: usize, lo: i32, hi: i32) -> Vec<i32> {
-    (0..n).map(|_| r.random_range(lo..=hi)).collect()
-}
-
-/// Calls `f(r, row)` for every row of `row_len` items of `out`, on all the
-/// CPU's cores.
-pub fn par_rows<T: Send>(out: &mut [T], row_len: usize, f: impl Fn(usize, &mut [T]) + Sync) {
-    let mut rows: Vec<&mut [T]> = out.chunks_mut(row_len.max(1)).collect();
-    par_for_each(&mut rows, |r, row| f(r, row));
-}
-
-/// An output poisoned before each run.
-fn poisoned(bytes: usize) -> Output {
-    Output {
-        bytes,
-        fill: Fill::Byte(POISON),
-    }
-}
-
-/// An output that is also input `i` (updated in place).
-fn in_place(bytes: usize, i: usize) -> Output {
-    Output {
-        bytes,
-        fill: Fill::Input(i),
-    }
-}
-
-/// The arguments of a kernel whose threads each take one contiguous chunk:
-/// the pointers, `n`, and the chunk for `threads` threads.
-fn per_thread(pointers: &[Arg], n: u64, threads: u64) -> Vec<Arg> {
-    let mut args = pointers.to_vec();
-    args.extend([Arg::U64(n), Arg::U64(chunk(n, threads))]);
-    args
-}
-
-/// The arguments of a kernel that deals out chunks of a fixed length
-/// grid-stride: the pointers, `n`, and the chunk.
-fn fixed_chunks(pointers: &[Arg], n: u64, chunk: u64) -> Vec<Arg> {
-    let mut args = pointers.to_vec();
-    args.extend([Arg::U64(n), Arg::U64(chunk)]);
-    args
-}
-
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;
 
+    use super::cases::elements;
     use super::*;
-    use crate::apps::{check, check_args, Case};
+    use crate::apps::{check, check_args, le, Case, Fill};
     use crate::suites::by_name;
     use crate::sweep::{configs, Config};
 
