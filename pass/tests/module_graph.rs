@@ -1,0 +1,201 @@
+//! The workspace's modules import one way: no circle between modules, and
+//! no module imports from its parent (a `mod.rs` or `lib.rs` may import its
+//! children, never the reverse). Paths are read from the sources (`use`
+//! statements and `crate::`/`super::` paths in code, test modules at the
+//! end of a file left out) and resolved to the longest module they name.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use petgraph::algo::tarjan_scc;
+use petgraph::graph::DiGraph;
+
+const CRATES: [&str; 6] = ["pass", "driver", "gpu", "fuzz", "corpus", "kernelgen"];
+
+/// `src/a/b.rs` or `src/a/b/mod.rs` -> `crate::a::b`; `None` for binaries.
+fn module_of(src: &Path, file: &Path) -> Option<String> {
+    let rel = file.strip_prefix(src).ok()?.with_extension("");
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if parts.first().map(String::as_str) == Some("bin") {
+        return None;
+    }
+    if parts.last().map(String::as_str) == Some("mod") {
+        parts.pop();
+    }
+    if parts == ["lib"] || parts == ["main"] {
+        parts.clear();
+    }
+    Some(
+        std::iter::once("crate".to_string())
+            .chain(parts)
+            .collect::<Vec<_>>()
+            .join("::"),
+    )
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// `a::{b, c::{d, e}}` -> `a::b`, `a::c::d`, `a::c::e` (whitespace removed).
+fn expand(path: &str) -> Vec<String> {
+    let Some(open) = path.find('{') else {
+        return vec![path.to_string()];
+    };
+    let inner = &path[open + 1..path.len() - 1];
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inner[start..]);
+    parts
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .flat_map(|p| expand(&format!("{}{p}", &path[..open])))
+        .collect()
+}
+
+/// The `crate::` and `super::` paths a source file's code names.
+fn paths_in(source: &str) -> Vec<String> {
+    let code: String = source
+        .split("#[cfg(test)]")
+        .next()
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut paths = Vec::new();
+    for statement in code.split(';') {
+        let s = statement.trim_start();
+        let s = s.strip_prefix("pub ").unwrap_or(s);
+        if let Some(u) = s.strip_prefix("use ") {
+            let u: String = u.chars().filter(|c| !c.is_whitespace()).collect();
+            paths.extend(expand(&u));
+        }
+    }
+    let bytes = code.as_bytes();
+    for start in ["crate::", "super::"] {
+        for (at, _) in code.match_indices(start) {
+            let boundary = at == 0
+                || !(bytes[at - 1].is_ascii_alphanumeric()
+                    || bytes[at - 1] == b'_'
+                    || bytes[at - 1] == b':');
+            // `pub(in crate::x)` names a scope, not an import.
+            let visibility = code[..at].ends_with("in ");
+            if boundary && !visibility {
+                let end = code[at..]
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                    .map_or(code.len(), |e| at + e);
+                let path = code[at..end].trim_end_matches(':');
+                // `crate::{a, b}`: the `use` statement above expanded it.
+                if path.contains("::") {
+                    paths.push(path.to_string());
+                }
+            }
+        }
+    }
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
+/// Module -> the modules it names (resolved to the longest known prefix).
+fn graph(crate_dir: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let src = crate_dir.join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let sources: BTreeMap<String, String> = files
+        .iter()
+        .filter_map(|f| Some((module_of(&src, f)?, std::fs::read_to_string(f).unwrap())))
+        .collect();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (module, source) in &sources {
+        let parent = module.rsplit_once("::").map_or("crate", |(p, _)| p);
+        for path in paths_in(source) {
+            let absolute = if let Some(rest) = path.strip_prefix("super::") {
+                format!("{parent}::{rest}")
+            } else if path.starts_with("crate") {
+                path
+            } else {
+                continue;
+            };
+            let parts: Vec<&str> = absolute.split("::").collect();
+            let target = (1..=parts.len())
+                .rev()
+                .map(|n| parts[..n].join("::"))
+                .find(|m| sources.contains_key(m));
+            if let Some(target) = target.filter(|t| t != module) {
+                edges.entry(module.clone()).or_default().insert(target);
+            }
+        }
+    }
+    edges
+}
+
+#[test]
+fn modules_import_one_way() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut problems = Vec::new();
+    for name in CRATES {
+        let edges = graph(&root.join(name));
+        for (module, targets) in &edges {
+            for target in targets {
+                if module.starts_with(&format!("{target}::")) {
+                    problems.push(format!(
+                        "{name}: {module} imports from its ancestor {target}"
+                    ));
+                }
+            }
+        }
+        let mut g = DiGraph::<&str, ()>::new();
+        let mut nodes = BTreeMap::new();
+        for (module, targets) in &edges {
+            for m in std::iter::once(module).chain(targets) {
+                nodes
+                    .entry(m.as_str())
+                    .or_insert_with(|| g.add_node(m.as_str()));
+            }
+        }
+        for (module, targets) in &edges {
+            for target in targets {
+                g.add_edge(nodes[module.as_str()], nodes[target.as_str()], ());
+            }
+        }
+        for scc in tarjan_scc(&g).into_iter().filter(|c| c.len() > 1) {
+            let mut names: Vec<&str> = scc.iter().map(|&n| g[n]).collect();
+            names.sort();
+            problems.push(format!("{name}: a circle between {}", names.join(", ")));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_reader_sees_imports_through_braces_and_parents() {
+    assert_eq!(
+        expand("super::{a,b::{c,d}}"),
+        ["super::a", "super::b::c", "super::b::d"]
+    );
+    let paths = paths_in("use super::x::Y;\nfn f() { crate::a::b(); }\npub(in crate::t) struct S;\n#[cfg(test)]\nuse crate::z;");
+    assert_eq!(paths, ["crate::a::b", "super::x::Y"]);
+}
