@@ -13,6 +13,7 @@ use sl1_driver::build_ir::compile_text;
 use sl1_kernelgen::KernelSpec;
 
 use crate::modes::{Mode, PLAIN};
+use crate::ptx_hazard::narrow_store_of_double;
 use crate::ptxas::Ptxas;
 
 /// What one build of a seed gave.
@@ -24,6 +25,9 @@ pub enum Built {
     Same(String),
     /// The driver failed or panicked, or ptxas refused the PTX.
     Failed(String),
+    /// The PTX meets the ptxas bug of `ptx_hazard` (the line says where):
+    /// its bytes would be ptxas's, not the code's, so it is not run.
+    Hazard(String),
 }
 
 /// One build and the seconds it took (driver and ptxas, on its thread).
@@ -119,9 +123,13 @@ impl Builder {
             Ok(Ok(compiled)) => match distinct.iter().find(|(_, ptx)| *ptx == compiled.text) {
                 Some((same, _)) => Built::Same(same.to_string()),
                 None => {
-                    let built = match self.ptxas.assemble(&compiled.text, self.dir.path(), stem) {
-                        Ok(cubin) => Built::Code(cubin),
-                        Err(message) => Built::Failed(message),
+                    let built = if let Some((line, text)) = narrow_store_of_double(&compiled.text) {
+                        Built::Hazard(format!("PTX line {line}: {text}"))
+                    } else {
+                        match self.ptxas.assemble(&compiled.text, self.dir.path(), stem) {
+                            Ok(cubin) => Built::Code(cubin),
+                            Err(message) => Built::Failed(message),
+                        }
                     };
                     distinct.push((&mode.name, compiled.text));
                     built

@@ -187,10 +187,18 @@ impl Consumer<'_> {
         }
         let builds =
             std::iter::once((&build.plain, self.plain)).chain(build.modes.iter().zip(self.modes));
+        let plain_hazard = matches!(build.plain.built, Built::Hazard(_));
         for (b, mode) in builds {
-            if let Built::Failed(message) = &b.built {
+            let what = match &b.built {
+                Built::Failed(message) => Some(("build failure", message)),
+                // S-L1's code meets the ptxas bug where the plain build
+                // does not: its users would get ptxas's bytes.
+                Built::Hazard(message) if !plain_hazard => Some(("ptxas hazard", message)),
+                _ => None,
+            };
+            if let Some((what, message)) = what {
                 let s = Subject {
-                    what: "build failure",
+                    what,
                     seed: build.seed,
                     mode,
                     spec: build.spec.as_ref(),

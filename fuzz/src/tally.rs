@@ -29,6 +29,8 @@ pub struct BuildTally {
     pub mismatches: u64,
     pub nondeterministic: u64,
     pub build_failures: u64,
+    /// Built, but the PTX meets the ptxas bug of `ptx_hazard`: not run.
+    pub hazards: u64,
     pub launch_failures: u64,
     /// Seconds of builder threads (driver and ptxas), summed.
     pub build_seconds: f64,
@@ -47,6 +49,10 @@ impl BuildTally {
                 *self.same_as.entry(other.clone()).or_default() += 1;
             }
             Built::Failed(_) => self.build_failures += 1,
+            Built::Hazard(_) => {
+                self.built += 1;
+                self.hazards += 1;
+            }
         }
     }
 
@@ -167,7 +173,7 @@ impl Tally {
         let sum = |f: fn(&BuildTally) -> u64| self.builds.iter().map(f).sum::<u64>();
         format!(
             "{} seeds, {} kernels built, {} compared, {} same code, {} mismatches, {} nondeterministic, \
-             {} build failures, {} launch failures, {:.0} s",
+             {} build failures, {} ptxas hazards, {} launch failures, {:.0} s",
             self.seeds_completed,
             sum(|b| b.built),
             sum(|b| b.compared),
@@ -175,6 +181,7 @@ impl Tally {
             sum(|b| b.mismatches),
             sum(|b| b.nondeterministic),
             sum(|b| b.build_failures),
+            sum(|b| b.hazards),
             sum(|b| b.launch_failures),
             self.wall_seconds,
         )
@@ -192,7 +199,7 @@ impl Tally {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "{:<width$} {:>7} {:>8} {:>6} {:>8} {:>6} {:>10} {:>11} {:>8} {:>7}",
+            "{:<width$} {:>7} {:>8} {:>6} {:>8} {:>6} {:>10} {:>6} {:>11} {:>8} {:>7}",
             "build",
             "built",
             "compared",
@@ -200,6 +207,7 @@ impl Tally {
             "mismatch",
             "nondet",
             "build-fail",
+            "hazard",
             "launch-fail",
             "build-s",
             "gpu-s"
@@ -207,7 +215,7 @@ impl Tally {
         for b in &self.builds {
             let _ = writeln!(
                 s,
-                "{:<width$} {:>7} {:>8} {:>6} {:>8} {:>6} {:>10} {:>11} {:>8.1} {:>7.1}",
+                "{:<width$} {:>7} {:>8} {:>6} {:>8} {:>6} {:>10} {:>6} {:>11} {:>8.1} {:>7.1}",
                 b.name,
                 b.built,
                 b.compared,
@@ -215,6 +223,7 @@ impl Tally {
                 b.mismatches,
                 b.nondeterministic,
                 b.build_failures,
+                b.hazards,
                 b.launch_failures,
                 b.build_seconds,
                 b.gpu_seconds
@@ -225,6 +234,13 @@ impl Tally {
             let _ = writeln!(
                 s,
                 "{no_reference} distinct build(s) not compared: their seed's plain build failed or was nondeterministic"
+            );
+        }
+        let hazards: u64 = self.builds.iter().map(|b| b.hazards).sum();
+        if hazards > 0 {
+            let _ = writeln!(
+                s,
+                "{hazards} build(s) not run: their PTX meets a ptxas bug (a narrow store of a register a double operation wrote, `ptx_hazard`); a seed whose plain build does gives no reference"
             );
         }
         let rate = if self.wall_seconds > 0.0 {
