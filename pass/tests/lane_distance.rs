@@ -94,28 +94,24 @@ fn reasons(t: &Transformed, kernel: &str) -> String {
     all
 }
 
-#[test]
-fn lanes_reading_one_element_leave_the_kernel_as_it_was() {
-    let t = transform("lane_distance_static");
-    let k = t.kernel("broadcast");
-    assert!(!k.applied, "{}", reasons(&t, "broadcast"));
+/// Asserts that `kernel` was left as it was, its lanes `bytes` apart.
+fn left_as_it_was(t: &Transformed, kernel: &str, bytes: u32) {
+    let why = reasons(t, kernel);
+    assert!(!t.kernel(kernel).applied, "{why}");
     assert!(
-        reasons(&t, "broadcast").contains("lanes access it 0 B apart"),
-        "{}",
-        reasons(&t, "broadcast")
+        why.contains(&format!("lanes access it {bytes} B apart")),
+        "{why}"
     );
 }
 
 #[test]
+fn lanes_reading_one_element_leave_the_kernel_as_it_was() {
+    left_as_it_was(&transform("lane_distance_static"), "broadcast", 0);
+}
+
+#[test]
 fn lanes_a_known_distance_under_a_line_apart_are_left_direct_at_compile_time() {
-    let t = transform("lane_distance_static");
-    let k = t.kernel("keys16");
-    assert!(!k.applied, "{}", reasons(&t, "keys16"));
-    assert!(
-        reasons(&t, "keys16").contains("lanes access it 64 B apart"),
-        "{}",
-        reasons(&t, "keys16")
-    );
+    left_as_it_was(&transform("lane_distance_static"), "keys16", 64);
 }
 
 #[test]
@@ -153,17 +149,10 @@ fn aliased_structures_are_tested_together_at_run_time() {
 
 #[test]
 fn accesses_in_an_inner_loop_are_settled_too() {
-    let t = transform("lane_distance_static");
-    let k = t.kernel("window_max");
     // `in + 4 * (r * w + 2 * tid + c)`: `c` starts at 0 in every lane, so
     // lanes lie 8 B apart, though the main loop's affine form does not
     // follow the inner loop's counter.
-    assert!(!k.applied, "{}", reasons(&t, "window_max"));
-    assert!(
-        reasons(&t, "window_max").contains("lanes access it 8 B apart"),
-        "{}",
-        reasons(&t, "window_max")
-    );
+    left_as_it_was(&transform("lane_distance_static"), "window_max", 8);
 }
 
 #[test]

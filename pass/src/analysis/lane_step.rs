@@ -5,7 +5,8 @@
 //! `i = blockIdx.x * blockDim.x + threadIdx.x` steps by one, `in + 16 * i`
 //! by 16 elements, `xx + j` for a loop counter `j` by nothing: every lane
 //! reads the same element. Used to settle the lane test (`transform::lanes`)
-//! at compile time where the distance is known.
+//! at compile time where the distance is known, and to leave the terms
+//! every lane shares out of the run-time test's address.
 //!
 //! The answer guides performance only, never correctness: a loop counter is
 //! taken at its value on entry (its step is assumed the same for every

@@ -203,7 +203,7 @@ impl LoopSlice<'_, '_> {
 
 /// Whether the lane test declines every one of `states` (each tested, each
 /// with lanes closer than a line), or None where one is not tested.
-pub(super) fn all_close(
+fn all_close(
     b: &Builder,
     lanes_apart: &BTreeMap<u32, LLVMValueRef>,
     states: &[State],

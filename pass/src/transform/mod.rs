@@ -251,9 +251,13 @@ pub fn transform_kernel(
                 Prediction::Static { .. } => {}
             }
         }
+        let in_loop_convergent: Vec<_> = convergent
+            .iter()
+            .filter(|c| l.blocks.contains(&c.block))
+            .collect();
         // The lane test where the IR settles it: closer lanes than a hardware
         // line share its lines (`lanes`). Not in loops with a collective.
-        let lane_distances = if convergent.iter().any(|c| l.blocks.contains(&c.block)) {
+        let lane_distances = if !in_loop_convergent.is_empty() {
             BTreeMap::new()
         } else {
             lanes::static_distances(&first, &in_loop)
@@ -367,10 +371,6 @@ pub fn transform_kernel(
             ));
             continue;
         }
-        let in_loop_convergent: Vec<_> = convergent
-            .iter()
-            .filter(|c| l.blocks.contains(&c.block))
-            .collect();
         if in_loop_convergent.iter().any(|c| !c.block_barrier) {
             // Threads leave the monitoring slice at different iterations; a
             // shuffle or vote in the loop would then be reached by the threads
