@@ -12,6 +12,8 @@ use crate::analysis::accesses::Access;
 use crate::analysis::affine::{AffineAddress, LoopScope};
 use crate::analysis::KernelAnalysis;
 
+use super::cost::Site;
+
 /// What the analysis predicts for one structure in one loop.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Prediction {
@@ -21,6 +23,9 @@ pub enum Prediction {
         stride: i64,
         hit_percent: u32,
         sites: u32,
+        /// Where each access sits in an iteration, from the first one's
+        /// address (empty where the distances are unknown).
+        layout: Vec<Site>,
     },
     /// Only the monitoring slice can tell, because of this.
     Dynamic(String),
@@ -84,10 +89,20 @@ pub fn predict(k: &KernelAnalysis<'_>, accesses: &[&Access<'_>], line: u32) -> P
                 .iter()
                 .map(|(f, size)| (first.distance_to(f).unwrap_or(0), *size as i64))
                 .collect();
+            let layout = sites
+                .iter()
+                .zip(accesses)
+                .map(|(&(offset, bytes), a)| Site {
+                    kind: a.kind,
+                    offset,
+                    bytes: bytes as u64,
+                })
+                .collect();
             Prediction::Static {
                 stride: first.stride,
                 hit_percent: simulate(&sites, first.stride, i64::from(line)),
                 sites: sites.len() as u32,
+                layout,
             }
         }
         Err(Unpredicted::Indirect) => Prediction::Indirect,
@@ -101,6 +116,7 @@ pub fn predict(k: &KernelAnalysis<'_>, accesses: &[&Access<'_>], line: u32) -> P
                 stride,
                 hit_percent: 0,
                 sites,
+                layout: Vec::new(),
             }
         }
         Err(Unpredicted::UnknownDistance { .. }) => {

@@ -1,0 +1,232 @@
+//! What a structure's lines can gain at most: the traffic they save.
+//!
+//! A thread-private line pays by what the hardware L1 wastes when it
+//! thrashes: each access of a lane far from its neighbours then brings its
+//! own 32 B sector from L2, however few of its bytes the access uses, and
+//! the line brings each byte once. Whatever the cache does, device memory
+//! must still deliver every byte the stream reads and take every byte it
+//! writes. So the direct path can be slower than the cached one only where
+//! its L2 traffic takes longer at the L2's bandwidth than the stream's own
+//! bytes take at device memory's:
+//!
+//! ```text
+//! gain <= max(1, (L2 bytes of a thrashing L1 / L2 rate) / (device bytes / device rate))
+//! ```
+//!
+//! per iteration of the loop. A stream of 16 B accesses (`float4`) moves
+//! 32 B from L2 for 16 B of device memory: 2x the bytes, under the H100's
+//! 2.5x bandwidth ratio, so the direct path is bound by device memory like
+//! the cached one, at most 1.0x to gain (measured: `vec16` 0.164 ms at its
+//! best cached launch against 0.108 ms without S-L1, docs/benchmarks.md). A
+//! byte stream moves 32 B for 1 B: up to 12.5x (`bytes_u8` 9.6x). A stream
+//! assumed to come from device memory: one small enough to stay in L2 could
+//! gain more than this bound says, and is left direct all the same.
+//!
+//! The bound is an upper bound: tag checks, fills and the line buffer's
+//! share of the SM's memory still cost, which the hit-rate bar
+//! (`predict::MIN_HIT_PERCENT`) and the lane test (`lanes`) weigh.
+
+use std::collections::BTreeSet;
+
+use crate::analysis::accesses::AccessKind;
+
+/// Bytes of the unit the L1 moves to and from L2 (the probe's L1 fill unit
+/// on the H100, docs/probe.md).
+pub const SECTOR_BYTES: u64 = 32;
+
+/// Bandwidths of the two levels the bound compares, in bytes per second.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MemoryRates {
+    pub l2: f64,
+    pub device: f64,
+}
+
+/// The H100's, measured by `sl1-probe` (2026-11-23, docs/probe.md): L2
+/// 7.9 TB/s and device memory 3.10 TB/s, one thread per sector.
+pub const H100_RATES: MemoryRates = MemoryRates {
+    l2: 7.9e12,
+    device: 3.10e12,
+};
+
+/// A structure is cached only where its lines can gain at least this much:
+/// below it the checks and fills cost more than the bound leaves.
+pub const MIN_GAIN: f64 = 1.1;
+
+/// One access of a structure in one iteration of its loop, `offset` bytes
+/// from the iteration's first access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Site {
+    pub kind: AccessKind,
+    pub offset: i64,
+    pub bytes: u64,
+}
+
+/// Bytes moved per iteration by each path, and the bound they give.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GainBound {
+    /// Sectors a thrashing L1 moves between L2 and the SM.
+    pub l2_bytes: u64,
+    /// Bytes device memory delivers and takes (read and written once).
+    pub device_bytes: u64,
+    /// At most this many times faster through lines.
+    pub gain: f64,
+}
+
+impl GainBound {
+    /// Whether the bound clears the margin.
+    pub fn pays(&self) -> bool {
+        self.gain >= MIN_GAIN
+    }
+
+    /// The report's words for a bound that does not clear the margin.
+    pub fn direct_reason(&self, rates: &MemoryRates) -> String {
+        format!(
+            "left direct: per iteration a thrashing hardware L1 moves {} B from L2 for {} B \
+             that device memory must move anyway, {:.1}x the bytes under the bandwidths' \
+             ratio ({:.1} / {:.2} TB/s): lines can gain at most {:.2}x (S-L1 caches from \
+             {MIN_GAIN}x)",
+            self.l2_bytes,
+            self.device_bytes,
+            self.l2_bytes as f64 / self.device_bytes as f64,
+            rates.l2 / 1e12,
+            rates.device / 1e12,
+            self.gain
+        )
+    }
+}
+
+/// Bytes of the distinct sectors that `sites` touch in one iteration, the
+/// lowest at a sector's start: accesses of one iteration into one sector
+/// (an `int4` split into four words) share its fetch; between iterations a
+/// thrashing L1 has lost it.
+fn sector_bytes(sites: &[&Site]) -> u64 {
+    let Some(low) = sites.iter().map(|s| s.offset).min() else {
+        return 0;
+    };
+    let sector = SECTOR_BYTES as i64;
+    let touched: BTreeSet<i64> = sites
+        .iter()
+        .flat_map(|s| {
+            let first = (s.offset - low) / sector;
+            let last = (s.offset - low + s.bytes.max(1) as i64 - 1) / sector;
+            first..=last
+        })
+        .collect();
+    touched.len() as u64 * SECTOR_BYTES
+}
+
+/// The bound for a structure whose `sites` move by `stride` bytes per
+/// iteration; `None` for addresses that stay put (stride 0: the L2 keeps
+/// them, nothing bounds the gain from device memory).
+pub fn gain_bound(stride: i64, sites: &[Site], rates: &MemoryRates) -> Option<GainBound> {
+    let stride = stride.unsigned_abs();
+    if stride == 0 || sites.is_empty() {
+        return None;
+    }
+    // A thrashing L1 fetches (or writes through) whole sectors.
+    let l2_of = |writes: bool| {
+        let of_kind: Vec<&Site> = sites.iter().filter(|s| s.kind.writes() == writes).collect();
+        sector_bytes(&of_kind)
+    };
+    let (read_l2, write_l2) = (l2_of(false), l2_of(true));
+    // Device memory moves the stream's new bytes once each way, but no more
+    // than the sectors the accesses touch (a stride past them skips bytes).
+    let device_bytes = [read_l2, write_l2]
+        .into_iter()
+        .filter(|&b| b > 0)
+        .map(|b| stride.min(b))
+        .sum::<u64>();
+    let l2_bytes = read_l2 + write_l2;
+    let l2_time = l2_bytes as f64 / rates.l2;
+    let device_time = device_bytes as f64 / rates.device;
+    Some(GainBound {
+        l2_bytes,
+        device_bytes,
+        gain: (l2_time / device_time).max(1.0),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(kind: AccessKind, offset: i64, bytes: u64) -> Site {
+        Site {
+            kind,
+            offset,
+            bytes,
+        }
+    }
+    fn load(bytes: u64) -> Site {
+        at(AccessKind::Load, 0, bytes)
+    }
+    fn store(bytes: u64) -> Site {
+        at(AccessKind::Store, 0, bytes)
+    }
+    /// `n` loads of `bytes` each, side by side.
+    fn fields(n: i64, bytes: u64) -> Vec<Site> {
+        (0..n)
+            .map(|i| at(AccessKind::Load, i * bytes as i64, bytes))
+            .collect()
+    }
+    fn bound(stride: i64, sites: &[Site]) -> GainBound {
+        gain_bound(stride, sites, &H100_RATES).unwrap()
+    }
+
+    #[test]
+    fn narrow_streams_can_gain_much() {
+        let bytes = bound(1, &[load(1)]);
+        assert_eq!((bytes.l2_bytes, bytes.device_bytes), (32, 1));
+        assert!((bytes.gain - 12.55).abs() < 0.01, "{bytes:?}");
+        assert!(bound(4, &[load(4), store(4)]).gain > 3.0);
+        assert!(bound(-4, &[load(4)]).pays());
+    }
+
+    #[test]
+    fn sixteen_byte_streams_cannot_gain() {
+        let vec16 = bound(16, &[load(16)]);
+        assert_eq!((vec16.l2_bytes, vec16.device_bytes), (32, 16));
+        assert_eq!(vec16.gain, 1.0);
+        assert!(!vec16.pays());
+        assert!(!bound(16, &[load(16), store(16)]).pays());
+        // An int4 that clang splits into four words: one sector.
+        let words = bound(16, &fields(4, 4));
+        assert_eq!((words.l2_bytes, words.device_bytes), (32, 16));
+        assert!(!words.pays());
+        // Two int4 fields of one 32 B struct: one sector for 32 B.
+        assert!(!bound(32, &fields(2, 16)).pays());
+    }
+
+    #[test]
+    fn eight_byte_streams_and_struct_fields_may_gain() {
+        assert!((bound(8, &[load(8)]).gain - 1.57).abs() < 0.01);
+        // Three fields of a 12 B struct: a sector for 12 B.
+        let aos = bound(12, &fields(3, 4));
+        assert_eq!((aos.l2_bytes, aos.device_bytes), (32, 12));
+        assert!((aos.gain - 1.05).abs() < 0.01, "{aos:?}");
+        // Two rows far apart, a word each: two sectors for 8 B.
+        let rows = [at(AccessKind::Load, 0, 4), at(AccessKind::Load, 4096, 4)];
+        assert!(bound(4, &rows).gain > 6.0);
+    }
+
+    #[test]
+    fn strides_past_the_sectors_move_only_what_is_touched() {
+        // One 4 B field of a 64 B struct: a sector from L2, a sector from
+        // device memory.
+        let sparse = bound(64, &[load(4)]);
+        assert_eq!(sparse.device_bytes, 32);
+        assert!(!sparse.pays());
+    }
+
+    #[test]
+    fn addresses_that_stay_put_have_no_bound() {
+        assert_eq!(gain_bound(0, &[load(16)], &H100_RATES), None);
+    }
+
+    #[test]
+    fn the_reason_names_the_numbers() {
+        let why = bound(16, &[load(16)]).direct_reason(&H100_RATES);
+        assert!(why.contains("32 B from L2 for 16 B"), "{why}");
+        assert!(why.contains("at most 1.00x"), "{why}");
+    }
+}
