@@ -153,7 +153,7 @@ fn every_suite_app_builds_to_ptx_in_every_bundle_build() {
                     out.stderr.contains(" loop(s) sliced")
                         || out
                             .stderr
-                            .contains("caches nothing but read-only restrict structures")
+                            .contains("caches nothing but structures it only reads")
                         || out
                             .stderr
                             .contains("no structure is predicted to pay for a line"),

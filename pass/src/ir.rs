@@ -13,7 +13,7 @@ use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::target::{
     LLVMABISizeOfType, LLVMGetModuleDataLayout, LLVMOffsetOfElement, LLVMStoreSizeOfType,
 };
-use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind, LLVMValueKind};
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind, LLVMValueKind};
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, FunctionValue};
 
@@ -118,6 +118,15 @@ impl<'m> Value<'m> {
             ValueKind::Instruction(op) => Some(op),
             _ => None,
         }
+    }
+
+    /// The predicate of an integer compare (`None` for anything else).
+    pub fn icmp_predicate(self) -> Option<LLVMIntPredicate> {
+        if self.opcode() != Some(LLVMOpcode::LLVMICmp) {
+            return None;
+        }
+        // SAFETY: `raw` is an icmp instruction.
+        Some(unsafe { LLVMGetICmpPredicate(self.raw) })
     }
 
     pub fn num_operands(self) -> u32 {

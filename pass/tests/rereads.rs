@@ -48,7 +48,7 @@ fn searches_and_shared_tables_stay_with_the_hardware_l1() {
         let expected = if name == "table" {
             "lanes access it 0 B apart"
         } else {
-            "caches nothing but read-only restrict structures"
+            "caches nothing but structures it only reads"
         };
         assert!(why.contains(expected), "{name}: {t:?}");
     }

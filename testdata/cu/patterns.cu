@@ -39,14 +39,18 @@ __global__ void fenced(const short *__restrict__ in, short *__restrict__ out, si
 
 // Every thread runs the same number of steps and meets the block at a barrier
 // each step; a neighbour's value written before the barrier is read after it.
+// The neighbour's value is read before a second barrier and added after it:
+// without that barrier a thread would read it while the neighbour updates it
+// (a data race of the program, which the t20-l32 build's timing exposed).
 __global__ void barrier(const int *__restrict__ in, int *__restrict__ out, int steps) {
   size_t base = (size_t)blockIdx.x * blockDim.x * steps;
   unsigned t = threadIdx.x, next = (t + 1) % blockDim.x;
   for (int s = 0; s < steps; ++s) {
     out[base + (size_t)s * blockDim.x + t] = in[base + (size_t)s * blockDim.x + t] + 1;
     __syncthreads();
-    out[base + (size_t)s * blockDim.x + t] += out[base + (size_t)s * blockDim.x + next];
+    int neighbour = out[base + (size_t)s * blockDim.x + next];
     __syncthreads();
+    out[base + (size_t)s * blockDim.x + t] += neighbour;
   }
 }
 
@@ -63,8 +67,9 @@ __global__ void barrier_uneven(const int *__restrict__ in, int *__restrict__ out
       v += in[row + next];
     out[row + t] = v;
     __syncthreads();
-    out[row + t] += out[row + next];
+    int neighbour = out[row + next];
     __syncthreads();
+    out[row + t] += neighbour;
   }
 }
 

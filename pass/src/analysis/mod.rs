@@ -5,6 +5,7 @@ pub mod accesses;
 pub mod affine;
 mod kernel;
 pub mod lane_step;
+pub mod lone_lane;
 pub mod loops;
 pub mod reuse;
 pub mod stride;

@@ -3,7 +3,6 @@
 //! change, the number of further iterations that stay in the loop follows
 //! from this iteration's values (what line runs need to leave the test out).
 
-use inkwell::llvm_sys::core::LLVMGetICmpPredicate;
 use inkwell::llvm_sys::prelude::LLVMValueRef;
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 
@@ -75,8 +74,7 @@ impl LoopScope<'_, '_> {
             compare.operand(0).ok_or("malformed compare")?,
             compare.operand(1).ok_or("malformed compare")?,
         );
-        // SAFETY: `compare` is an icmp instruction.
-        let mut predicate = unsafe { LLVMGetICmpPredicate(compare.as_raw()) };
+        let mut predicate = compare.icmp_predicate().ok_or("malformed compare")?;
         let (x_operand, step) = match (self.exact_step(a), self.exact_step(b)) {
             (Some(s), None) if !self.inside(b) => (0, s),
             (None, Some(s)) if !self.inside(a) => {

@@ -1,0 +1,33 @@
+//! A loop that writes no global memory reads the structures the kernel only
+//! reads as streams, restrict or not, and leaves them to the hardware L1
+//! (HeCBench `maxpool3d`: a non-restrict image read in pooling windows ran
+//! 0.70x of the build without S-L1 cached, H100, 2026-11-25).
+
+mod common;
+
+use common::transform_case;
+use sl1_pass::Options;
+
+#[test]
+fn a_non_restrict_input_read_in_a_loop_that_writes_nothing_is_left_to_the_l1() {
+    let t = transform_case("read_streams", &Options::default());
+    let k = t.kernel("window_max");
+    assert!(!k.applied, "window_max was transformed");
+    assert!(
+        k.reasons
+            .iter()
+            .any(|r| r.contains("caches nothing but structures it only reads (`in`)")),
+        "{:?}",
+        k.reasons
+    );
+}
+
+#[test]
+fn caching_read_only_structures_caches_it() {
+    let options = Options {
+        cache_read_only: true,
+        ..Options::default()
+    };
+    let t = transform_case("read_streams", &options);
+    assert!(t.kernel("window_max").applied);
+}
