@@ -179,8 +179,10 @@ __global__ void two_loops(const int *__restrict__ in, int *__restrict__ tmp,
   for (size_t i = b; i < b + chunk; ++i)
     tmp[i] = in[i] * 3 - 1;
   long long acc = 0;
-  for (size_t i = b; i < b + chunk; ++i)
+  for (size_t i = b; i < b + chunk; ++i) {
     acc += tmp[i] ^ (int)i;
+    tmp[i] += 1; // both loops write: both are sliced
+  }
   sums[tid] = acc;
 }
 
@@ -582,7 +584,7 @@ int main() {
       long long acc = 0;
       for (size_t i = t * chunk; i < (t + 1) * chunk; ++i) {
         int v = in[i] * 3 - 1;
-        ok &= tmp[i] == v;
+        ok &= tmp[i] == v + 1;
         acc += v ^ (int)i;
       }
       ok &= sums[t] == acc;

@@ -1,5 +1,6 @@
 ; Two main loops one after the other: a copy of each thread's chunk, then a
-; sum over the copy.
+; sum over the copy that also bumps each copied element (so that both loops
+; write, and both are sliced).
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
@@ -28,6 +29,8 @@ add:
   %p = getelementptr inbounds i32, ptr %tmp, i64 %j
   %w = load i32, ptr %p, align 4
   %acc.next = add i32 %acc, %w
+  %w.next = add i32 %w, 1
+  store i32 %w.next, ptr %p, align 4
   %j.next = add nuw i64 %j, 1
   %j.done = icmp eq i64 %j.next, %end
   br i1 %j.done, label %done, label %add
