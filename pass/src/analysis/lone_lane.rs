@@ -11,37 +11,18 @@
 //! Like `lane_step`, whose steps it compares, the answer guides performance
 //! only, never correctness.
 
-use std::collections::HashMap;
-
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
-use petgraph::algo::dominators::simple_fast;
-use petgraph::graph::{DiGraph, NodeIndex};
-
-use crate::ir;
 
 use super::kernel::KernelAnalysis;
 use super::lane_step::LaneSteps;
 
 /// The block whose branch lets at most one lane of a warp reach block
-/// `header`, if there is one.
+/// `header`, if there is one: among the blocks that dominate `header`, one
+/// entered from a single branch that only one lane takes.
 pub fn lone_lane_guard(k: &KernelAnalysis<'_>, header: usize) -> Option<usize> {
-    let index = ir::block_indices(&k.blocks);
-    let mut graph = DiGraph::<(), ()>::with_capacity(k.blocks.len(), k.blocks.len() * 2);
-    let nodes: Vec<NodeIndex> = (0..k.blocks.len()).map(|_| graph.add_node(())).collect();
-    let mut predecessors: HashMap<usize, Vec<usize>> = HashMap::new();
-    for (from, block) in k.blocks.iter().enumerate() {
-        for to in block.successors() {
-            let to = index[&to.as_raw_block()];
-            graph.add_edge(nodes[from], nodes[to], ());
-            predecessors.entry(to).or_default().push(from);
-        }
-    }
-    let doms = simple_fast(&graph, nodes[0]);
     let mut steps = LaneSteps::new(k);
-    let chain: Vec<usize> = doms.dominators(nodes[header])?.map(|n| n.index()).collect();
-    chain.into_iter().find_map(|block| {
-        // Only a block entered from a single branch is guarded by it.
-        let [guard] = predecessors.get(&block)?.as_slice() else {
+    k.loops.dominators(header).into_iter().find_map(|block| {
+        let [guard] = k.loops.predecessors[block].as_slice() else {
             return None;
         };
         lets_one_lane_in(k, &mut steps, *guard, block).then_some(*guard)

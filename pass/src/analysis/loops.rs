@@ -34,6 +34,11 @@ pub struct LoopForest {
     pub irreducible_edges: Vec<(usize, usize)>,
     /// Blocks not reachable from the entry.
     pub unreachable: BTreeSet<usize>,
+    /// Each block's immediate dominator (`None` for the entry and
+    /// unreachable blocks).
+    pub immediate_dominators: Vec<Option<usize>>,
+    /// Each block's predecessors, in edge order.
+    pub predecessors: Vec<Vec<usize>>,
 }
 
 impl LoopForest {
@@ -52,6 +57,19 @@ impl LoopForest {
         self.loops
             .iter()
             .filter(move |l| l.depth > outer.depth && l.blocks.is_subset(&outer.blocks))
+    }
+
+    /// The blocks that dominate `block`, from `block` itself up to the
+    /// entry (empty for an unreachable block).
+    pub fn dominators(&self, block: usize) -> Vec<usize> {
+        if self.unreachable.contains(&block) || block >= self.immediate_dominators.len() {
+            return Vec::new();
+        }
+        let mut chain = vec![block];
+        while let Some(d) = self.immediate_dominators[*chain.last().unwrap()] {
+            chain.push(d);
+        }
+        chain
     }
 
     /// Top-level loop containing `block`.
@@ -83,9 +101,15 @@ pub fn find_loops(num_blocks: usize, edges: &[(usize, usize)]) -> LoopForest {
 
     let mut forest = LoopForest {
         unreachable: (0..num_blocks).filter(|&b| !reachable(b)).collect(),
+        immediate_dominators: nodes
+            .iter()
+            .map(|&n| doms.immediate_dominator(n).map(|d| d.index()))
+            .collect(),
+        predecessors: (0..num_blocks)
+            .map(|b| edges.iter().filter(|e| e.1 == b).map(|e| e.0).collect())
+            .collect(),
         ..LoopForest::default()
     };
-    let predecessors = |b: usize| edges.iter().filter(move |e| e.1 == b).map(|e| e.0);
 
     // Back edges grouped by header, in block order for a stable result.
     let mut headers: Vec<usize> = Vec::new();
@@ -120,7 +144,12 @@ pub fn find_loops(num_blocks: usize, edges: &[(usize, usize)]) -> LoopForest {
         let mut work: Vec<usize> = latches_of[header].clone();
         while let Some(b) = work.pop() {
             if blocks.insert(b) {
-                work.extend(predecessors(b).filter(|&p| reachable(p)));
+                work.extend(
+                    forest.predecessors[b]
+                        .iter()
+                        .copied()
+                        .filter(|&p| reachable(p)),
+                );
             }
         }
         let exits = blocks
@@ -228,6 +257,16 @@ mod tests {
         assert_eq!(f.loops.len(), 1);
         assert_eq!(f.loops[0].blocks, BTreeSet::from([1, 2, 3, 4]));
         assert!(f.irreducible_edges.is_empty());
+    }
+
+    #[test]
+    fn dominators_run_from_the_block_to_the_entry() {
+        // 0 -> 1 -> {2, 3} -> 4: 4's dominators are 4, 1, 0.
+        let f = find_loops(6, &[(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (5, 4)]);
+        assert_eq!(f.dominators(4), [4, 1, 0]);
+        assert_eq!(f.dominators(0), [0]);
+        assert!(f.dominators(5).is_empty());
+        assert_eq!(f.predecessors[4], [2, 3, 5]);
     }
 
     #[test]

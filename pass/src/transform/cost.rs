@@ -18,7 +18,7 @@
 //! 2.5x bandwidth ratio, so the direct path is bound by device memory like
 //! the cached one, at most 1.0x to gain (measured: `vec16` 0.164 ms at its
 //! best cached launch against 0.108 ms without S-L1, docs/benchmarks.md). A
-//! byte stream moves 32 B for 1 B: up to 12.5x (`bytes_u8` 9.6x). A stream
+//! byte stream moves 32 B for 1 B: up to 12.6x (`bytes_u8` 9.6x). A stream
 //! assumed to come from device memory: one small enough to stay in L2 could
 //! gain more than this bound says, and is left direct all the same.
 //!
