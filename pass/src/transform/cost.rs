@@ -16,8 +16,11 @@
 //! per iteration of the loop. A stream of 16 B accesses (`float4`) moves
 //! 32 B from L2 for 16 B of device memory: 2x the bytes, under the H100's
 //! 2.5x bandwidth ratio, so the direct path is bound by device memory like
-//! the cached one, at most 1.0x to gain (measured: `vec16` 0.164 ms at its
-//! best cached launch against 0.108 ms without S-L1, docs/benchmarks.md). A
+//! the cached one, at most 1.0x to gain (measured: `vec16` cached 0.166 ms
+//! at 132x512, lanes far apart, against 0.108 ms at the best launch
+//! without S-L1, docs/results/2026-11-25-h100-harm-gain-bound.json; that
+//! launch itself, uncached, takes 0.378 ms: the bound judges a kernel at
+//! its best launch). A
 //! byte stream moves 32 B for 1 B: up to 12.6x (`bytes_u8` 9.6x). A stream
 //! assumed to come from device memory: one small enough to stay in L2 could
 //! gain more than this bound says, and is left direct all the same.
