@@ -69,6 +69,10 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
         // Recorded in the report; the values it sets are passed above.
         device.args(["-mllvm", &format!("-sl1-gpu-profile={}", profile.display())]);
     }
+    let launch_sized = args.launch_sized(emit) && !args.no_sl1;
+    if launch_sized {
+        device.args(["-mllvm", "-sl1-launch-sized"]);
+    }
     if args.force_uncached {
         device.args(["-mllvm", "-sl1-force-uncached"]);
     }
@@ -172,6 +176,19 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
 
     let object = temp.path().join(format!("{stem}.o"));
     let mut host = clang_cuda(args, tools);
+    if launch_sized
+        && report
+            .kernels
+            .iter()
+            .any(|k| k.transform.launch_bytes.is_some())
+    {
+        // The launches give the launch-sized line buffers their bytes.
+        host.arg(format!("-fpass-plugin={}", tools.plugin.display()))
+            .args([
+                "-mllvm",
+                &format!("-sl1-launch-report={}", report_path.display()),
+            ]);
+    }
     host.arg("--cuda-host-only")
         .args(["-Xclang", "-fcuda-include-gpubinary", "-Xclang"])
         .arg(&fatbin)

@@ -98,7 +98,7 @@ fn forbid_jump_tables(context: &Context, module: &Module<'_>) {
 
 /// The S-L1 options a build's arguments give (the pass's view of
 /// `sl1-driver build`'s command line).
-pub fn pass_options(args: &BuildArgs) -> Options {
+pub fn pass_options(args: &BuildArgs, emit: Emit) -> Options {
     Options {
         threshold: args.threshold,
         line_size: args.line_sizes().0,
@@ -122,6 +122,7 @@ pub fn pass_options(args: &BuildArgs) -> Options {
             .shared_budget
             .unwrap_or(sl1_pass::options::STATIC_SHARED_LIMIT),
         dynamic_shared: args.dynamic_shared,
+        launch_sized: args.launch_sized(emit),
         gpu_profile: args.gpu_profile.as_ref().map(|p| p.display().to_string()),
         fail_kernel_for_testing: None,
     }
@@ -148,7 +149,9 @@ fn compile(
     if args.opt_level > 0 {
         run(PRE_CLEANUP)?;
     }
-    let mut report = sl1_pass::run_on_module(module, &pass_options(args))
+    // IR inputs give PTX or IR, whose launches the driver does not see: the
+    // line buffer is launch-sized only when asked (--line-buffer launch).
+    let mut report = sl1_pass::run_on_module(module, &pass_options(args, Emit::Ptx))
         .with_context(|| format!("{name}: S-L1 failed"))?;
     // What the pass wrote must be valid IR before LLVM optimises it: an
     // invalid module is S-L1's bug, reported as such rather than compiled.

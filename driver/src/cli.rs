@@ -43,6 +43,19 @@ pub enum Emit {
     Bc,
 }
 
+/// Where a kernel's S-L1 line buffer lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LineBuffer {
+    /// In dynamic shared memory, sized per block at launch: the default
+    /// for executables, whose launches the host compile gives the bytes
+    /// (small blocks keep their blocks per SM). Elsewhere the launches must
+    /// add the bytes the report gives (`launch_bytes`).
+    Launch,
+    /// A static array sized for --max-threads threads: the default for
+    /// PTX, cubins and IR, whose launches the driver does not see.
+    Static,
+}
+
 /// How an executable gets the CUDA runtime (nvcc's `--cudart`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum Cudart {
@@ -139,6 +152,10 @@ pub struct BuildArgs {
     /// may fail for want of shared memory. Without it they stay untouched.
     #[arg(long, value_name = "BYTES")]
     pub dynamic_shared: Option<u64>,
+    /// Where line buffers live [default: launch for executables, static
+    /// otherwise].
+    #[arg(long, value_enum, value_name = "WHERE")]
+    pub line_buffer: Option<LineBuffer>,
     /// Take the line sizes and the shared-memory budget from a GPU profile,
     /// the JSON file `sl1-driver probe` writes (options given here win).
     #[arg(long, value_name = "FILE")]
@@ -253,6 +270,12 @@ impl BuildArgs {
         } else {
             sl1_pass::Options::default().read_only_max_line_size
         }
+    }
+
+    /// Whether line buffers are sized at launch for this output.
+    pub fn launch_sized(&self, emit: Emit) -> bool {
+        self.line_buffer
+            .map_or(emit == Emit::Exe, |b| b == LineBuffer::Launch)
     }
 
     pub fn line_sizes(&self) -> (u32, u32) {

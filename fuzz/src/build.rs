@@ -5,12 +5,14 @@
 //! build's of that seed is not assembled (nor later run): it could only
 //! repeat that build's result.
 
+use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use sl1_driver::build_ir::compile_text;
 use sl1_kernelgen::KernelSpec;
+use sl1_pass::transform::LaunchBytes;
 
 use crate::modes::{Mode, PLAIN};
 use crate::ptx_hazard::narrow_store_of_double;
@@ -35,6 +37,9 @@ pub enum Built {
 pub struct Build {
     pub built: Built,
     pub seconds: f64,
+    /// The kernels whose line buffers are launch-sized (`--line-buffer
+    /// launch`): each launch of one must give its bytes.
+    pub launch_bytes: BTreeMap<String, LaunchBytes>,
 }
 
 /// Every build of one seed.
@@ -80,6 +85,7 @@ impl Builder {
                     plain: Build {
                         built: Built::Failed(message),
                         seconds: 0.0,
+                        launch_bytes: BTreeMap::new(),
                     },
                     modes: Vec::new(),
                 });
@@ -117,6 +123,10 @@ impl Builder {
         let compiled = catch_unwind(AssertUnwindSafe(|| {
             compile_text(ir, name, &mode.args, false)
         }));
+        let launch_bytes = match &compiled {
+            Ok(Ok(c)) => sl1_pass::launch::launch_bytes(&c.report),
+            _ => BTreeMap::new(),
+        };
         let built = match compiled {
             Err(panic) => Built::Failed(format!("the driver panicked: {}", panic_message(&*panic))),
             Ok(Err(err)) => Built::Failed(format!("{err:#}")),
@@ -139,6 +149,7 @@ impl Builder {
         Build {
             built,
             seconds: start.elapsed().as_secs_f64(),
+            launch_bytes,
         }
     }
 }

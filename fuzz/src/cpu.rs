@@ -138,6 +138,7 @@ fn host_module(ir: &str, dynamic: u32) -> Result<(String, Vec<(String, u64)>)> {
             let _ = writeln!(out, "@emu.{reg}.{dim} = global i32 0");
         }
     }
+    let _ = writeln!(out, "@emu.dynamic_smem_size = global i32 0");
     Ok((out, shared))
 }
 
@@ -204,6 +205,9 @@ fn one_thread(line: &str) -> Result<String> {
         let (which, dim) = reg.rsplit_once('.').unwrap_or((reg, "x"));
         if SREGS.contains(&which) {
             return Ok(format!("{lhs}load i32, ptr @emu.{which}.{dim}"));
+        }
+        if which == "dynamic_smem_size" {
+            return Ok(format!("{lhs}load i32, ptr @emu.dynamic_smem_size"));
         }
         if which == "nsmid" {
             // The H100's multiprocessors, for decisions that estimate the
@@ -309,6 +313,7 @@ fn main_function(run: &CpuRun<'_>, buffers: &[Vec<u8>], shared: &[(String, u64)]
   store i32 {gx}, ptr @emu.nctaid.x
   store i32 {gy}, ptr @emu.nctaid.y
   store i32 1, ptr @emu.nctaid.z
+  store i32 {dynamic}, ptr @emu.dynamic_smem_size
   br label %run{n}
 run{n}:
   %k{n} = phi i64 [ 0, %{prev} ], [ %k.next{n}, %call{n} ]
@@ -342,6 +347,7 @@ done{n}:
             },
             last = total - 1,
             kernel = launch.kernel,
+            dynamic = launch.dynamic_shared,
         );
     }
     for (k, b) in buffers.iter().enumerate() {

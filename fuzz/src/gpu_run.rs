@@ -183,6 +183,8 @@ impl GpuRunner {
             let start = Instant::now();
             let faulty = fault.take();
             let run = faulty.as_ref().unwrap_or(run);
+            let sized = crate::launches::with_line_buffers(run, &mode.launch_bytes);
+            let run = &sized;
             outcome.modes[k] = match self.run_build(&mut inputs, cubin, case, run)? {
                 Err(message) => Verdict::LaunchFailed(message),
                 Ok(outputs) => match Difference::between(plain, &outputs) {

@@ -2,8 +2,11 @@
 //! with the kernels' names, and where each pointer argument points. The
 //! one place that maps a [`FuzzCase`] onto the harness's launch type.
 
+use std::collections::BTreeMap;
+
 use sl1_gpu::device::GridLaunch;
 use sl1_kernelgen::KernelSpec;
+use sl1_pass::transform::LaunchBytes;
 
 use crate::case::FuzzCase;
 
@@ -33,6 +36,20 @@ pub fn case_run(case: &FuzzCase, spec: &KernelSpec) -> CaseRun {
         arg_offsets: case.arg_offsets.clone(),
         scalars: vec![case.n, case.chunk],
     }
+}
+
+/// `run` with every launch of a kernel with a launch-sized line buffer
+/// giving it its bytes, as the driver's host compile makes a program's
+/// launches do (`sl1_pass::launch`).
+pub fn with_line_buffers(run: &CaseRun, bytes: &BTreeMap<String, LaunchBytes>) -> CaseRun {
+    let mut sized = run.clone();
+    for l in &mut sized.launches {
+        if let Some(b) = bytes.get(&l.kernel) {
+            let lines = b.for_block(u64::from(l.block.0) * u64::from(l.block.1));
+            l.dynamic_shared = l.dynamic_shared.max(lines as u32);
+        }
+    }
+    sized
 }
 
 #[cfg(test)]

@@ -308,6 +308,7 @@ mod tests {
         Build {
             built,
             seconds: 0.5,
+            launch_bytes: Default::default(),
         }
     }
 

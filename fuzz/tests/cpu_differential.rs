@@ -9,6 +9,7 @@
 //! `SL1_CPU_FUZZ_FIRST` sets the first seed (default: drawn from the clock
 //! and printed), `SL1_CPU_FUZZ_SEEDS` how many (default 4).
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -16,8 +17,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use sl1_driver::build_ir::compile_text;
 use sl1_fuzz::case::{case, differences};
 use sl1_fuzz::cpu::{run, CpuRun, Order};
-use sl1_fuzz::launches::case_run;
+use sl1_fuzz::launches::{case_run, with_line_buffers};
 use sl1_fuzz::modes::{self, Mode};
+use sl1_pass::transform::LaunchBytes;
 
 fn env_u64(name: &str) -> Option<u64> {
     std::env::var(name).ok().map(|v| {
@@ -27,11 +29,11 @@ fn env_u64(name: &str) -> Option<u64> {
 }
 
 /// Every buffer after `ir`, the seed's kernel in some build, ran on the
-/// seed's inputs.
-fn outputs(seed: u64, ir: &str) -> Result<Vec<Vec<u8>>, String> {
+/// seed's inputs (launches giving launch-sized line buffers their bytes).
+fn outputs(seed: u64, (ir, bytes): &Built) -> Result<Vec<Vec<u8>>, String> {
     let kernel = sl1_kernelgen::generate(seed);
     let c = case(&kernel.spec, seed);
-    let launches = case_run(&c, &kernel.spec);
+    let launches = with_line_buffers(&case_run(&c, &kernel.spec), bytes);
     run(
         &CpuRun {
             ir,
@@ -45,11 +47,14 @@ fn outputs(seed: u64, ir: &str) -> Result<Vec<Vec<u8>>, String> {
     .map_err(|e| format!("{e:#}"))
 }
 
+/// A build's optimised IR and its kernels' launch-sized line buffers.
+type Built = (String, BTreeMap<String, LaunchBytes>);
+
 /// The optimised IR of `seed` built in `mode`.
-fn built(seed: u64, mode: &Mode) -> Result<String, String> {
+fn built(seed: u64, mode: &Mode) -> Result<Built, String> {
     let kernel = sl1_kernelgen::generate(seed);
     compile_text(&kernel.ir, &format!("k{seed}"), &mode.args, true)
-        .map(|c| c.text)
+        .map(|c| (c.text, sl1_pass::launch::launch_bytes(&c.report)))
         .map_err(|e| format!("{e:#}"))
 }
 
@@ -57,7 +62,7 @@ fn built(seed: u64, mode: &Mode) -> Result<String, String> {
 /// IR as plain (nothing to run), `Err` a failure.
 fn check(seed: u64, mode: &Mode, plain_ir: &str, plain: &[Vec<u8>]) -> Result<bool, String> {
     let ir = built(seed, mode)?;
-    if ir == plain_ir {
+    if ir.0 == plain_ir {
         return Ok(false);
     }
     let got = outputs(seed, &ir)?;
@@ -116,7 +121,7 @@ fn every_mode_computes_the_plain_bytes_on_the_cpu() {
                     }
                 };
                 for mode in &modes {
-                    match check(seed, mode, &plain_ir, &plain) {
+                    match check(seed, mode, &plain_ir.0, &plain) {
                         Ok(true) => {
                             compared.fetch_add(1, Ordering::SeqCst);
                         }

@@ -7,6 +7,7 @@ pub mod analysis;
 mod edit;
 pub mod error;
 pub mod ir;
+pub mod launch;
 pub mod options;
 mod panic;
 mod pipeline;

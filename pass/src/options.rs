@@ -115,6 +115,16 @@ pub struct Options {
     /// untransformed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dynamic_shared: Option<u64>,
+    /// The line buffer lives in dynamic shared memory and each launch gives
+    /// it the bytes its block needs (`LaunchBytes` in the report; the host
+    /// compile adds them to the launches it sees, `launch::size_launches`),
+    /// instead of a static buffer sized for `max_threads` threads: a block
+    /// of six threads then holds 120 B, not 20 KiB, and an SM as many blocks
+    /// as without S-L1. A launch that gives less caches for fewer threads,
+    /// none when it gives nothing. Kernels with dynamic shared memory of
+    /// their own keep the static buffer.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub launch_sized: bool,
     /// The GPU profile the line sizes and budget came from, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu_profile: Option<String>,
@@ -170,6 +180,7 @@ impl Default for Options {
             loop_merging: true,
             shared_budget: STATIC_SHARED_LIMIT,
             dynamic_shared: None,
+            launch_sized: false,
             gpu_profile: None,
             fail_kernel_for_testing: None,
         }

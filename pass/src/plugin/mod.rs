@@ -54,6 +54,8 @@ pub struct RawOptions {
     dynamic_shared: u64,
     dynamic_shared_given: bool,
     gpu_profile: *const c_char,
+    launch_sized: bool,
+    launch_report: *const c_char,
 }
 
 /// Severity codes understood by `sl1_emit_diagnostic`.
@@ -61,6 +63,7 @@ pub struct RawOptions {
 #[repr(C)]
 enum Severity {
     Error = 0,
+    Warning = 1,
     Remark = 2,
     Missed = 3,
     Analysis = 4,
@@ -147,7 +150,12 @@ pub unsafe extern "C" fn sl1_run_on_module(
         let raw = unsafe { &*options };
         let view = ManuallyDrop::new(unsafe { Module::new(module) });
         if !crate::analysis::is_device_module(&view) {
-            return Ok(false);
+            if raw.launch_report.is_null() {
+                return Ok(false);
+            }
+            // SAFETY: a NUL-terminated string owned by the caller.
+            let path = unsafe { CStr::from_ptr(raw.launch_report) }.to_string_lossy();
+            return size_host_launches(module, &view, &path);
         }
         if raw.panic_for_testing {
             panic!("panic requested by -sl1-panic-for-testing");
@@ -173,6 +181,7 @@ pub unsafe extern "C" fn sl1_run_on_module(
             loop_merging: !raw.no_loop_merging,
             shared_budget: raw.shared_budget,
             dynamic_shared: raw.dynamic_shared_given.then_some(raw.dynamic_shared),
+            launch_sized: raw.launch_sized,
             gpu_profile: None,
             fail_kernel_for_testing: None,
         };
@@ -199,6 +208,38 @@ pub unsafe extern "C" fn sl1_run_on_module(
         Ok(report.transformed || report.bodies_restored)
     }));
     finish(module, result)
+}
+
+/// The host compile's part of launch-sized line buffers: the launches of
+/// the kernels the device compile's report (`path`) gave one get its bytes.
+fn size_host_launches(
+    module: LLVMModuleRef,
+    view: &Module<'_>,
+    path: &str,
+) -> Result<bool, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the device report `{path}` (-sl1-launch-report): {e}"))?;
+    let report: Report = serde_json::from_str(&text).map_err(|e| {
+        format!("the device report `{path}` (-sl1-launch-report) is not valid: {e}")
+    })?;
+    let done = crate::launch::size_launches(view, &crate::launch::launch_bytes(&report));
+    for (kernel, calls) in &done.sized {
+        emit(
+            module,
+            Severity::Analysis,
+            None,
+            &format!("{kernel}: {calls} launch(es) give the line buffer its bytes"),
+        );
+    }
+    for why in &done.skipped {
+        emit(
+            module,
+            Severity::Warning,
+            None,
+            &format!("a launch left without its line buffer's bytes (it caches nothing): {why}"),
+        );
+    }
+    Ok(!done.sized.is_empty())
 }
 
 /// Turns what a guarded entry point returned into its result code, reporting

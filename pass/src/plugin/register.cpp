@@ -114,6 +114,17 @@ cl::opt<std::string> Sl1GpuProfile(
     cl::desc("S-L1: take line sizes and the shared-memory budget from this GPU profile "
              "(the JSON file sl1-driver probe writes); explicit options win"),
     cl::value_desc("file"), cl::init(""));
+cl::opt<bool> Sl1LaunchSized(
+    "sl1-launch-sized",
+    cl::desc("S-L1 (device compile): put line buffers in dynamic shared memory, sized per "
+             "block at launch; the launches must add the bytes the report gives "
+             "(-sl1-launch-report in the host compile does)"),
+    cl::init(false));
+cl::opt<std::string> Sl1LaunchReport(
+    "sl1-launch-report",
+    cl::desc("S-L1 (host compile): the device compile's report; launches of its kernels with "
+             "launch-sized line buffers get their bytes"),
+    cl::value_desc("file"), cl::init(""));
 cl::opt<bool> Sl1PanicForTesting("sl1-panic-for-testing",
                                   cl::desc("S-L1: fail inside the pass (tests the error path)"),
                                   cl::init(false), cl::Hidden);
@@ -151,6 +162,8 @@ extern "C" struct Sl1RawOptions {
   unsigned long long dynamic_shared;
   bool dynamic_shared_given;
   const char *gpu_profile;
+  bool launch_sized;
+  const char *launch_report;
 };
 
 extern "C" int sl1_run_on_module(LLVMModuleRef M, const Sl1RawOptions *Opts);
@@ -231,6 +244,9 @@ struct Sl1Pass : PassInfoMixin<Sl1Pass> {
     Opts.dynamic_shared = Sl1DynamicShared;
     Opts.dynamic_shared_given = Sl1DynamicShared.getNumOccurrences() > 0;
     Opts.gpu_profile = Profile.empty() ? nullptr : Profile.c_str();
+    std::string LaunchReport = Sl1LaunchReport;
+    Opts.launch_sized = Sl1LaunchSized;
+    Opts.launch_report = LaunchReport.empty() ? nullptr : LaunchReport.c_str();
     int Changed = sl1_run_on_module(wrap(&M), &Opts);
     return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }

@@ -78,6 +78,23 @@ impl LoopSlice<'_, '_> {
                 ),
                 c"sl1.tid".as_ptr(),
             );
+            // The buffer's bytes: what the launch gave a launch-sized one
+            // (all its dynamic shared memory: the kernel has none of its
+            // own), up to the size a static one would have.
+            let most = const_int(i32t, self.buffer_bytes as i64);
+            let buffer_bytes = if self.launch_sized {
+                let given = sreg("dynamic_smem_size");
+                let less = LLVMBuildICmp(
+                    r,
+                    inkwell::llvm_sys::LLVMIntPredicate::LLVMIntULT,
+                    given,
+                    most,
+                    c"".as_ptr(),
+                );
+                LLVMBuildSelect(r, less, given, most, c"sl1.buffer.bytes".as_ptr())
+            } else {
+                most
+            };
             // The line size: the largest that gives every structure of the
             // loop a line for every thread of the block, from the smallest
             // up (fits for a size implies fits for the smaller ones). The
@@ -110,7 +127,7 @@ impl LoopSlice<'_, '_> {
                         r,
                         inkwell::llvm_sys::LLVMIntPredicate::LLVMIntULE,
                         need,
-                        const_int(i32t, self.buffer_bytes as i64),
+                        buffer_bytes,
                         c"".as_ptr(),
                     );
                     line = LLVMBuildSelect(
@@ -130,24 +147,14 @@ impl LoopSlice<'_, '_> {
             let pitch = LLVMBuildAdd(r, line, const_int(i32t, i64::from(self.pad)), c"".as_ptr());
             let pitch64 = LLVMBuildZExt(r, pitch, i64t, c"".as_ptr());
             let per_line = LLVMBuildMul(r, threads, pitch, c"".as_ptr());
-            let cln = LLVMBuildUDiv(
-                r,
-                const_int(i32t, self.buffer_bytes as i64),
-                per_line,
-                c"sl1.cln".as_ptr(),
-            );
+            let cln = LLVMBuildUDiv(r, buffer_bytes, per_line, c"sl1.cln".as_ptr());
             // Warp threshold: line `rank` of a thread fits when the slot of
             // the last thread of its warp does, so that the first warps of a
             // block get lines where the buffer cannot give every thread one
             // (rank < CLN is the case where all threads fit). Loops with a
             // block barrier keep rank < CLN: their version must be the same
             // for the whole block.
-            let capacity = LLVMBuildUDiv(
-                r,
-                const_int(i32t, self.buffer_bytes as i64),
-                pitch,
-                c"sl1.capacity".as_ptr(),
-            );
+            let capacity = LLVMBuildUDiv(r, buffer_bytes, pitch, c"sl1.capacity".as_ptr());
             let warp_last = {
                 let last = LLVMBuildOr(r, tid, const_int(i32t, 31), c"".as_ptr());
                 let block_last = LLVMBuildSub(r, threads, const_int(i32t, 1), c"".as_ptr());

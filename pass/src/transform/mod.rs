@@ -32,7 +32,9 @@ pub mod stats;
 
 use predict::Prediction;
 pub use predict::PredictionReport;
-pub use reports::{DirectAccess, LaneTestReport, LineRunsReport, RereadReport, TransformReport};
+pub use reports::{
+    DirectAccess, LaneTestReport, LaunchBytes, LineRunsReport, RereadReport, TransformReport,
+};
 use sites::uncacheable_reason;
 use slice::LoopSlice;
 use state::{
@@ -128,8 +130,11 @@ pub fn transform_kernel(
             .push("transform disabled (-sl1-disable / --no-sl1)".into());
         return report;
     }
-    let buffer_name = line_buffer_name(kernel);
-    if module.get_global(&buffer_name).is_some() {
+    if let Some(buffer_name) = [false, true]
+        .map(|launch| line_buffer_name(kernel, launch))
+        .into_iter()
+        .find(|name| module.get_global(name).is_some())
+    {
         report.reasons.push(format!(
             "already transformed by S-L1 (the module has `{buffer_name}`); left as it is"
         ));
@@ -550,6 +555,13 @@ pub fn transform_kernel(
     }
     report.shared_bytes = buffer;
     report.line_pad_bytes = pad;
+    // Launch-sized: the same most, given per block at launch (beside the
+    // kernel's own dynamic shared memory the buffer stays static).
+    let launch_bytes = (options.launch_sized && !dynamic).then(|| LaunchBytes {
+        per_thread: structures.len() as u64 * u64::from(options.max_line_size + pad),
+        most: buffer,
+    });
+    report.launch_bytes = launch_bytes;
     let lines = buffer / pitch;
     let block = u64::from(report.max_threads);
     let wanted_lines = block * structures.len() as u64;
@@ -567,7 +579,7 @@ pub fn transform_kernel(
         pad,
         options.warp_copies,
     );
-    let buffer_global = add_line_buffer(module, kernel, buffer);
+    let buffer_global = add_line_buffer(module, kernel, launch_bytes.is_none().then_some(buffer));
     let function = kernel.as_value_ref();
     let kernel_name = kernel.get_name().to_string_lossy().into_owned();
     let stats = options.stats.then(|| {
@@ -668,6 +680,7 @@ pub fn transform_kernel(
             kernel_structures,
             buffer: buffer_global,
             buffer_bytes: buffer,
+            launch_sized: launch_bytes.is_some(),
             pad,
             uniform,
             direct,
@@ -757,13 +770,24 @@ fn line_pad(widest_access: u64) -> u32 {
     widest_access.clamp(4, 16) as u32
 }
 
-fn add_line_buffer(module: &Module<'_>, kernel: FunctionValue<'_>, bytes: u64) -> LLVMValueRef {
+/// The line buffer: a static array of `bytes`, or without them the
+/// launch-sized one, an `extern __shared__` array (PTX `.extern .shared`)
+/// that starts where the launch's dynamic shared memory does.
+fn add_line_buffer(
+    module: &Module<'_>,
+    kernel: FunctionValue<'_>,
+    bytes: Option<u64>,
+) -> LLVMValueRef {
     let ctx = module.get_context();
-    let ty = ctx.i8_type().array_type(bytes as u32);
-    let name = line_buffer_name(kernel);
+    let ty = ctx.i8_type().array_type(bytes.unwrap_or(0) as u32);
+    let name = line_buffer_name(kernel, bytes.is_none());
     let global = module.add_global(ty, Some(AddressSpace::from(ADDRSPACE_SHARED)), &name);
-    global.set_linkage(Linkage::Internal);
-    global.set_initializer(&ty.get_poison());
+    if bytes.is_some() {
+        global.set_linkage(Linkage::Internal);
+        global.set_initializer(&ty.get_poison());
+    } else {
+        global.set_linkage(Linkage::External);
+    }
     global.set_alignment(16);
     global.as_value_ref()
 }
@@ -875,6 +899,13 @@ fn cold_structures(cacheable_at: &[(u32, u32)]) -> BTreeSet<u32> {
         .collect()
 }
 
-fn line_buffer_name(kernel: FunctionValue<'_>) -> String {
-    format!("sl1.lines.{}", kernel.get_name().to_string_lossy())
+/// The buffer's global: a launch-sized one is external, and PTX keeps
+/// external names as they are, so its name is a PTX identifier.
+fn line_buffer_name(kernel: FunctionValue<'_>, launch_sized: bool) -> String {
+    let kernel = kernel.get_name().to_string_lossy();
+    if launch_sized {
+        format!("sl1_lines_{kernel}")
+    } else {
+        format!("sl1.lines.{kernel}")
+    }
 }

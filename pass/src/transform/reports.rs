@@ -64,6 +64,28 @@ pub struct TransformReport {
     /// The global holding the run-time statistics (statistics builds only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stats_symbol: Option<String>,
+    /// With a launch-sized line buffer (`Options::launch_sized`): the
+    /// dynamic shared memory each launch must add for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub launch_bytes: Option<LaunchBytes>,
+}
+
+/// The dynamic shared memory a launch adds for a launch-sized line buffer:
+/// `min(per_thread * threads of the block, most)` bytes. `per_thread` holds a
+/// line of the largest size for every structure, so that a block picks the
+/// line size a static buffer for `max_threads` threads would let it pick;
+/// `most` is that static buffer's size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaunchBytes {
+    pub per_thread: u64,
+    pub most: u64,
+}
+
+impl LaunchBytes {
+    /// The bytes a launch of `threads` threads a block adds.
+    pub fn for_block(&self, threads: u64) -> u64 {
+        self.per_thread.saturating_mul(threads).min(self.most)
+    }
 }
 
 /// A read-only structure that every iteration of an inner loop reads again

@@ -50,6 +50,9 @@ pub(super) struct LoopSlice<'a, 'm> {
     pub(super) kernel_structures: Option<usize>,
     pub(super) buffer: LLVMValueRef,
     pub(super) buffer_bytes: u64,
+    /// The buffer is launch-sized: it holds what the launch's dynamic
+    /// shared memory gives, up to `buffer_bytes`.
+    pub(super) launch_sized: bool,
     /// Bytes after each line in the buffer.
     pub(super) pad: u32,
     /// The loop has a block barrier: leave monitoring, and pick the version
