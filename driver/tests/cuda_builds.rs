@@ -333,6 +333,63 @@ fn verbose_build_shows_every_phase_and_makes_an_executable() {
     );
 }
 
+/// Executables get launch-sized line buffers (the host compile gets the
+/// plugin and the device report, whose kernels say their launch bytes);
+/// PTX gets a static buffer unless asked.
+#[test]
+fn executables_size_line_buffers_at_launch_unless_asked_for_static_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    for (line_buffer, launch) in [
+        (None, true),
+        (Some("static"), false),
+        (Some("launch"), true),
+    ] {
+        let exe = dir.path().join("upper");
+        let report = dir.path().join("upper.json");
+        let mut cmd = driver();
+        cmd.args(["build", "testdata/cu/upper.cu", "-v", "--report"])
+            .arg(&report)
+            .arg("-o")
+            .arg(&exe);
+        if let Some(b) = line_buffer {
+            cmd.args(["--line-buffer", b]);
+        }
+        let out = run_ok(&mut cmd);
+        let host = out
+            .stderr
+            .lines()
+            .find(|l| l.contains("--cuda-host-only"))
+            .unwrap_or_else(|| panic!("no host compile shown:\n{}", out.stderr));
+        assert_eq!(host.contains("-sl1-launch-report="), launch, "{host}");
+        let k = &read_report(&report).kernels[0];
+        assert!(k.transform.applied, "{:?}", k.transform);
+        assert_eq!(
+            k.transform.launch_bytes.is_some(),
+            launch,
+            "{:?}",
+            k.transform
+        );
+    }
+    // PTX keeps the static buffer unless asked: its launches are not ours.
+    for (line_buffer, launch) in [(None, false), (Some("launch"), true)] {
+        let ptx = dir.path().join("upper.ptx");
+        let mut cmd = driver();
+        cmd.args(["build", "testdata/cu/upper.cu", "--emit", "ptx", "-o"])
+            .arg(&ptx);
+        if let Some(b) = line_buffer {
+            cmd.args(["--line-buffer", b]);
+        }
+        run_ok(&mut cmd);
+        let text = std::fs::read_to_string(&ptx).unwrap();
+        assert_eq!(
+            text.contains(".extern .shared .align 16 .b8 sl1_lines_"),
+            launch,
+            "{text}"
+        );
+        assert_eq!(text.contains("%dynamic_smem_size"), launch, "{text}");
+    }
+}
+
 #[test]
 fn cudart_shared_links_the_runtime_library() {
     // Many executables carried to a GPU machine (the corpus runner) share one
