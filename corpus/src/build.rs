@@ -8,13 +8,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::program::Program;
 
-/// The two builds every program gets.
+/// The builds a program gets: two here, nvcc's on the GPU machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Mode {
     /// `sl1-driver build` as a user runs it.
     Sl1,
     /// The same pipeline without the transform (`--no-sl1`).
     NoSl1,
+    /// nvcc -O3, on the GPU machine (`nvcc`): the compiler users have today.
+    Nvcc,
 }
 
 impl Mode {
@@ -22,6 +24,7 @@ impl Mode {
         match self {
             Mode::Sl1 => "sl1",
             Mode::NoSl1 => "no-sl1",
+            Mode::Nvcc => "nvcc",
         }
     }
 }
@@ -41,7 +44,7 @@ pub struct BuildResult {
 }
 
 impl BuildResult {
-    fn not_tried(mode: Mode, why: String) -> Self {
+    pub(crate) fn not_tried(mode: Mode, why: String) -> Self {
         BuildResult {
             mode,
             built: false,
@@ -82,13 +85,7 @@ pub fn build(driver: &Path, program: &Program, mode: Mode, out: &Path) -> BuildR
     if !make.unsupported.is_empty() {
         return BuildResult::not_tried(mode, format!("needs {}", make.unsupported.join(" ")));
     }
-    // Sources named from the Makefile's directory, or kept under src/ with
-    // a pattern rule finding them there.
-    let source = [make.sources[0].clone(), format!("src/{}", make.sources[0])]
-        .into_iter()
-        .find(|s| program.dir.join(s).is_file())
-        .unwrap_or_else(|| make.sources[0].clone());
-    let source = &source;
+    let source = &source_path(&program.dir, &make.sources[0]);
     if !source.ends_with(".cu") {
         return BuildResult::not_tried(mode, format!("{source}: not a CUDA source"));
     }
@@ -147,7 +144,16 @@ pub fn build(driver: &Path, program: &Program, mode: Mode, out: &Path) -> BuildR
 
 /// The first line that says `error` (clang's diagnostics, the driver's
 /// messages), else the last line, else the exit status.
-fn first_error(stderr: &str, status: std::process::ExitStatus) -> String {
+/// A source as the build finds it: named from the Makefile's directory, or
+/// kept under src/ with a pattern rule finding it there.
+pub(crate) fn source_path(dir: &Path, source: &str) -> String {
+    [source.to_string(), format!("src/{source}")]
+        .into_iter()
+        .find(|s| dir.join(s).is_file())
+        .unwrap_or_else(|| source.to_string())
+}
+
+pub(crate) fn first_error(stderr: &str, status: std::process::ExitStatus) -> String {
     let line = stderr
         .lines()
         .find(|l| l.to_ascii_lowercase().contains("error"))

@@ -7,6 +7,7 @@
 
 pub mod build;
 pub mod makefile;
+pub mod nvcc;
 pub mod outcome;
 pub mod program;
 pub mod run;

@@ -45,6 +45,9 @@ pub struct Runs {
     /// output cannot judge S-L1's (threads appending in any order).
     #[serde(default)]
     pub nondeterministic: bool,
+    /// The nvcc build's run, where one was built (`sl1-corpus run --nvcc`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nvcc: Option<RunResult>,
 }
 
 /// A slowdown past this (S-L1 time over the time without it) counts.
@@ -77,10 +80,26 @@ impl Runs {
         if self.identical {
             return None;
         }
-        let (a, b) = match (self.sl1.kernel_ms, self.no_sl1.kernel_ms) {
-            (Some(a), Some(b)) if b > 0.0 => (a, b),
-            _ => (self.sl1.seconds, self.no_sl1.seconds),
-        };
-        (b > 0.0 && self.sl1.verdict == self.no_sl1.verdict).then(|| a / b)
+        time_ratio(&self.sl1, &self.no_sl1)
     }
+
+    /// S-L1's time over nvcc's, where both ran to the same verdict, PASS
+    /// or none (the program's own check or nothing to check: a FAIL is an
+    /// input the checkout lacks, whose times say little).
+    pub fn nvcc_ratio(&self) -> Option<f64> {
+        let nvcc = self.nvcc.as_ref()?;
+        matches!(self.sl1.verdict, Verdict::Pass | Verdict::NoVerdict)
+            .then(|| time_ratio(&self.sl1, nvcc))
+            .flatten()
+    }
+}
+
+/// `a`'s time over `b`'s: the kernel times both printed, else the wall
+/// times; none where the verdicts differ.
+fn time_ratio(a: &RunResult, b: &RunResult) -> Option<f64> {
+    let (x, y) = match (a.kernel_ms, b.kernel_ms) {
+        (Some(x), Some(y)) if y > 0.0 => (x, y),
+        _ => (a.seconds, b.seconds),
+    };
+    (y > 0.0 && a.verdict == b.verdict).then(|| x / y)
 }

@@ -86,26 +86,26 @@ pub fn same_bytes(a: &Path, b: &Path) -> bool {
     matches!((std::fs::read(a), std::fs::read(b)), (Ok(a), Ok(b)) if a == b)
 }
 
-/// Both builds of a program: once where the executables are the same bytes,
-/// else `reps` times each, alternating, keeping the first run's verdict and
-/// output and the fastest times.
+/// A program's executables: the two builds made here and, where it was
+/// built on the GPU machine, nvcc's.
+#[derive(Clone, Copy, Debug)]
+pub struct Executables<'a> {
+    pub no_sl1: &'a Path,
+    pub sl1: &'a Path,
+    pub nvcc: Option<&'a Path>,
+}
+
+/// Every build of a program: the two builds once where they are the same
+/// bytes, else `reps` times each, alternating (nvcc's with them), keeping
+/// the first run's verdict and output and the fastest times.
 pub fn run_both(
-    (no_sl1, sl1): (&Path, &Path),
+    exes: Executables<'_>,
     args: &[String],
     dir: &Path,
     limit: Duration,
     reps: u32,
 ) -> Runs {
-    if same_bytes(no_sl1, sl1) {
-        let result = run(no_sl1, args, dir, limit);
-        return Runs {
-            sl1: result.clone(),
-            no_sl1: result,
-            identical: true,
-            nondeterministic: false,
-        };
-    }
-    let mut first = (run(no_sl1, args, dir, limit), run(sl1, args, dir, limit));
+    let Executables { no_sl1, sl1, nvcc } = exes;
     let keep_fastest = |best: &mut RunResult, next: RunResult| {
         best.seconds = best.seconds.min(next.seconds);
         if let (Some(a), Some(b)) = (best.kernel_ms, next.kernel_ms) {
@@ -114,12 +114,40 @@ pub fn run_both(
     };
     // Repeat only what ran to the end: a hang is not timed twice.
     let finished = |r: &RunResult| !matches!(r.verdict, Verdict::Timeout | Verdict::NotRun);
+    if same_bytes(no_sl1, sl1) {
+        let mut result = run(no_sl1, args, dir, limit);
+        let mut nvcc_run = nvcc.map(|exe| run(exe, args, dir, limit));
+        if let Some(nvcc_first) = nvcc_run.as_mut() {
+            // Timed against nvcc: as often as builds that differ are.
+            for _ in 1..reps {
+                if !(finished(&result) && finished(nvcc_first)) {
+                    break;
+                }
+                keep_fastest(&mut result, run(no_sl1, args, dir, limit));
+                keep_fastest(nvcc_first, run(nvcc.expect("nvcc ran"), args, dir, limit));
+            }
+        }
+        return Runs {
+            sl1: result.clone(),
+            no_sl1: result,
+            identical: true,
+            nondeterministic: false,
+            nvcc: nvcc_run,
+        };
+    }
+    let mut first = (run(no_sl1, args, dir, limit), run(sl1, args, dir, limit));
+    let mut nvcc_run = nvcc.map(|exe| run(exe, args, dir, limit));
     for _ in 1..reps {
         if !(finished(&first.0) && finished(&first.1)) {
             break;
         }
         keep_fastest(&mut first.0, run(no_sl1, args, dir, limit));
         keep_fastest(&mut first.1, run(sl1, args, dir, limit));
+        if let (Some(exe), Some(best)) = (nvcc, nvcc_run.as_mut()) {
+            if finished(best) {
+                keep_fastest(best, run(exe, args, dir, limit));
+            }
+        }
     }
     // Outputs that differ: does the build without S-L1 agree with itself?
     let mut nondeterministic = false;
@@ -132,6 +160,7 @@ pub fn run_both(
         sl1: first.1,
         identical: false,
         nondeterministic,
+        nvcc: nvcc_run,
     }
 }
 
@@ -297,12 +326,17 @@ mod tests {
                 .count()
         };
 
-        let same = run_both((&a, &a), &[], dir.path(), limit, 3);
+        let exes = |no_sl1, sl1| Executables {
+            no_sl1,
+            sl1,
+            nvcc: None,
+        };
+        let same = run_both(exes(&a, &a), &[], dir.path(), limit, 3);
         assert!(same.identical);
         assert_eq!(count(), 1);
         assert_eq!(same.sl1, same.no_sl1);
 
-        let differ = run_both((&a, &b), &[], dir.path(), limit, 3);
+        let differ = run_both(exes(&a, &b), &[], dir.path(), limit, 3);
         assert!(!differ.identical);
         assert_eq!(count(), 7);
         // Runs 2..7 alternate a, b: the fastest of each is its first.
@@ -317,7 +351,7 @@ mod tests {
         let body = "#!/bin/sh\necho x >> count\necho \"appended $(wc -l < count)\"\necho PASS\n";
         std::fs::write(&a, body).unwrap();
         std::fs::write(&b, format!("{body}# another build\n")).unwrap();
-        let varying = run_both((&a, &b), &[], dir.path(), limit, 1);
+        let varying = run_both(exes(&a, &b), &[], dir.path(), limit, 1);
         assert!(varying.nondeterministic);
         assert_eq!(varying.wrong(), None);
     }

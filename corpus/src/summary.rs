@@ -16,6 +16,9 @@ pub struct Entry {
     pub make: Option<MakeInfo>,
     pub sl1: BuildResult,
     pub no_sl1: BuildResult,
+    /// The nvcc build, made on the GPU machine (`sl1-corpus run --nvcc`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nvcc: Option<BuildResult>,
     /// Both builds run on the GPU machine (`sl1-corpus run`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runs: Option<Runs>,
@@ -95,6 +98,18 @@ pub fn runs_text(entries: &[Entry]) -> String {
             ratios.len()
         );
     }
+    let over_nvcc: Vec<f64> = ran.iter().filter_map(|(_, r)| r.nvcc_ratio()).collect();
+    if !over_nvcc.is_empty() {
+        let geo = (over_nvcc.iter().map(|x| -x.ln()).sum::<f64>() / over_nvcc.len() as f64).exp();
+        let _ = writeln!(
+            out,
+            "S-L1 over nvcc -O3 (nvcc's time over S-L1's): geometric mean {geo:.2}x over {} \
+             programs, {} faster, {} slower",
+            over_nvcc.len(),
+            over_nvcc.iter().filter(|x| **x < 1.0).count(),
+            over_nvcc.iter().filter(|x| **x > 1.0).count()
+        );
+    }
     for (program, why) in &wrong {
         let _ = writeln!(out, "WRONG {program}: {why}");
     }
@@ -117,6 +132,35 @@ pub fn runs_text(entries: &[Entry]) -> String {
 
 /// The text summary: totals, then each failure that S-L1 causes, then why
 /// the others did not build (grouped by their first words).
+/// One row per program run: what S-L1 transformed, whether it is correct,
+/// and its speed over the build without it and over nvcc (Markdown).
+pub fn table(entries: &[Entry]) -> String {
+    let speed = |x: Option<f64>| x.map_or_else(String::new, |x| format!("{:.2}x", 1.0 / x));
+    let mut out = String::from(
+        "| program | kernels S-L1 transformed | verdict | correct | S-L1 over no-sl1 | S-L1 over nvcc |\n\
+         |---|---|---|---|---|---|\n",
+    );
+    for e in entries {
+        let Some(r) = &e.runs else { continue };
+        let correct = match (r.wrong(), r.nondeterministic) {
+            (Some(_), _) => "WRONG",
+            (None, true) => "yes (nondeterministic output)",
+            (None, false) if r.identical => "same executable",
+            (None, false) => "yes",
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {:?} | {correct} | {} | {} |",
+            e.program,
+            e.sl1.transformed.len(),
+            r.sl1.verdict,
+            speed(r.ratio()),
+            speed(r.nvcc_ratio()),
+        );
+    }
+    out
+}
+
 pub fn text(entries: &[Entry]) -> String {
     let t = totals(entries);
     let mut out = String::new();
@@ -189,6 +233,7 @@ mod tests {
                 make: None,
                 sl1: result(Mode::Sl1, true, "", &["k"]),
                 no_sl1: result(Mode::NoSl1, true, "", &[]),
+                nvcc: None,
                 runs: None,
             },
             Entry {
@@ -196,6 +241,7 @@ mod tests {
                 make: None,
                 sl1: result(Mode::Sl1, false, "b.cu:1:1: error: boom", &[]),
                 no_sl1: result(Mode::NoSl1, true, "", &[]),
+                nvcc: None,
                 runs: None,
             },
             Entry {
@@ -213,6 +259,7 @@ mod tests {
                     "x.cu:2:3: error: 'mpi.h' file not found",
                     &[],
                 ),
+                nvcc: None,
                 runs: None,
             },
         ];
@@ -255,14 +302,17 @@ mod tests {
             nondeterministic: false,
             sl1: run_result(Verdict::Pass, Some(1.0), "x\n"),
             no_sl1: run_result(Verdict::Pass, Some(2.0), "x\n"),
+            nvcc: Some(run_result(Verdict::Pass, Some(4.0), "y\n")),
         };
         assert_eq!(same.wrong(), None);
+        assert_eq!(same.nvcc_ratio(), Some(0.25));
         assert_eq!(same.ratio(), Some(0.5));
         let failed = Runs {
             identical: false,
             nondeterministic: false,
             sl1: run_result(Verdict::Fail, None, "x\n"),
             no_sl1: run_result(Verdict::Pass, None, "x\n"),
+            nvcc: None,
         };
         assert!(failed.wrong().unwrap().contains("Fail with S-L1"));
         assert_eq!(failed.ratio(), None);
@@ -271,6 +321,7 @@ mod tests {
             nondeterministic: false,
             sl1: run_result(Verdict::NoVerdict, None, "sum 3\n"),
             no_sl1: run_result(Verdict::NoVerdict, None, "sum 4\n"),
+            nvcc: None,
         };
         assert!(other.wrong().unwrap().contains("output differs"));
         let slow = Runs {
@@ -278,15 +329,21 @@ mod tests {
             nondeterministic: false,
             sl1: run_result(Verdict::Pass, Some(2.0), "x\n"),
             no_sl1: run_result(Verdict::Pass, Some(1.0), "x\n"),
+            nvcc: Some(run_result(Verdict::Pass, Some(1.0), "x\n")),
         };
         let entry = |name: &str, runs: Runs| Entry {
             program: name.into(),
             make: None,
             sl1: result(Mode::Sl1, true, "", &[]),
             no_sl1: result(Mode::NoSl1, true, "", &[]),
+            nvcc: None,
             runs: Some(runs),
         };
-        let text = runs_text(&[entry("a", same), entry("b", failed), entry("c", slow)]);
+        let text = runs_text(&[
+            entry("a", same.clone()),
+            entry("b", failed),
+            entry("c", slow.clone()),
+        ]);
         assert!(
             text.contains(
                 "programs run 3 (0 with the same executable both ways, run once), PASS with and \
@@ -296,5 +353,22 @@ mod tests {
         );
         assert!(text.contains("WRONG b: "), "{text}");
         assert!(text.contains("SLOWER c: 0.50x"), "{text}");
+        // a: 4x nvcc's speed; c: half of it.
+        assert!(
+            text.contains(
+                "S-L1 over nvcc -O3 (nvcc's time over S-L1's): geometric mean 1.41x over 2 \
+                 programs, 1 faster, 1 slower"
+            ),
+            "{text}"
+        );
+        let table = table(&[entry("a", same.clone()), entry("c", slow.clone())]);
+        assert!(
+            table.contains("| a | 0 | Pass | yes | 2.00x | 4.00x |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| c | 0 | Pass | yes | 0.50x | 0.50x |"),
+            "{table}"
+        );
     }
 }

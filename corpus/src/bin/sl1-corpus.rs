@@ -60,6 +60,14 @@ struct RunArgs {
     /// named in --programs are).
     #[arg(long)]
     again: bool,
+    /// Also build every program with this nvcc (`-O3`, the Makefile's
+    /// sources, flags and libraries) and time it beside the two builds:
+    /// S-L1 over nvcc.
+    #[arg(long, value_name = "NVCC")]
+    nvcc: Option<PathBuf>,
+    /// The GPU architecture of the nvcc build.
+    #[arg(long, default_value = "sm_90")]
+    arch: String,
     /// Programs whose two builds are the same bytes (nothing to time) run
     /// this many at a time; the others always run alone.
     #[arg(long, default_value_t = 1)]
@@ -75,6 +83,8 @@ struct RunJob {
     dir: PathBuf,
     /// The two executables are the same bytes.
     same: bool,
+    /// nvcc's executable, where it built.
+    nvcc: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -235,6 +245,9 @@ fn run_all(args: &RunArgs) -> Result<()> {
             .expect("a valid template"),
     );
     let limit = Duration::from_secs(args.each);
+    if let Some(nvcc) = &args.nvcc {
+        build_with_nvcc(nvcc, args, &todo, &mut entries);
+    }
     let jobs: Vec<RunJob> = todo
         .iter()
         .filter_map(|&i| {
@@ -255,12 +268,17 @@ fn run_all(args: &RunArgs) -> Result<()> {
                 args: make.run_args.clone(),
                 dir: args.hecbench.join("src").join(&entry.program),
                 same,
+                nvcc: entry.nvcc.as_ref().and_then(|b| b.executable.clone()),
             })
         })
         .collect();
     let run_job = |job: &RunJob| {
         let runs = sl1_corpus::run::run_both(
-            (&job.executables.0, &job.executables.1),
+            sl1_corpus::run::Executables {
+                no_sl1: &job.executables.0,
+                sl1: &job.executables.1,
+                nvcc: job.nvcc.as_deref(),
+            },
             &job.args,
             &job.dir,
             limit,
@@ -306,6 +324,9 @@ fn run_all(args: &RunArgs) -> Result<()> {
     }
     bar.finish_and_clear();
     write_corpus(&json_path, &entries)?;
+    let table_path = args.out.join("corpus-table.md");
+    std::fs::write(&table_path, summary::table(&entries))
+        .with_context(|| format!("cannot write {}", table_path.display()))?;
     print!("{}", summary::runs_text(&entries));
     if done < todo.len() {
         println!(
@@ -313,8 +334,68 @@ fn run_all(args: &RunArgs) -> Result<()> {
             todo.len()
         );
     }
-    println!("results: {}", json_path.display());
+    println!(
+        "results: {} and {}",
+        json_path.display(),
+        table_path.display()
+    );
     Ok(())
+}
+
+/// Builds the programs `todo` names with nvcc, all CPUs at once, into
+/// `<out>/nvcc/`; a program whose nvcc build is there from an earlier run
+/// keeps it.
+fn build_with_nvcc(nvcc: &Path, args: &RunArgs, todo: &[usize], entries: &mut [Entry]) {
+    let wanted: Vec<usize> = todo
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let done = entries[i].nvcc.as_ref().and_then(|b| b.executable.as_ref());
+            entries[i].make.is_some() && !done.is_some_and(|e| e.is_file())
+        })
+        .collect();
+    let bar = ProgressBar::new(wanted.len() as u64).with_style(
+        ProgressStyle::with_template("nvcc {bar:40} {pos}/{len} {elapsed} {msg}")
+            .expect("a valid template"),
+    );
+    let next = AtomicUsize::new(0);
+    let built = Mutex::new(Vec::new());
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&i) = wanted.get(k) else { break };
+                let entry = &entries[i];
+                let Some(make) = entry.make.as_ref() else {
+                    continue;
+                };
+                bar.set_message(entry.program.clone());
+                let dir = args.hecbench.join("src").join(&entry.program);
+                let result = sl1_corpus::nvcc::build(
+                    nvcc,
+                    &dir,
+                    &entry.program,
+                    make,
+                    &args.arch,
+                    &args.out,
+                );
+                built.lock().expect("no panics").push((i, result));
+                bar.inc(1);
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let built = built.into_inner().expect("no panics");
+    let failed = built.iter().filter(|(_, b)| !b.built).count();
+    println!(
+        "nvcc builds: {} of {} built",
+        built.len() - failed,
+        built.len()
+    );
+    for (i, result) in built {
+        entries[i].nvcc = Some(result);
+    }
 }
 
 /// `corpus.json`: the totals and every program's entry.
@@ -333,6 +414,7 @@ fn build_program(driver: &Path, program: &Program, out: &Path) -> Entry {
         make: program.make.as_ref().ok().cloned(),
         no_sl1: build(driver, program, Mode::NoSl1, out),
         sl1: build(driver, program, Mode::Sl1, out),
+        nvcc: None,
         runs: None,
     }
 }
