@@ -69,7 +69,8 @@ struct RunArgs {
     #[arg(long, default_value = "sm_90")]
     arch: String,
     /// Programs whose two builds are the same bytes (nothing to time) run
-    /// this many at a time; the others always run alone.
+    /// this many at a time; the others, and with --nvcc every program,
+    /// always run alone.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
 }
@@ -294,7 +295,10 @@ fn run_all(args: &RunArgs) -> Result<()> {
     // Programs whose builds are the same bytes have nothing to time: they
     // run --jobs at a time. The others run alone, so that their times hold.
     let results = Mutex::new(Vec::new());
-    let (same, differ): (Vec<&RunJob>, Vec<&RunJob>) = jobs.iter().partition(|j| j.same);
+    // Programs S-L1 left as they were run --jobs at a time, unless they
+    // are timed against nvcc: times are only compared between runs alone.
+    let (same, differ): (Vec<&RunJob>, Vec<&RunJob>) =
+        jobs.iter().partition(|j| j.same && j.nvcc.is_none());
     let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..args.jobs.max(1) {
