@@ -63,16 +63,6 @@ pub fn build(driver: &Path, program: &Program, mode: Mode, out: &Path) -> BuildR
         Ok(make) => make,
         Err(why) => return BuildResult::not_tried(mode, why.clone()),
     };
-    if make.sources.len() != 1 {
-        return BuildResult::not_tried(
-            mode,
-            format!(
-                "{} sources ({}): sl1-driver builds one source file",
-                make.sources.len(),
-                make.sources.join(" ")
-            ),
-        );
-    }
     if !make.libs.is_empty() {
         return BuildResult::not_tried(
             mode,
@@ -85,9 +75,13 @@ pub fn build(driver: &Path, program: &Program, mode: Mode, out: &Path) -> BuildR
     if !make.unsupported.is_empty() {
         return BuildResult::not_tried(mode, format!("needs {}", make.unsupported.join(" ")));
     }
-    let source = &source_path(&program.dir, &make.sources[0]);
-    if !source.ends_with(".cu") {
-        return BuildResult::not_tried(mode, format!("{source}: not a CUDA source"));
+    let sources: Vec<String> = make
+        .sources
+        .iter()
+        .map(|s| source_path(&program.dir, s))
+        .collect();
+    if !sources.iter().any(|s| s.ends_with(".cu")) {
+        return BuildResult::not_tried(mode, format!("{}: no CUDA source", sources.join(" ")));
     }
     let dir = out.join(mode.name()).join(&program.name);
     if let Err(e) = std::fs::create_dir_all(&dir) {
@@ -98,7 +92,7 @@ pub fn build(driver: &Path, program: &Program, mode: Mode, out: &Path) -> BuildR
     let mut cmd = Command::new(driver);
     cmd.current_dir(&program.dir)
         .arg("build")
-        .arg(source)
+        .args(&sources)
         .arg("-o")
         .arg(&executable)
         .args(["--cudart", "shared", "--report"])

@@ -132,6 +132,22 @@ pub fn runs_text(entries: &[Entry]) -> String {
 
 /// The text summary: totals, then each failure that S-L1 causes, then why
 /// the others did not build (grouped by their first words).
+/// The line a program's runs print as they finish: its verdict with S-L1,
+/// and S-L1's speed over the build without it and over nvcc.
+pub fn run_line(program: &str, runs: &Runs) -> String {
+    let mut line = format!("ran {program}: {:?}", runs.sl1.verdict);
+    if runs.identical {
+        line.push_str(", the same executable both ways");
+    }
+    if let Some(x) = runs.ratio() {
+        let _ = write!(line, ", S-L1 over no-sl1 {:.2}x", 1.0 / x);
+    }
+    if let Some(x) = runs.nvcc_ratio() {
+        let _ = write!(line, ", S-L1 over nvcc {:.2}x", 1.0 / x);
+    }
+    line
+}
+
 /// One row per program run: what S-L1 transformed, whether it is correct,
 /// and its speed over the build without it and over nvcc (Markdown).
 pub fn table(entries: &[Entry]) -> String {
@@ -360,6 +376,10 @@ mod tests {
                  programs, 1 faster, 1 slower"
             ),
             "{text}"
+        );
+        assert_eq!(
+            run_line("a", &same),
+            "ran a: Pass, S-L1 over no-sl1 2.00x, S-L1 over nvcc 4.00x"
         );
         let table = table(&[entry("a", same.clone()), entry("c", slow.clone())]);
         assert!(

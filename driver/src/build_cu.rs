@@ -174,7 +174,11 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
         &args.input,
     )?;
 
-    let object = temp.path().join(format!("{stem}.o"));
+    let object = if emit == Emit::Obj {
+        output.to_path_buf()
+    } else {
+        temp.path().join(format!("{stem}.o"))
+    };
     let mut host = clang_cuda(args, tools);
     if launch_sized
         && report
@@ -197,20 +201,68 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
         .arg(&object)
         .arg(&args.input);
     runner.run(&mut host, &args.input)?;
+    if emit == Emit::Obj {
+        return Ok(report);
+    }
+    link(args, tools, &[object], output)?;
+    Ok(report)
+}
 
-    // Static cudart (the default): the executable runs with any driver new
-    // enough, without a CUDA runtime library installed beside it.
+/// Links `objects` into the executable `output` with the CUDA runtime and
+/// `args`' libraries (`-L`, `-l`); clang++ as the linker, for C++ objects.
+pub fn link(args: &BuildArgs, tools: &Toolchain, objects: &[PathBuf], output: &Path) -> Result<()> {
+    let runner = Runner {
+        verbose: args.verbose,
+    };
     let mut link = Command::new(&tools.clang);
-    link.arg(&object)
+    link.args(objects)
         .arg("-o")
         .arg(output)
         .arg(format!("-L{}", tools.cuda_lib_dir().display()));
+    for dir in &args.lib_dirs {
+        link.arg("-L").arg(dir);
+    }
+    link.args(args.libs.iter().map(|l| format!("-l{l}")));
+    // Static cudart (the default): the executable runs with any driver new
+    // enough, without a CUDA runtime library installed beside it.
     match args.cudart {
         Cudart::Static => link.args(["-lcudart_static", "-ldl", "-lrt", "-lpthread"]),
         Cudart::Shared => link.args(["-lcudart", "-ldl", "-lrt", "-lpthread"]),
     };
-    runner.run(&mut link, &args.input)?;
-    Ok(report)
+    Ok(runner.run(&mut link, &args.input)?)
+}
+
+/// Compiles host code (a .c or C++ source) into `object` with `args`'
+/// optimisation level, include directories and macros.
+pub fn compile_host(
+    args: &BuildArgs,
+    tools: &Toolchain,
+    source: &Path,
+    object: &Path,
+) -> Result<()> {
+    let runner = Runner {
+        verbose: args.verbose,
+    };
+    let mut cmd = Command::new(&tools.clang);
+    if source.extension().is_some_and(|e| e == "c") {
+        cmd.args(["-x", "c"]);
+    } else {
+        cmd.args(["-x", "c++", "-std=c++17"]);
+    }
+    cmd.arg(format!("-O{}", args.opt_level))
+        .arg(format!("-I{}", tools.cuda.join("include").display()));
+    for dir in &args.include {
+        cmd.arg("-I").arg(dir);
+    }
+    for def in &args.define {
+        cmd.arg(format!("-D{def}"));
+    }
+    cmd.args(&args.clang_args)
+        .arg("-c")
+        .arg("-o")
+        .arg(object)
+        .arg(source);
+    Ok(runner.run(&mut cmd, source)?)
 }
 
 /// `clang++ -x cuda` with the options every phase shares.

@@ -254,7 +254,7 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
                 &args.input,
             )?;
         }
-        Emit::Exe => unreachable!("rejected before the build"),
+        Emit::Exe | Emit::Obj => unreachable!("rejected before the build"),
     }
     Ok(report)
 }

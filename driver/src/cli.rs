@@ -33,6 +33,9 @@ pub enum Command {
 pub enum Emit {
     /// A host executable with the device code embedded (.cu input only).
     Exe,
+    /// A host object file with the device code embedded (.cu input only;
+    /// as `-c`): link it with others (`sl1-driver build a.o b.o`).
+    Obj,
     /// PTX assembly.
     Ptx,
     /// A cubin (ptxas output) for the chosen architecture.
@@ -47,7 +50,8 @@ pub enum Emit {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum LineBuffer {
     /// In dynamic shared memory, sized per block at launch: the default
-    /// for executables, whose launches the host compile gives the bytes
+    /// for executables and objects, whose launches the host compile gives
+    /// the bytes
     /// (small blocks keep their blocks per SM). Elsewhere the launches must
     /// add the bytes the report gives (`launch_bytes`).
     Launch,
@@ -71,6 +75,7 @@ impl Emit {
     pub fn extension(self) -> &'static str {
         match self {
             Emit::Exe => "",
+            Emit::Obj => "o",
             Emit::Ptx => "ptx",
             Emit::Cubin => "cubin",
             Emit::Ll => "ll",
@@ -99,6 +104,20 @@ pub struct ToolArgs {
 pub struct BuildArgs {
     /// Input: CUDA source (.cu) or device IR (.ll, .bc).
     pub input: PathBuf,
+    /// More inputs, linked with the first into one executable: CUDA
+    /// sources (.cu, each compiled with S-L1), C and C++ sources (.c, .cpp,
+    /// .cc, .cxx: host code) and object files (.o).
+    #[arg(value_name = "MORE")]
+    pub more_inputs: Vec<PathBuf>,
+    /// Compile only, to an object file (as `--emit obj`; nvcc's `-c`).
+    #[arg(short = 'c')]
+    pub compile_only: bool,
+    /// Library to link (`-lcublas`), after the CUDA runtime's directory.
+    #[arg(short = 'l', value_name = "LIB")]
+    pub libs: Vec<String>,
+    /// Directory to search for -l libraries.
+    #[arg(short = 'L', value_name = "DIR")]
+    pub lib_dirs: Vec<PathBuf>,
     /// Output file (default: the input's name with the emitted kind's extension).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -275,7 +294,9 @@ impl BuildArgs {
     /// Whether line buffers are sized at launch for this output.
     pub fn launch_sized(&self, emit: Emit) -> bool {
         self.line_buffer
-            .map_or(emit == Emit::Exe, |b| b == LineBuffer::Launch)
+            .map_or(matches!(emit, Emit::Exe | Emit::Obj), |b| {
+                b == LineBuffer::Launch
+            })
     }
 
     pub fn line_sizes(&self) -> (u32, u32) {

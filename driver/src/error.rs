@@ -12,6 +12,10 @@ pub enum DriverError {
     InputNotFound { path: PathBuf },
     #[error("{path}: unsupported input; give a CUDA source (.cu) or device IR (.ll, .bc)")]
     UnsupportedInput { path: PathBuf },
+    #[error("{path}: cannot be linked into an executable; give CUDA sources (.cu), C or C++ sources (.c, .cpp, .cc, .cxx) or object files (.o)")]
+    UnsupportedPart { path: PathBuf },
+    #[error("{count} inputs make one executable; give one input to emit {emit} (each source with -c, then link the objects)")]
+    SeveralInputs { count: usize, emit: String },
     #[error("{path}: an executable needs host code; build it from the .cu file, or use --emit ptx|cubin|ll|bc")]
     ExeFromIr { path: PathBuf },
     #[error("{what} not found{searched}; fix: {fix}")]

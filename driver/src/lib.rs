@@ -5,6 +5,7 @@
 pub mod arch;
 pub mod build_cu;
 pub mod build_ir;
+pub mod build_many;
 pub mod cli;
 pub mod doctor;
 pub mod error;

@@ -9,7 +9,7 @@ use clap::Parser;
 
 use sl1_driver::cli::{BuildArgs, Cli, Command, Emit};
 use sl1_driver::error::DriverError;
-use sl1_driver::{arch, build_cu, build_ir, doctor, toolchain};
+use sl1_driver::{arch, build_cu, build_ir, build_many, doctor, toolchain};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum InputKind {
@@ -36,17 +36,44 @@ fn default_output(input: &Path, emit: Emit) -> PathBuf {
 fn build(args: &BuildArgs) -> Result<()> {
     arch::validate(&args.arch)?;
     let args = &args.with_profile()?;
-    if !args.input.is_file() {
+    let inputs: Vec<PathBuf> = std::iter::once(args.input.clone())
+        .chain(args.more_inputs.iter().cloned())
+        .collect();
+    if let Some(missing) = inputs.iter().find(|i| !i.is_file()) {
         return Err(DriverError::InputNotFound {
+            path: missing.clone(),
+        }
+        .into());
+    }
+    let compile_only = args.compile_only.then_some(Emit::Obj);
+    if inputs.len() > 1 {
+        let emit = args.emit.or(compile_only).unwrap_or(Emit::Exe);
+        if emit != Emit::Exe {
+            return Err(DriverError::SeveralInputs {
+                count: inputs.len(),
+                emit: format!("{emit:?}").to_lowercase(),
+            }
+            .into());
+        }
+        let output = args
+            .output
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("a.out"));
+        let tools = toolchain::resolve(&args.tools)?;
+        let report = build_many::build(args, &tools, &inputs, &output)?;
+        return finish(args, &report, &output);
+    }
+    let kind = input_kind(&args.input)?;
+    let emit = args.emit.or(compile_only).unwrap_or(match kind {
+        InputKind::Cuda => Emit::Exe,
+        InputKind::Ir => Emit::Ptx,
+    });
+    if kind == InputKind::Ir && emit == Emit::Obj {
+        return Err(DriverError::ExeFromIr {
             path: args.input.clone(),
         }
         .into());
     }
-    let kind = input_kind(&args.input)?;
-    let emit = args.emit.unwrap_or(match kind {
-        InputKind::Cuda => Emit::Exe,
-        InputKind::Ir => Emit::Ptx,
-    });
     if kind == InputKind::Ir && emit == Emit::Exe {
         return Err(DriverError::ExeFromIr {
             path: args.input.clone(),
@@ -61,6 +88,11 @@ fn build(args: &BuildArgs) -> Result<()> {
         InputKind::Cuda => build_cu::build(args, &toolchain::resolve(&args.tools)?, emit, &output)?,
         InputKind::Ir => build_ir::build(args, emit, &output)?,
     };
+    finish(args, &report, &output)
+}
+
+/// Writes and prints the report as asked.
+fn finish(args: &BuildArgs, report: &sl1_pass::Report, output: &Path) -> Result<()> {
     if let Some(path) = &args.report {
         let json = serde_json::to_string_pretty(&report)? + "\n";
         std::fs::write(path, json)

@@ -390,6 +390,69 @@ fn executables_size_line_buffers_at_launch_unless_asked_for_static_ones() {
     }
 }
 
+/// Several sources make one executable, as nvcc links them: each CUDA
+/// source through S-L1, host sources through clang++, objects as they are.
+#[test]
+fn several_sources_and_objects_link_into_one_executable() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("linked");
+    let report = dir.path().join("linked.json");
+    let out = run_ok(
+        driver()
+            .args([
+                "build",
+                "testdata/cu/linked/kernels.cu",
+                "testdata/cu/linked/main.cpp",
+                "-v",
+                "--report",
+            ])
+            .arg(&report)
+            .arg("-o")
+            .arg(&exe),
+    );
+    assert!(out.stderr.contains("-x c++"), "{}", out.stderr);
+    assert_eq!(&std::fs::read(&exe).unwrap()[..4], b"\x7fELF");
+    let report = read_report(&report);
+    assert_eq!(report.kernels.len(), 1);
+    assert!(
+        report.kernels[0].transform.applied,
+        "{:?}",
+        report.kernels[0]
+    );
+
+    // -c, then the object linked with the host source.
+    let object = dir.path().join("kernels.o");
+    run_ok(
+        driver()
+            .args(["build", "testdata/cu/linked/kernels.cu", "-c", "-o"])
+            .arg(&object),
+    );
+    let linked = dir.path().join("linked2");
+    run_ok(
+        driver()
+            .args(["build", "testdata/cu/linked/main.cpp"])
+            .arg(&object)
+            .arg("-o")
+            .arg(&linked),
+    );
+    assert_eq!(&std::fs::read(&linked).unwrap()[..4], b"\x7fELF");
+
+    // Several inputs make an executable, nothing else.
+    let refused = driver()
+        .args([
+            "build",
+            "testdata/cu/linked/kernels.cu",
+            "testdata/cu/linked/main.cpp",
+            "--emit",
+            "ptx",
+        ])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(err.contains("2 inputs make one executable"), "{err}");
+}
+
 #[test]
 fn cudart_shared_links_the_runtime_library() {
     // Many executables carried to a GPU machine (the corpus runner) share one

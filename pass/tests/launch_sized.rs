@@ -82,10 +82,10 @@ fn a_block_needs_its_threads_lines_up_to_the_static_size() {
     assert_eq!(b.for_block(1024), 20480);
 }
 
-/// `testdata/ll/host_launches.ll` after `launch::size_launches`, run by lli:
+/// `testdata/host/launches.ll` after `launch::size_launches`, run by lli:
 /// the dynamic shared bytes each launch gives, one per line.
 fn run_host(bytes: &BTreeMap<String, LaunchBytes>) -> (Vec<u64>, launch::SizedLaunches) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/ll/host_launches.ll");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/host/launches.ll");
     let context = Context::create();
     let module = context
         .create_module_from_ir(MemoryBuffer::create_from_file(&path).unwrap())

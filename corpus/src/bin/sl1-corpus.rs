@@ -68,6 +68,10 @@ struct RunArgs {
     /// The GPU architecture of the nvcc build.
     #[arg(long, default_value = "sm_90")]
     arch: String,
+    /// Also keep corpus.json here, rewritten after every program: what a
+    /// run killed from outside got to survives it.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
     /// Programs whose two builds are the same bytes (nothing to time) run
     /// this many at a time; the others, and with --nvcc every program,
     /// always run alone.
@@ -193,11 +197,14 @@ fn build_all(args: &BuildArgs) -> Result<()> {
                 bar.set_message(program.name.clone());
                 let entry = build_program(&driver, program, &out);
                 if entry.sl1_only_failure() {
-                    bar.println(format!(
-                        "S-L1 FAILS {}: {}",
-                        entry.program,
-                        entry.sl1.error.as_deref().unwrap_or("")
-                    ));
+                    say(
+                        &bar,
+                        format!(
+                            "S-L1 FAILS {}: {}",
+                            entry.program,
+                            entry.sl1.error.as_deref().unwrap_or("")
+                        ),
+                    );
                 }
                 entries.lock().expect("no panic holds it").push(entry);
                 bar.inc(1);
@@ -286,15 +293,28 @@ fn run_all(args: &RunArgs) -> Result<()> {
             args.reps,
         );
         if let Some(why) = runs.wrong() {
-            bar.println(format!("WRONG {}: {why}", job.program));
+            say(&bar, format!("WRONG {}: {why}", job.program));
         }
+        say(&bar, summary::run_line(&job.program, &runs));
         bar.inc(1);
         runs
     };
     let past_deadline = || deadline.is_some_and(|d| Instant::now() >= d);
     // Programs whose builds are the same bytes have nothing to time: they
     // run --jobs at a time. The others run alone, so that their times hold.
-    let results = Mutex::new(Vec::new());
+    // Every program's runs go into corpus.json as soon as they are done.
+    let entries = Mutex::new(entries);
+    let done = AtomicUsize::new(0);
+    let record = |index: usize, runs| -> Result<()> {
+        let mut entries = entries.lock().expect("no panics");
+        entries[index].runs = Some(runs);
+        done.fetch_add(1, Ordering::Relaxed);
+        write_corpus(&json_path, &entries)?;
+        if let Some(copy) = &args.json {
+            write_corpus(copy, &entries)?;
+        }
+        Ok(())
+    };
     // Programs S-L1 left as they were run --jobs at a time, unless they
     // are timed against nvcc: times are only compared between runs alone.
     let (same, differ): (Vec<&RunJob>, Vec<&RunJob>) =
@@ -309,7 +329,9 @@ fn run_all(args: &RunArgs) -> Result<()> {
                     break;
                 }
                 let runs = run_job(job);
-                results.lock().expect("no panics").push((job.index, runs));
+                if let Err(e) = record(job.index, runs) {
+                    say(&bar, format!("{e:#}"));
+                }
             });
         }
     });
@@ -319,13 +341,10 @@ fn run_all(args: &RunArgs) -> Result<()> {
         }
         bar.set_message(job.program.clone());
         let runs = run_job(job);
-        results.lock().expect("no panics").push((job.index, runs));
+        record(job.index, runs)?;
     }
-    let results = results.into_inner().expect("no panics");
-    let done = results.len();
-    for (i, runs) in results {
-        entries[i].runs = Some(runs);
-    }
+    let entries = entries.into_inner().expect("no panics");
+    let done = done.into_inner();
     bar.finish_and_clear();
     write_corpus(&json_path, &entries)?;
     let table_path = args.out.join("corpus-table.md");
@@ -403,6 +422,17 @@ fn build_with_nvcc(nvcc: &Path, args: &RunArgs, todo: &[usize], entries: &mut [E
 }
 
 /// `corpus.json`: the totals and every program's entry.
+/// A line above the progress bar, or on standard output where the bar is
+/// hidden (not a terminal: a GPU machine's log), where `println` on the
+/// bar would print nothing.
+fn say(bar: &ProgressBar, line: impl AsRef<str>) {
+    if bar.is_hidden() {
+        println!("{}", line.as_ref());
+    } else {
+        bar.println(line);
+    }
+}
+
 fn write_corpus(path: &Path, entries: &[Entry]) -> Result<()> {
     let json = serde_json::json!({
         "totals": summary::totals(entries),

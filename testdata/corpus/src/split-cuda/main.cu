@@ -1,2 +1,2 @@
-// Calls a kernel compiled in another file: needs separate compilation.
+// A program of two CUDA sources, linked into one executable.
 int main() { return 0; }
