@@ -193,7 +193,8 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
                 &format!("-sl1-launch-report={}", report_path.display()),
             ]);
     }
-    host.arg("--cuda-host-only")
+    host.args(&args.host_args)
+        .arg("--cuda-host-only")
         .args(["-Xclang", "-fcuda-include-gpubinary", "-Xclang"])
         .arg(&fatbin)
         .arg("-c")
@@ -222,7 +223,8 @@ pub fn link(args: &BuildArgs, tools: &Toolchain, objects: &[PathBuf], output: &P
     for dir in &args.lib_dirs {
         link.arg("-L").arg(dir);
     }
-    link.args(args.libs.iter().map(|l| format!("-l{l}")));
+    link.args(args.libs.iter().map(|l| format!("-l{l}")))
+        .args(&args.host_args);
     // Static cudart (the default): the executable runs with any driver new
     // enough, without a CUDA runtime library installed beside it.
     match args.cudart {
@@ -257,7 +259,7 @@ pub fn compile_host(
     for def in &args.define {
         cmd.arg(format!("-D{def}"));
     }
-    cmd.args(&args.clang_args)
+    cmd.args(&args.host_args)
         .arg("-c")
         .arg("-o")
         .arg(object)

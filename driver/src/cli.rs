@@ -246,6 +246,10 @@ pub struct BuildArgs {
     /// take different cases serializes on, where a compare tree predicates.
     #[arg(long)]
     pub jump_tables: bool,
+    /// One more argument for the host compiles and the link (repeatable),
+    /// e.g. `--host-arg=-fopenmp` (nvcc's `-Xcompiler`).
+    #[arg(long = "host-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub host_args: Vec<String>,
     /// One more argument for clang's device compilation (repeatable), e.g.
     /// `--clang-arg=-ffast-math`.
     #[arg(long = "clang-arg", value_name = "ARG", allow_hyphen_values = true)]

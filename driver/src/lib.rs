@@ -9,5 +9,6 @@ pub mod build_many;
 pub mod cli;
 pub mod doctor;
 pub mod error;
+pub mod nvcc_args;
 pub mod runner;
 pub mod toolchain;

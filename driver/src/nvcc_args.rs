@@ -1,0 +1,313 @@
+//! nvcc's command line in `sl1-driver build`'s words, for `sl1-nvcc`, the
+//! front end a project that builds with nvcc today can name as its CUDA
+//! compiler. nvcc spells options with one dash (`-arch=sm_90`, `-arch
+//! sm_90`, `-Xcompiler -fopenmp`), which clap does not parse; this reads
+//! them one by one. Options without an S-L1 meaning that only tune nvcc's
+//! own front end (`--expt-extended-lambda`: clang has lambdas on) are
+//! dropped and said so; options the driver cannot honour (`-rdc=true`,
+//! `-G`) are errors that say what to do.
+
+use thiserror::Error;
+
+/// A command line `sl1-nvcc` cannot turn into a build.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum NvccArgsError {
+    #[error("`{0}` needs a value")]
+    MissingValue(String),
+    #[error("`{0}`: {1}")]
+    Unsupported(String, &'static str),
+    #[error("`{0}`: no sm_XX architecture in it")]
+    NoArch(String),
+    #[error("no input file")]
+    NoInput,
+}
+
+/// What an nvcc command line asks for.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Translated {
+    /// `sl1-driver build`'s arguments.
+    pub build: Vec<String>,
+    /// nvcc options dropped because they mean nothing here.
+    pub ignored: Vec<String>,
+    /// `--version` alone: print the version, build nothing.
+    pub version: bool,
+}
+
+/// Options nvcc takes that need nothing here: clang's CUDA front end has
+/// relaxed constexpr and extended lambdas on, and warnings are its own.
+const IGNORED: &[&str] = &[
+    "--expt-relaxed-constexpr",
+    "-expt-relaxed-constexpr",
+    "--expt-extended-lambda",
+    "-expt-extended-lambda",
+    "--extended-lambda",
+    "-extended-lambda",
+    "-Wno-deprecated-gpu-targets",
+    "-Wno-deprecated-declarations",
+    "--no-host-device-move-forward",
+    "-w",
+];
+
+/// Options that take a value, as nvcc spells them (with `=` or as the next
+/// word), and what `sl1-driver build` calls them.
+fn with_value(flag: &str) -> Option<&'static str> {
+    Some(match flag {
+        "-o" | "--output-file" => "-o",
+        "-arch" | "--gpu-architecture" | "-code" | "--gpu-code" => "arch",
+        "-gencode" | "--generate-code" => "gencode",
+        "-I" | "--include-path" => "-I",
+        "-isystem" | "--system-include" => "-I",
+        "-D" | "--define-macro" => "-D",
+        "-L" | "--library-path" => "-L",
+        "-l" | "--library" => "-l",
+        "-Xcompiler" | "--compiler-options" => "Xcompiler",
+        "-Xptxas" | "--ptxas-options" => "Xptxas",
+        "-Xlinker" | "--linker-options" => "Xlinker",
+        "-x" | "--x" => "x",
+        "-std" | "--std" => "std",
+        "-ccbin" | "--compiler-bindir" => "ccbin",
+        "-maxrregcount" | "--maxrregcount" => "maxrregcount",
+        "-rdc" | "--relocatable-device-code" => "rdc",
+        _ => return None,
+    })
+}
+
+/// The sm_XX an `-arch`/`-gencode` value names (`sm_90`, `compute_90`,
+/// `arch=compute_90,code=sm_90`, `sm_90a`).
+fn arch_of(value: &str) -> Option<String> {
+    let pick = value.split([',', '=']).rev().find_map(|part| {
+        part.strip_prefix("sm_")
+            .or_else(|| part.strip_prefix("compute_"))
+    })?;
+    let digits: String = pick.chars().take_while(char::is_ascii_digit).collect();
+    (!digits.is_empty()).then(|| format!("sm_{digits}"))
+}
+
+/// Translates nvcc's arguments (without the program name).
+pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
+    let mut out = Translated::default();
+    let mut build = vec!["build".to_string()];
+    let mut inputs = Vec::new();
+    let mut emit: Option<&str> = None;
+    let mut words = args.iter().peekable();
+    while let Some(word) = words.next() {
+        let word = word.as_str();
+        // `-flag=value`, `-flag value`, and the joined `-Idir`, `-DX`,
+        // `-lfoo`, `-Ldir`, `-ofile`.
+        let (flag, inline) = match word.split_once('=') {
+            Some((f, v)) if f.starts_with('-') && with_value(f).is_some() => (f, Some(v)),
+            _ => (word, None),
+        };
+        let joined = ["-I", "-D", "-L", "-l", "-o"].into_iter().find(|p| {
+            word.len() > 2
+                && word.starts_with(p)
+                && with_value(word).is_none()
+                && word != "-lineinfo"
+        });
+        let (kind, value) = if let Some(prefix) = joined {
+            (with_value(prefix), Some(word[2..].to_string()))
+        } else if let Some(kind) = with_value(flag) {
+            let value = match inline {
+                Some(v) => v.to_string(),
+                None => words
+                    .next()
+                    .ok_or_else(|| NvccArgsError::MissingValue(word.to_string()))?
+                    .clone(),
+            };
+            (Some(kind), Some(value))
+        } else {
+            (None, None)
+        };
+        if let (Some(kind), Some(value)) = (kind, value) {
+            match kind {
+                "-o" | "-I" | "-D" | "-L" | "-l" => {
+                    build.push(kind.to_string());
+                    build.push(value);
+                }
+                "arch" | "gencode" => {
+                    let arch = arch_of(&value)
+                        .ok_or_else(|| NvccArgsError::NoArch(format!("{flag} {value}")))?;
+                    build.push(format!("--arch={arch}"));
+                }
+                "Xcompiler" => {
+                    for part in value.split(',').filter(|p| !p.is_empty()) {
+                        build.push(format!("--host-arg={part}"));
+                    }
+                }
+                "std" => {
+                    build.push(format!("--clang-arg=-std={value}"));
+                    build.push(format!("--host-arg=-std={value}"));
+                }
+                "x" if value == "cu" => {}
+                "x" => {
+                    return Err(NvccArgsError::Unsupported(
+                        format!("-x {value}"),
+                        "sl1-nvcc compiles CUDA (-x cu); name other sources by their extension",
+                    ))
+                }
+                "rdc" if value == "false" => {}
+                "rdc" => {
+                    return Err(NvccArgsError::Unsupported(
+                        format!("{flag}={value}"),
+                        "relocatable device code is not supported: S-L1 compiles each CUDA \
+                         source with its own device code (drop -rdc, keeping each kernel in \
+                         the file that launches it)",
+                    ))
+                }
+                // ptxas, the linker and the host compiler are the driver's.
+                _ => out.ignored.push(format!("{flag} {value}")),
+            }
+            continue;
+        }
+        match word {
+            "--version" | "-V" => out.version = true,
+            "-c" | "--compile" => emit = Some("obj"),
+            "-ptx" | "--ptx" => emit = Some("ptx"),
+            "-cubin" | "--cubin" => emit = Some("cubin"),
+            "-lineinfo" | "--generate-line-info" => {
+                build.push("--clang-arg=-gline-tables-only".into())
+            }
+            "-G" | "--device-debug" => {
+                return Err(NvccArgsError::Unsupported(
+                    word.into(),
+                    "device debugging turns the optimizer off, and S-L1 with it; build \
+                     with -lineinfo, or without S-L1",
+                ))
+            }
+            "-g" | "--debug" => build.push("--clang-arg=-g".into()),
+            "-use_fast_math" | "--use_fast_math" => build.push("--clang-arg=-ffast-math".into()),
+            "-v" | "--verbose" => build.push("-v".into()),
+            w if w.len() == 3 && w.starts_with("-O") => build.push(w.to_string()),
+            w if IGNORED.contains(&w) => out.ignored.push(w.to_string()),
+            w if w.starts_with('-') => {
+                return Err(NvccArgsError::Unsupported(
+                    w.to_string(),
+                    "an nvcc option sl1-nvcc does not know; sl1-driver build --help lists \
+                     what the driver takes",
+                ))
+            }
+            input => inputs.push(input.to_string()),
+        }
+    }
+    if out.version && inputs.is_empty() {
+        return Ok(out);
+    }
+    if inputs.is_empty() {
+        return Err(NvccArgsError::NoInput);
+    }
+    if let Some(emit) = emit {
+        build.push(format!("--emit={emit}"));
+    }
+    build.splice(1..1, inputs);
+    out.build = build;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn build(line: &str) -> Vec<String> {
+        let args: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+        translate(&args).unwrap().build
+    }
+
+    #[test]
+    fn architectures_in_every_spelling() {
+        for line in [
+            "-arch=sm_90 a.cu",
+            "-arch sm_90 a.cu",
+            "--gpu-architecture=sm_90 a.cu",
+            "--gpu-architecture sm_90 a.cu",
+            "-gencode arch=compute_90,code=sm_90 a.cu",
+            "-gencode=arch=compute_90,code=sm_90 a.cu",
+            "-arch=sm_90a a.cu",
+        ] {
+            assert_eq!(build(line), ["build", "a.cu", "--arch=sm_90"], "{line}");
+        }
+    }
+
+    #[test]
+    fn outputs_objects_and_kinds() {
+        assert_eq!(
+            build("-c util.cu -o util.o -O3"),
+            ["build", "util.cu", "-o", "util.o", "-O3", "--emit=obj"]
+        );
+        assert_eq!(
+            build("--ptx k.cu -ok.ptx"),
+            ["build", "k.cu", "-o", "k.ptx", "--emit=ptx"]
+        );
+        assert_eq!(build("-cubin k.cu"), ["build", "k.cu", "--emit=cubin"]);
+    }
+
+    #[test]
+    fn paths_macros_libraries_and_host_options() {
+        assert_eq!(
+            build(
+                "main.cu ref.cpp -Iinc -I other -DN=4 -D M -Llib -lcurand -l m \
+                 -Xcompiler -fopenmp,-Wall -std=c++17 -lineinfo -x cu"
+            ),
+            [
+                "build",
+                "main.cu",
+                "ref.cpp",
+                "-I",
+                "inc",
+                "-I",
+                "other",
+                "-D",
+                "N=4",
+                "-D",
+                "M",
+                "-L",
+                "lib",
+                "-l",
+                "curand",
+                "-l",
+                "m",
+                "--host-arg=-fopenmp",
+                "--host-arg=-Wall",
+                "--clang-arg=-std=c++17",
+                "--host-arg=-std=c++17",
+                "--clang-arg=-gline-tables-only",
+            ]
+        );
+    }
+
+    #[test]
+    fn front_end_options_are_dropped_and_said_so() {
+        let args: Vec<String> = "--expt-extended-lambda -Xptxas -v a.cu"
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        let t = translate(&args).unwrap();
+        assert_eq!(t.build, ["build", "a.cu"]);
+        assert_eq!(t.ignored, ["--expt-extended-lambda", "-Xptxas -v"]);
+    }
+
+    #[test]
+    fn what_cannot_be_honoured_is_an_error_that_says_why() {
+        let err = |line: &str| {
+            let args: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+            translate(&args).unwrap_err()
+        };
+        assert!(
+            matches!(err("-rdc=true a.cu"), NvccArgsError::Unsupported(f, _) if f == "-rdc=true")
+        );
+        assert!(matches!(err("-G a.cu"), NvccArgsError::Unsupported(..)));
+        assert!(matches!(
+            err("--frobnicate a.cu"),
+            NvccArgsError::Unsupported(..)
+        ));
+        assert_eq!(err("-arch"), NvccArgsError::MissingValue("-arch".into()));
+        assert_eq!(err("-O3"), NvccArgsError::NoInput);
+        assert!(matches!(err("-arch=native a.cu"), NvccArgsError::NoArch(_)));
+    }
+
+    #[test]
+    fn version_alone_builds_nothing() {
+        let t = translate(&["--version".to_string()]).unwrap();
+        assert!(t.version);
+        assert!(t.build.is_empty());
+    }
+}

@@ -1,0 +1,102 @@
+//! `sl1-nvcc`: nvcc's command line, built by `sl1-driver build` with S-L1.
+//! What users type out of habit builds, and today's CUDA C++ (thrust, CUB,
+//! cooperative groups, templates, device lambdas) builds through it.
+
+mod common;
+
+use std::process::Command;
+
+use common::*;
+
+fn nvcc() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sl1-nvcc"));
+    cmd.current_dir(repo());
+    cmd
+}
+
+#[test]
+fn nvcc_flags_build_a_program_of_several_sources() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("linked");
+    let out = run_ok(
+        nvcc()
+            .args([
+                "-arch=sm_90",
+                "-O3",
+                "-std=c++17",
+                "--expt-relaxed-constexpr",
+                "-Xcompiler",
+                "-Wall",
+                "-lineinfo",
+                "testdata/cu/linked/kernels.cu",
+                "testdata/cu/linked/main.cpp",
+                "-o",
+            ])
+            .arg(&exe),
+    );
+    assert!(
+        out.stderr
+            .contains("`--expt-relaxed-constexpr` has no meaning here"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(&std::fs::read(&exe).unwrap()[..4], b"\x7fELF");
+
+    // -c and --ptx as nvcc spells them.
+    let object = dir.path().join("kernels.o");
+    run_ok(
+        nvcc()
+            .args([
+                "-c",
+                "-arch",
+                "sm_90",
+                "testdata/cu/linked/kernels.cu",
+                "-o",
+            ])
+            .arg(&object),
+    );
+    assert_eq!(&std::fs::read(&object).unwrap()[..4], b"\x7fELF");
+    let ptx = dir.path().join("kernels.ptx");
+    run_ok(
+        nvcc()
+            .args(["--ptx", "-gencode", "arch=compute_90,code=sm_90"])
+            .arg("testdata/cu/linked/kernels.cu")
+            .arg("-o")
+            .arg(&ptx),
+    );
+    let text = std::fs::read_to_string(&ptx).unwrap();
+    assert!(text.contains(".target sm_90"), "{text}");
+}
+
+#[test]
+fn thrust_cub_cooperative_groups_and_lambdas_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("modern");
+    run_ok(
+        nvcc()
+            .args([
+                "-arch=sm_90",
+                "--extended-lambda",
+                "testdata/cu/modern.cu",
+                "-o",
+            ])
+            .arg(&exe),
+    );
+    assert_eq!(&std::fs::read(&exe).unwrap()[..4], b"\x7fELF");
+}
+
+#[test]
+fn what_sl1_nvcc_cannot_honour_fails_with_the_reason() {
+    let out = nvcc()
+        .args(["-rdc=true", "testdata/cu/linked/kernels.cu"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("relocatable device code is not supported"),
+        "{err}"
+    );
+    let version = run_ok(nvcc().arg("--version"));
+    assert!(version.stdout.contains("sl1-nvcc"), "{}", version.stdout);
+}
