@@ -16,6 +16,7 @@ use thiserror::Error;
 pub use cudarc::driver::CudaSlice;
 
 use crate::apps::{App, Arg, Case, Fill};
+use crate::line_buffer::LineBuffer;
 use crate::sweep::{median, Config};
 
 #[derive(Debug, Error)]
@@ -356,11 +357,12 @@ impl Gpu {
     /// Runs one configuration of `app`, launched in the shape the app gives
     /// it: outputs filled (poisoned, zeroed or copied from an input), one warm-up
     /// launch, then `reps` timed launches (none: the warm-up alone) (outputs refilled before each, so
-    /// accumulating kernels start from the same state); returns the median and
+    /// accumulating kernels start from the same state); a launch-sized line
+    /// buffer gets its bytes (`LineBuffer`); returns the median and
     /// the outputs of the last launch.
     pub fn run(
         &self,
-        func: &CudaFunction,
+        (func, line_buffer): (&CudaFunction, Option<LineBuffer>),
         app: &dyn App,
         case: &Case,
         inputs: &[CudaSlice<u8>],
@@ -375,10 +377,12 @@ impl Gpu {
             .map(|o| unsafe { self.stream.alloc::<u8>(o.bytes) })
             .collect::<Result<_, _>>()?;
         let shape = app.shape(config);
+        let own = app.shared_bytes(case);
+        let block_threads = u64::from(shape.block.0) * u64::from(shape.block.1);
         let cfg = LaunchConfig {
             grid_dim: (shape.grid.0, shape.grid.1, 1),
             block_dim: (shape.block.0, shape.block.1, 1),
-            shared_mem_bytes: app.shared_bytes(case),
+            shared_mem_bytes: line_buffer.map_or(own, |b| b.launch_bytes(block_threads, own)),
         };
         let start = self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
         let end = self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;

@@ -8,6 +8,7 @@ pub mod apps;
 pub mod device;
 pub mod harm;
 pub mod inputs;
+pub mod line_buffer;
 pub mod plots;
 pub mod probe;
 pub mod results;

@@ -14,6 +14,7 @@ use clap::{Parser, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use sl1_gpu::apps::{self, check, check_args};
 use sl1_gpu::device::Gpu;
+use sl1_gpu::line_buffer::LineBuffer;
 use sl1_gpu::results::{
     comparison_summary, hit_rate_table, summarize, table_compared, HitRates, LaunchFailure,
     Measurement, Report,
@@ -189,6 +190,9 @@ fn main() -> Result<()> {
             }
             let kernel = gpu.load(&path, app.kernel())?;
             let layout = stats_layout(&path, app.kernel())?;
+            let line_buffer = std::fs::read_to_string(path.with_extension("report.json"))
+                .ok()
+                .and_then(|r| LineBuffer::from_report(&r, app.kernel()));
             let inputs = gpu.upload(&case)?;
             for &config in &app_configs {
                 if let Err(e) = check_args(&case, &app.args(&case, config.total_threads())) {
@@ -200,7 +204,14 @@ fn main() -> Result<()> {
                     config.blocks,
                     config.threads
                 ));
-                let run = match gpu.run(&kernel.func, *app, &case, &inputs, config, args.reps) {
+                let run = match gpu.run(
+                    (&kernel.func, line_buffer),
+                    *app,
+                    &case,
+                    &inputs,
+                    config,
+                    args.reps,
+                ) {
                     Ok(run) => run,
                     Err(e) if e.is_out_of_resources() => {
                         launch_failures.push(LaunchFailure {
@@ -224,7 +235,7 @@ fn main() -> Result<()> {
                 if let Some(layout) = &layout {
                     // One more launch, counted from zero.
                     gpu.zero_global(&kernel, &layout.symbol)?;
-                    gpu.run(&kernel.func, *app, &case, &inputs, config, 0)?;
+                    gpu.run((&kernel.func, line_buffer), *app, &case, &inputs, config, 0)?;
                     let counters = gpu.read_global(&kernel, &layout.symbol)?;
                     hit_rates.push(HitRates {
                         app: app.name().into(),
