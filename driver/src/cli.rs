@@ -17,8 +17,9 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Compile a .cu file (executable, PTX, cubin or IR) or a .ll/.bc module (PTX,
-    /// cubin or IR) with S-L1.
+    /// Compile a .cu file (executable, object, PTX, cubin or IR) or a .ll/.bc
+    /// module (PTX, cubin or IR) with S-L1, or link several sources and
+    /// objects into an executable.
     Build(Box<BuildArgs>),
     /// Show which tools were found and how to install the missing ones.
     Doctor(ToolArgs),
@@ -102,7 +103,8 @@ pub struct ToolArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct BuildArgs {
-    /// Input: CUDA source (.cu) or device IR (.ll, .bc).
+    /// Input: CUDA source (.cu) or device IR (.ll, .bc); with more inputs,
+    /// any of those MORE can be.
     pub input: PathBuf,
     /// More inputs, linked with the first into one executable: CUDA
     /// sources (.cu, each compiled with S-L1), C and C++ sources (.c, .cpp,
