@@ -63,15 +63,6 @@ pub fn build(driver: &Path, program: &Program, mode: Mode, out: &Path) -> BuildR
         Ok(make) => make,
         Err(why) => return BuildResult::not_tried(mode, why.clone()),
     };
-    if !make.libs.is_empty() {
-        return BuildResult::not_tried(
-            mode,
-            format!(
-                "links {}: sl1-driver links the CUDA runtime only",
-                make.libs.join(" ")
-            ),
-        );
-    }
     if !make.unsupported.is_empty() {
         return BuildResult::not_tried(mode, format!("needs {}", make.unsupported.join(" ")));
     }
@@ -107,6 +98,11 @@ pub fn build(driver: &Path, program: &Program, mode: Mode, out: &Path) -> BuildR
         } else {
             cmd.arg(format!("--clang-arg={flag}"));
         }
+    }
+    // Libraries as the Makefile links them (`-lcublas`): the build fails
+    // alike both ways where one is missing here.
+    for lib in &make.libs {
+        cmd.arg(lib);
     }
     if mode == Mode::NoSl1 {
         cmd.arg("--no-sl1");
