@@ -13,10 +13,16 @@ use sl1_fuzz::modes;
 /// where files go, what is printed, where tools are, clang-only inputs,
 /// the target (the GPU run is on sm_90), and the GPU profile, which only
 /// sets line sizes and the shared-memory budget (covered by their own
-/// options).
+/// options); the host side of a build (`-c`, an object, is an output kind
+/// whose device code is the launch-sized mode's; libraries and host
+/// compiler arguments).
 const NOT_CODE: &[&str] = &[
     "output",
     "emit",
+    "-c",
+    "-l",
+    "-L",
+    "host-arg",
     "arch",
     "report",
     "print-report",
