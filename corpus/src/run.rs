@@ -106,27 +106,19 @@ pub fn run_both(
     reps: u32,
 ) -> Runs {
     let Executables { no_sl1, sl1, nvcc } = exes;
-    let keep_fastest = |best: &mut RunResult, next: RunResult| {
-        best.seconds = best.seconds.min(next.seconds);
-        if let (Some(a), Some(b)) = (best.kernel_ms, next.kernel_ms) {
-            best.kernel_ms = Some(a.min(b));
-        }
-    };
-    // Repeat only what ran to the end: a hang is not timed twice.
-    let finished = |r: &RunResult| !matches!(r.verdict, Verdict::Timeout | Verdict::NotRun);
     if same_bytes(no_sl1, sl1) {
-        let mut result = run(no_sl1, args, dir, limit);
-        let mut nvcc_run = nvcc.map(|exe| run(exe, args, dir, limit));
-        if let Some(nvcc_first) = nvcc_run.as_mut() {
-            // Timed against nvcc: as often as builds that differ are.
-            for _ in 1..reps {
-                if !(finished(&result) && finished(nvcc_first)) {
-                    break;
-                }
-                keep_fastest(&mut result, run(no_sl1, args, dir, limit));
-                keep_fastest(nvcc_first, run(nvcc.expect("nvcc ran"), args, dir, limit));
-            }
-        }
+        // Nothing to time between the two; against nvcc, as often as
+        // builds that differ are.
+        let mut timed = alternating(
+            &[Some(no_sl1), nvcc]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>(),
+            (args, dir, limit),
+            if nvcc.is_some() { reps } else { 1 },
+        );
+        let nvcc_run = nvcc.map(|_| timed.remove(1));
+        let result = timed.remove(0);
         return Runs {
             sl1: result.clone(),
             no_sl1: result,
@@ -135,20 +127,16 @@ pub fn run_both(
             nvcc: nvcc_run,
         };
     }
-    let mut first = (run(no_sl1, args, dir, limit), run(sl1, args, dir, limit));
-    let mut nvcc_run = nvcc.map(|exe| run(exe, args, dir, limit));
-    for _ in 1..reps {
-        if !(finished(&first.0) && finished(&first.1)) {
-            break;
-        }
-        keep_fastest(&mut first.0, run(no_sl1, args, dir, limit));
-        keep_fastest(&mut first.1, run(sl1, args, dir, limit));
-        if let (Some(exe), Some(best)) = (nvcc, nvcc_run.as_mut()) {
-            if finished(best) {
-                keep_fastest(best, run(exe, args, dir, limit));
-            }
-        }
-    }
+    let mut timed = alternating(
+        &[Some(no_sl1), Some(sl1), nvcc]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>(),
+        (args, dir, limit),
+        reps,
+    );
+    let nvcc_run = nvcc.map(|_| timed.remove(2));
+    let first = (timed.remove(0), timed.remove(0));
     // Outputs that differ: does the build without S-L1 agree with itself?
     let mut nondeterministic = false;
     if first.0.output != first.1.output && finished(&first.0) && finished(&first.1) {
@@ -162,6 +150,35 @@ pub fn run_both(
         nondeterministic,
         nvcc: nvcc_run,
     }
+}
+
+/// Runs each of `exes` once, then `reps - 1` more rounds, one run of each
+/// in turn, while every one ran to the end (a hang is not timed twice):
+/// the first run's verdict and output, the fastest times.
+fn alternating(
+    exes: &[&Path],
+    (args, dir, limit): (&[String], &Path, Duration),
+    reps: u32,
+) -> Vec<RunResult> {
+    let mut best: Vec<RunResult> = exes.iter().map(|e| run(e, args, dir, limit)).collect();
+    for _ in 1..reps {
+        if !best.iter().all(finished) {
+            break;
+        }
+        for (exe, best) in exes.iter().zip(best.iter_mut()) {
+            let next = run(exe, args, dir, limit);
+            best.seconds = best.seconds.min(next.seconds);
+            if let (Some(a), Some(b)) = (best.kernel_ms, next.kernel_ms) {
+                best.kernel_ms = Some(a.min(b));
+            }
+        }
+    }
+    best
+}
+
+/// The run ended by itself (not killed, not failed to start).
+fn finished(r: &RunResult) -> bool {
+    !matches!(r.verdict, Verdict::Timeout | Verdict::NotRun)
 }
 
 fn read_all(mut file: std::fs::File) -> String {
@@ -354,6 +371,30 @@ mod tests {
         let varying = run_both(exes(&a, &b), &[], dir.path(), limit, 1);
         assert!(varying.nondeterministic);
         assert_eq!(varying.wrong(), None);
+
+        // With nvcc: the same executable is timed against it as often as
+        // builds that differ are, alternating.
+        std::fs::write(
+            &a,
+            "#!/bin/sh\necho x >> count\necho 'kernel time: 3 (ms)'\necho PASS\n",
+        )
+        .unwrap();
+        std::fs::write(
+            &b,
+            "#!/bin/sh\necho x >> count\necho 'kernel time: 1 (ms)'\necho PASS\n",
+        )
+        .unwrap();
+        let before = count();
+        let exes = Executables {
+            no_sl1: &a,
+            sl1: &a,
+            nvcc: Some(&b),
+        };
+        let against = run_both(exes, &[], dir.path(), limit, 2);
+        assert_eq!(count() - before, 4);
+        assert!(against.identical);
+        assert_eq!(against.nvcc.as_ref().unwrap().kernel_ms, Some(1.0));
+        assert_eq!(against.nvcc_ratio(), Some(3.0));
     }
 
     fn make_executable(path: &Path) {

@@ -48,26 +48,39 @@ const IGNORED: &[&str] = &[
     "-w",
 ];
 
+/// What an nvcc option that takes a value sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Valued {
+    /// The same option of `sl1-driver build` (`-o`, `-I`, `-D`, `-L`, `-l`).
+    Same(&'static str),
+    /// The GPU architecture (`-arch`, `-code`, `-gencode`).
+    Arch,
+    /// Host compiler options, comma-separated.
+    HostOptions,
+    Std,
+    Language,
+    RelocatableDeviceCode,
+    /// ptxas's, the linker's and the host compiler's own settings.
+    Ignored,
+}
+
 /// Options that take a value, as nvcc spells them (with `=` or as the next
-/// word), and what `sl1-driver build` calls them.
-fn with_value(flag: &str) -> Option<&'static str> {
+/// word).
+fn with_value(flag: &str) -> Option<Valued> {
     Some(match flag {
-        "-o" | "--output-file" => "-o",
-        "-arch" | "--gpu-architecture" | "-code" | "--gpu-code" => "arch",
-        "-gencode" | "--generate-code" => "gencode",
-        "-I" | "--include-path" => "-I",
-        "-isystem" | "--system-include" => "-I",
-        "-D" | "--define-macro" => "-D",
-        "-L" | "--library-path" => "-L",
-        "-l" | "--library" => "-l",
-        "-Xcompiler" | "--compiler-options" => "Xcompiler",
-        "-Xptxas" | "--ptxas-options" => "Xptxas",
-        "-Xlinker" | "--linker-options" => "Xlinker",
-        "-x" | "--x" => "x",
-        "-std" | "--std" => "std",
-        "-ccbin" | "--compiler-bindir" => "ccbin",
-        "-maxrregcount" | "--maxrregcount" => "maxrregcount",
-        "-rdc" | "--relocatable-device-code" => "rdc",
+        "-o" | "--output-file" => Valued::Same("-o"),
+        "-I" | "--include-path" | "-isystem" | "--system-include" => Valued::Same("-I"),
+        "-D" | "--define-macro" => Valued::Same("-D"),
+        "-L" | "--library-path" => Valued::Same("-L"),
+        "-l" | "--library" => Valued::Same("-l"),
+        "-arch" | "--gpu-architecture" | "-code" | "--gpu-code" | "-gencode"
+        | "--generate-code" => Valued::Arch,
+        "-Xcompiler" | "--compiler-options" => Valued::HostOptions,
+        "-std" | "--std" => Valued::Std,
+        "-x" | "--x" => Valued::Language,
+        "-rdc" | "--relocatable-device-code" => Valued::RelocatableDeviceCode,
+        "-Xptxas" | "--ptxas-options" | "-Xlinker" | "--linker-options" | "-ccbin"
+        | "--compiler-bindir" | "-maxrregcount" | "--maxrregcount" => Valued::Ignored,
         _ => return None,
     })
 }
@@ -120,33 +133,33 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
         };
         if let (Some(kind), Some(value)) = (kind, value) {
             match kind {
-                "-o" | "-I" | "-D" | "-L" | "-l" => {
-                    build.push(kind.to_string());
+                Valued::Same(option) => {
+                    build.push(option.to_string());
                     build.push(value);
                 }
-                "arch" | "gencode" => {
+                Valued::Arch => {
                     let arch = arch_of(&value)
                         .ok_or_else(|| NvccArgsError::NoArch(format!("{flag} {value}")))?;
                     build.push(format!("--arch={arch}"));
                 }
-                "Xcompiler" => {
+                Valued::HostOptions => {
                     for part in value.split(',').filter(|p| !p.is_empty()) {
                         build.push(format!("--host-arg={part}"));
                     }
                 }
-                "std" => {
+                Valued::Std => {
                     build.push(format!("--clang-arg=-std={value}"));
                     build.push(format!("--host-arg=-std={value}"));
                 }
-                "x" if value == "cu" => {}
-                "x" => {
+                Valued::Language if value == "cu" => {}
+                Valued::Language => {
                     return Err(NvccArgsError::Unsupported(
                         format!("-x {value}"),
                         "sl1-nvcc compiles CUDA (-x cu); name other sources by their extension",
                     ))
                 }
-                "rdc" if value == "false" => {}
-                "rdc" => {
+                Valued::RelocatableDeviceCode if value == "false" => {}
+                Valued::RelocatableDeviceCode => {
                     return Err(NvccArgsError::Unsupported(
                         format!("{flag}={value}"),
                         "relocatable device code is not supported: S-L1 compiles each CUDA \
@@ -154,8 +167,7 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
                          the file that launches it)",
                     ))
                 }
-                // ptxas, the linker and the host compiler are the driver's.
-                _ => out.ignored.push(format!("{flag} {value}")),
+                Valued::Ignored => out.ignored.push(format!("{flag} {value}")),
             }
             continue;
         }

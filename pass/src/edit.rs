@@ -189,6 +189,24 @@ pub fn users(value: LLVMValueRef) -> Vec<LLVMValueRef> {
     out
 }
 
+/// The call instructions whose callee is `function`, anywhere in its
+/// module (a use as an argument is not a call of it).
+pub fn calls_to<'ctx>(
+    function: inkwell::values::FunctionValue<'ctx>,
+) -> Vec<inkwell::values::InstructionValue<'ctx>> {
+    use inkwell::values::AsValueRef;
+    let callee = function.as_value_ref();
+    users(callee)
+        .into_iter()
+        .filter(|&user| {
+            // SAFETY: `user` is a live user of `function`; only read.
+            unsafe { !LLVMIsACallInst(user).is_null() && LLVMGetCalledValue(user) == callee }
+        })
+        // SAFETY: `user` is a call instruction of the function's context.
+        .map(|user| unsafe { inkwell::values::InstructionValue::new(user) })
+        .collect()
+}
+
 /// Sends the uses of `inst` outside `inside` through a stack slot, so that
 /// the blocks of `inside` can be cloned without rewriting outside code.
 pub fn demote_uses_outside(

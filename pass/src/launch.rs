@@ -19,10 +19,7 @@
 use std::collections::BTreeMap;
 
 use inkwell::module::Module;
-use inkwell::values::{
-    AnyValueEnum, AsValueRef, BasicValue, BasicValueEnum, FunctionValue, InstructionOpcode,
-    InstructionValue,
-};
+use inkwell::values::{AsValueRef, BasicValueEnum};
 use inkwell::IntPredicate;
 
 use crate::report::Report;
@@ -68,7 +65,7 @@ pub fn size_launches(module: &Module<'_>, bytes: &BTreeMap<String, LaunchBytes>)
         let Some(launch) = module.get_function(name) else {
             continue;
         };
-        for call in calls_of(launch) {
+        for call in crate::edit::calls_to(launch) {
             let Some(kernel) = call
                 .get_operand(0)
                 .and_then(|o| o.value())
@@ -138,35 +135,6 @@ pub fn size_launches(module: &Module<'_>, bytes: &BTreeMap<String, LaunchBytes>)
     done
 }
 
-/// Calls of `function` anywhere in its module.
-fn calls_of(function: FunctionValue<'_>) -> Vec<InstructionValue<'_>> {
-    let mut calls = Vec::new();
-    let mut using = function
-        .as_global_value()
-        .as_pointer_value()
-        .get_first_use();
-    while let Some(u) = using {
-        // A call that returns a value is that value's variant.
-        let user = match u.get_user() {
-            AnyValueEnum::InstructionValue(i) => Some(i),
-            other => BasicValueEnum::try_from(other)
-                .ok()
-                .and_then(|v| v.as_instruction_value()),
-        };
-        if let Some(i) = user {
-            let callee = i.get_operand(i.get_num_operands().saturating_sub(1));
-            let called = callee
-                .and_then(|c| c.value())
-                .is_some_and(|c| c.as_value_ref() == function.as_value_ref());
-            if i.get_opcode() == InstructionOpcode::Call && called {
-                calls.push(i);
-            }
-        }
-        using = u.get_next_use();
-    }
-    calls
-}
-
 /// Host handle -> device name, from the module's `__cudaRegisterFunction`
 /// calls (handle: argument 1; the name: argument 2, a string constant).
 fn registered_kernels(
@@ -176,7 +144,7 @@ fn registered_kernels(
     let Some(register) = module.get_function("__cudaRegisterFunction") else {
         return kernels;
     };
-    for call in calls_of(register) {
+    for call in crate::edit::calls_to(register) {
         let operand = |i| call.get_operand(i).and_then(|o| o.value());
         let (Some(handle), Some(BasicValueEnum::PointerValue(name))) = (operand(1), operand(2))
         else {

@@ -223,14 +223,6 @@ fn size_host_launches(
         format!("the device report `{path}` (-sl1-launch-report) is not valid: {e}")
     })?;
     let done = crate::launch::size_launches(view, &crate::launch::launch_bytes(&report));
-    for (kernel, calls) in &done.sized {
-        emit(
-            module,
-            Severity::Analysis,
-            None,
-            &format!("{kernel}: {calls} launch(es) give the line buffer its bytes"),
-        );
-    }
     for why in &done.skipped {
         emit(
             module,
