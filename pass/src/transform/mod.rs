@@ -23,6 +23,7 @@ mod cost;
 mod decide;
 mod lanes;
 mod line_runs;
+mod local_nests;
 pub mod predict;
 mod reports;
 mod sites;
@@ -168,6 +169,8 @@ pub fn transform_kernel(
     let convergent = crate::analysis::sync::convergent_calls(&first.blocks);
     let line = options.line_size;
     let mut headers = Vec::new();
+    // Header blocks of the chosen top-level loops.
+    let mut cached_nests = BTreeSet::new();
     let mut structures = BTreeSet::new();
     // Bytes of the widest access through a line (sets the padding).
     let mut widest = 1u64;
@@ -493,6 +496,7 @@ pub fn transform_kernel(
             .into_iter()
             .filter(|(id, _)| hot.contains(id))
             .collect();
+        cached_nests.insert(l.header);
         headers.push(ChosenLoop {
             header: first.blocks[l.header].as_raw_block(),
             label,
@@ -511,6 +515,10 @@ pub fn transform_kernel(
                 .reasons
                 .push("no main loop with data-structure accesses".into());
         }
+        return report;
+    }
+    if let Some(nest) = local_nests::deeper_local_nest(&first, &cached_nests) {
+        report.reasons.push(nest.reason());
         return report;
     }
     // Loops that only read fill their lines from the stage, loaded a run
