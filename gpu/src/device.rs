@@ -294,6 +294,28 @@ impl Gpu {
         Ok(self.stream.clone_dtoh(&global)?)
     }
 
+    /// Median time of a device-to-device copy of `bytes` bytes, over `reps`
+    /// copies after one warm-up: what the memory floor is measured with.
+    pub fn copy_ms(&self, bytes: usize, reps: usize) -> Result<f32, GpuError> {
+        // SAFETY: u8 buffers; the copy reads bytes of undefined value, which
+        // only their time depends on.
+        let from = unsafe { self.stream.alloc::<u8>(bytes) }?;
+        let mut to = unsafe { self.stream.alloc::<u8>(bytes) }?;
+        let start = self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
+        let end = self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
+        let mut times = Vec::with_capacity(reps);
+        for rep in 0..=reps {
+            start.record(&self.stream)?;
+            self.stream.memcpy_dtod(&from, &mut to)?;
+            end.record(&self.stream)?;
+            end.synchronize()?;
+            if rep > 0 {
+                times.push(start.elapsed_ms(&end)?);
+            }
+        }
+        Ok(median(&times).unwrap_or(f32::NAN))
+    }
+
     /// Sets every byte of `buffer` to `byte` on the GPU (a host copy of
     /// hundreds of MB per launch would dominate the run).
     fn fill(&self, buffer: &mut CudaSlice<u8>, byte: u8) -> Result<(), GpuError> {

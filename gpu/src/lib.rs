@@ -2,10 +2,12 @@
 //! like real data, a CPU reference and a check (`harm` adds the do-no-harm
 //! kernels: common CUDA patterns the apps do not cover, run the same way);
 //! `device` launches the kernels of every build (PTX) through the CUDA driver
-//! API and times them; `plots` draws the results as the paper's figures.
+//! API and times them; `floor` says how far each time is from what the
+//! memory system allows; `plots` draws the results as the paper's figures.
 
 pub mod apps;
 pub mod device;
+pub mod floor;
 pub mod harm;
 pub mod inputs;
 pub mod line_buffer;

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::floor::Floor;
 use crate::sweep::Config;
 
 /// One build of one app at one configuration.
@@ -45,6 +46,9 @@ pub struct Report {
     /// or too much shared memory per block).
     #[serde(default)]
     pub launch_failures: Vec<LaunchFailure>,
+    /// The memory floor measured in the same run (none in older reports).
+    #[serde(default)]
+    pub floor: Option<Floor>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -201,6 +205,15 @@ impl Report {
             merged.measurements.extend(part.measurements);
             merged.hit_rates.extend(part.hit_rates);
             merged.launch_failures.extend(part.launch_failures);
+            // Each part measured its own copy; the first part's rate stands,
+            // and apps floored only in a later part are floored at it.
+            if let (Some(floor), Some(theirs)) = (merged.floor.as_mut(), part.floor) {
+                for a in theirs.apps {
+                    if !floor.apps.iter().any(|o| o.app == a.app) {
+                        floor.add(&a.app, a.bytes);
+                    }
+                }
+            }
         }
         merged.best = summarize(&merged.measurements, &merged.baseline);
         Ok(merged)
@@ -209,7 +222,7 @@ impl Report {
 
 /// The summary as a text table.
 pub fn table(best: &[Best], baseline: &str) -> String {
-    table_compared(best, baseline, None)
+    table_compared(best, baseline, None, None)
 }
 
 /// Each row's speed-up over build `against` of the same app: `against`'s
@@ -225,9 +238,15 @@ pub fn speedups_over(best: &[Best], against: &str) -> Vec<Option<f32>> {
 }
 
 /// The summary as a text table; with `compare_to` (and that build among the
-/// rows), one more column: each row's speed-up over that build of its app.
+/// rows), one more column: each row's speed-up over that build of its app;
+/// with `floor`, one more: each row's time over its app's memory floor.
 /// The app column widens for names longer than 10 characters.
-pub fn table_compared(best: &[Best], baseline: &str, compare_to: Option<&str>) -> String {
+pub fn table_compared(
+    best: &[Best],
+    baseline: &str,
+    compare_to: Option<&str>,
+    floor: Option<&Floor>,
+) -> String {
     let compare = compare_to.filter(|c| best.iter().any(|b| b.variant == *c));
     let width = best.iter().map(|b| b.app.len()).max().unwrap_or(0).max(10);
     let ratio = |s: Option<f32>| s.map_or_else(|| "-".into(), |s| format!("{s:.2}x"));
@@ -242,6 +261,9 @@ pub fn table_compared(best: &[Best], baseline: &str, compare_to: Option<&str>) -
     if let Some(c) = compare {
         out += &format!(" {:>10}", format!("vs {c}"));
     }
+    if floor.is_some() {
+        out += &format!(" {:>9}", "x floor");
+    }
     out += "  check\n";
     let over = compare.map(|c| speedups_over(best, c));
     for (k, b) in best.iter().enumerate() {
@@ -255,6 +277,13 @@ pub fn table_compared(best: &[Best], baseline: &str, compare_to: Option<&str>) -
         );
         if let Some(over) = &over {
             out += &format!(" {:>10}", ratio(over[k]));
+        }
+        if let Some(floor) = floor {
+            let times = floor.times_floor(&b.app, b.median_ms);
+            out += &format!(
+                " {:>9}",
+                times.map_or_else(|| "-".into(), |t| format!("{t:.2}x"))
+            );
         }
         out += &format!("  {}\n", if b.correct { "OK" } else { "MISMATCH" });
     }
@@ -398,7 +427,7 @@ mod tests {
             speedups_over(&best, "no-sl1"),
             [Some(1.0), Some(0.5), Some(1.0), Some(3.0), None]
         );
-        let text = table_compared(&best, "nvcc", Some("no-sl1"));
+        let text = table_compared(&best, "nvcc", Some("no-sl1"), None);
         let header = text.lines().next().unwrap();
         assert!(
             header.contains("vs no-sl1") && header.starts_with("app    "),
@@ -411,7 +440,7 @@ mod tests {
         assert!(row.contains("0.50x") && row.ends_with("OK"), "{text}");
         // Without the build to compare to, the table is the plain one.
         let plain = table(&best, "nvcc");
-        assert_eq!(table_compared(&best, "nvcc", Some("clang")), plain);
+        assert_eq!(table_compared(&best, "nvcc", Some("clang"), None), plain);
         assert!(!plain.contains("vs no-sl1"));
         let line = comparison_summary(&best, "sl1", "no-sl1").unwrap();
         assert!(line.contains("over 2 app(s)"), "{line}");
@@ -431,6 +460,41 @@ mod tests {
             "app        build           best ms blocks x thr    vs nvcc  check\n\
              upper      sl1               2.000      132x256          -  OK\n"
         );
+    }
+
+    #[test]
+    fn the_floor_column_is_time_over_the_apps_floor() {
+        let best = summarize(
+            &[
+                m("upper", "sl1", 132, 2.0, true),
+                m("wc", "sl1", 132, 1.0, true),
+            ],
+            "nvcc",
+        );
+        // 1 MiB copied in 1 ms; upper moves 2 MiB (floor 1 ms), wc no floor.
+        let mut floor = Floor::from_copy(1 << 20, 1.0);
+        floor.add("upper", 2 << 20);
+        let text = table_compared(&best, "nvcc", None, Some(&floor));
+        assert!(text.lines().next().unwrap().contains("x floor"), "{text}");
+        let row = |app: &str| text.lines().find(|l| l.starts_with(app)).unwrap();
+        assert!(row("upper").contains(" 2.00x  OK"), "{text}");
+        assert!(row("wc").contains("       -  OK"), "{text}");
+    }
+
+    #[test]
+    fn merged_parts_floor_every_app_at_the_first_parts_rate() {
+        let mut first = part("H100", vec![m("upper", "sl1", 132, 2.0, true)]);
+        let mut floor = Floor::from_copy(1 << 20, 1.0);
+        floor.add("upper", 2 << 20);
+        first.floor = Some(floor);
+        let mut second = part("H100", vec![m("wc", "sl1", 132, 1.0, true)]);
+        let mut theirs = Floor::from_copy(1 << 20, 2.0);
+        theirs.add("wc", 1 << 20);
+        second.floor = Some(theirs);
+        let merged = Report::merge(vec![first, second]).unwrap();
+        let floor = merged.floor.unwrap();
+        assert_eq!(floor.copy_ms, 1.0);
+        assert_eq!(floor.times_floor("wc", 1.0), Some(2.0));
     }
 
     #[test]
@@ -458,6 +522,7 @@ mod tests {
                 }],
             }],
             launch_failures: vec![],
+            floor: None,
         };
         let json = serde_json::to_string(&report).unwrap();
         assert_eq!(serde_json::from_str::<Report>(&json).unwrap(), report);
@@ -483,6 +548,7 @@ mod tests {
             measurements: ms,
             hit_rates: vec![],
             launch_failures: vec![],
+            floor: None,
         }
     }
 

@@ -1,6 +1,8 @@
 //! `sl1-bench`: runs the app suite's builds on the GPU, checks every output
 //! against the CPU reference and times a block/thread sweep; `--suite harm`
-//! runs the do-no-harm kernels the same way.
+//! runs the do-no-harm kernels the same way. A device-to-device copy timed
+//! in the same run gives each app's memory floor (`floor`): the table says
+//! how far each build's best time is from it.
 //!
 //! A bundle holds one PTX per build and app: `<bundle>/ptx/<build>/<app>.ptx`
 //! (`ci/gpu-bundle` makes it; its run script adds the nvcc build there).
@@ -14,6 +16,7 @@ use clap::{Parser, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use sl1_gpu::apps::{self, check, check_args};
 use sl1_gpu::device::Gpu;
+use sl1_gpu::floor::{must_move_bytes, Floor};
 use sl1_gpu::line_buffer::LineBuffer;
 use sl1_gpu::results::{
     comparison_summary, hit_rate_table, summarize, table_compared, HitRates, LaunchFailure,
@@ -166,6 +169,9 @@ fn main() -> Result<()> {
     }
 
     let gpu = Gpu::open()?;
+    // The floor's copy moves as many bytes as the apps' inputs hold.
+    let copy_ms = gpu.copy_ms(args.bytes, args.reps.max(5))?;
+    let mut floor = Floor::from_copy(args.bytes as u64, copy_ms);
     let sweep = configs(args.quick);
     let total = (wanted.len() * builds.len() * sweep.len()) as u64;
     let bar = ProgressBar::new(total).with_style(
@@ -178,6 +184,12 @@ fn main() -> Result<()> {
         bar.set_message(format!("{}: generating input", app.name()));
         let case = app.case(args.bytes, 1);
         let app_configs = app.configs(&case, &sweep);
+        if let Some(first) = app_configs.first() {
+            floor.add(
+                app.name(),
+                must_move_bytes(&case, &app.args(&case, first.total_threads())),
+            );
+        }
         if app_configs.len() != sweep.len() {
             let more = (app_configs.len() * builds.len()) as u64;
             bar.set_length(bar.length().unwrap_or(0) + more - (sweep.len() * builds.len()) as u64);
@@ -260,8 +272,9 @@ fn main() -> Result<()> {
     );
     print!(
         "{}",
-        table_compared(&best, &args.baseline, compare_to.as_deref())
+        table_compared(&best, &args.baseline, compare_to.as_deref(), Some(&floor))
     );
+    print!("{}", floor.text());
     if let Some(line) = compare_to
         .as_deref()
         .and_then(|c| comparison_summary(&best, "sl1", c))
@@ -297,6 +310,7 @@ fn main() -> Result<()> {
         measurements,
         hit_rates,
         launch_failures,
+        floor: Some(floor),
     };
     if let Some(path) = &args.json {
         std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")

@@ -137,6 +137,7 @@ pub fn all(report: &Report) -> Vec<Result<BarChart, Skipped>> {
         threads(report),
         overhead(report),
         line_size(report),
+        floor(report),
     ]
 }
 
@@ -519,6 +520,53 @@ pub fn line_size(report: &Report) -> Result<BarChart, Skipped> {
     })
 }
 
+/// Figure 6: each build's best time over the app's memory floor (the bytes
+/// it must move at the device-to-device copy's rate, measured in the run).
+pub fn floor(report: &Report) -> Result<BarChart, Skipped> {
+    const NAME: &str = "floor";
+    let Some(floor) = &report.floor else {
+        return Err(Skipped {
+            plot: NAME,
+            reason: "the report has no memory floor (made before sl1-bench measured it)".into(),
+        });
+    };
+    let mut wanted = vec![report.baseline.as_str()];
+    if report.baseline != NO_SL1 {
+        wanted.push(NO_SL1);
+    }
+    wanted.push(SL1);
+    let builds = present(report, &wanted);
+    let (groups, series, note) = per_app(
+        report,
+        &builds,
+        |app, b| floor.times_floor(app, b.median_ms),
+        false,
+    );
+    if groups.is_empty() {
+        return Err(Skipped {
+            plot: NAME,
+            reason: format!("no app of {} has a floor", names(&builds)),
+        });
+    }
+    Ok(BarChart {
+        name: NAME,
+        title: format!(
+            "Time over the memory floor (a copy's rate: {:.0} GB/s read + written; best configuration)",
+            floor.bytes_per_second / 1e9
+        ),
+        y_label: "best time / floor time".into(),
+        groups,
+        series,
+        lines: vec![RefLine {
+            value: 1.0,
+            label: "memory floor (1.0)".into(),
+        }],
+        y_scale: YScale::Linear,
+        unit: Unit::Ratio,
+        note,
+    })
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -545,6 +593,7 @@ pub(crate) mod tests {
             measurements,
             hit_rates,
             launch_failures: vec![],
+            floor: None,
         }
     }
 
@@ -584,7 +633,12 @@ pub(crate) mod tests {
             stats("upper", 132, "in", 75),
             stats("wc", 132, "text", 50),
         ];
-        report(ms, hit_rates)
+        let mut full = report(ms, hit_rates);
+        let mut floor = crate::floor::Floor::from_copy(1 << 20, 1.0);
+        floor.add("upper", 1 << 20);
+        floor.add("wc", 1 << 20);
+        full.floor = Some(floor);
+        full
     }
 
     fn values(chart: &BarChart, series: usize) -> Vec<Option<f64>> {
@@ -711,6 +765,24 @@ pub(crate) mod tests {
             "{}",
             skip.reason
         );
+    }
+
+    #[test]
+    fn floor_is_each_builds_time_over_the_apps_floor() {
+        let mut r = full();
+        r.floor = None;
+        assert!(floor(&r).unwrap_err().reason.contains("no memory floor"));
+        // 1 MiB copied in 1 ms: an app moving 1 MiB has a 0.5 ms floor.
+        let mut f = crate::floor::Floor::from_copy(1 << 20, 1.0);
+        f.add("upper", 1 << 20);
+        r.floor = Some(f);
+        let chart = floor(&r).unwrap();
+        let names: Vec<&str> = chart.series.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["nvcc", "no-sl1", "sl1"]);
+        // wc has no floor: only upper is drawn; sl1's best is 2 ms.
+        assert_eq!(chart.groups, ["upper"]);
+        assert_eq!(values(&chart, 2), [Some(4.0)]);
+        assert_eq!(chart.lines[0].value, 1.0);
     }
 
     #[test]

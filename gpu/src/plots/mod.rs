@@ -156,7 +156,9 @@ mod tests {
                 "overhead.svg",
                 "overhead.png",
                 "line-size.svg",
-                "line-size.png"
+                "line-size.png",
+                "floor.svg",
+                "floor.png"
             ]
         );
         assert!(summary.written.iter().all(|p| p.starts_with(dir.path())));
@@ -167,6 +169,7 @@ mod tests {
         assert!(svg("speedup.svg").contains("mean"));
         assert!(svg("overhead.svg").contains("goal: 8%"));
         assert!(svg("line-size.svg").contains("64 B lines"));
+        assert!(svg("floor.svg").contains("memory floor (1.0)"));
     }
 
     #[test]
@@ -186,7 +189,7 @@ mod tests {
             ["speedup.svg", "speedup.png", "threads.svg", "threads.png"]
         );
         let skipped: Vec<&str> = summary.skipped.iter().map(|s| s.plot).collect();
-        assert_eq!(skipped, ["hit-rate", "overhead", "line-size"]);
+        assert_eq!(skipped, ["hit-rate", "overhead", "line-size", "floor"]);
         check_files(&summary, &["upper", "grep"]);
         let text = summary.to_string();
         assert!(
@@ -202,7 +205,7 @@ mod tests {
         let r = report(vec![m("upper", "nvcc", 1, 32, 1.0)], vec![]);
         let summary = write_all(&r, &out).unwrap_or_else(|e| panic!("{e}"));
         assert!(summary.written.is_empty());
-        assert_eq!(summary.skipped.len(), 5);
+        assert_eq!(summary.skipped.len(), 6);
         assert!(out.is_dir());
     }
 
@@ -215,8 +218,12 @@ mod tests {
         assert!(report.hit_rates.is_empty(), "an older report: no hit rates");
         let (_dir, summary) = write(&report);
         assert_eq!(summary.written.len(), 8, "{summary}");
-        assert_eq!(summary.skipped.len(), 1);
-        assert_eq!(summary.skipped[0].plot, "hit-rate");
+        let skipped: Vec<&str> = summary.skipped.iter().map(|s| s.plot).collect();
+        assert_eq!(
+            skipped,
+            ["hit-rate", "floor"],
+            "an older report: no floor either"
+        );
         check_files(
             &summary,
             &["upper", "wc", "grep", "kmeans", "matmul", "pvc"],
