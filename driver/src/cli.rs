@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[command(
     name = "sl1-driver",
     version,
+    propagate_version = true,
     about = "Build CUDA programs and NVVM IR with the S-L1 software L1 cache"
 )]
 pub struct Cli {
@@ -27,6 +28,20 @@ pub enum Command {
     /// capacity, bank conflicts, throughput) and write a GPU profile whose
     /// line sizes and shared-memory budget `build --gpu-profile` uses.
     Probe(sl1_gpu::probe::cli::ProbeArgs),
+    /// Print a shell completion script on standard output.
+    ///
+    /// For bash: `sl1-driver completions bash >
+    /// ~/.local/share/bash-completion/completions/sl1-driver`; zsh reads
+    /// `_sl1-driver` from a folder of its `fpath`, fish
+    /// `~/.config/fish/completions/sl1-driver.fish`.
+    Completions(CompletionsArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct CompletionsArgs {
+    /// The shell the script is for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// What `build` writes.
@@ -96,7 +111,7 @@ pub struct ToolArgs {
     #[arg(long, value_name = "PATH")]
     pub clang: Option<PathBuf>,
     /// The S-L1 clang plugin (default: $SL1_PLUGIN, then libsl1_pass.so beside
-    /// this program).
+    /// this program or in ../lib, then the one this program's build made).
     #[arg(long, value_name = "PATH")]
     pub plugin: Option<PathBuf>,
 }

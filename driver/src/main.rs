@@ -1,11 +1,12 @@
 //! `sl1-driver`: builds CUDA programs and device IR with the S-L1 software L1
 //! cache, and checks the toolchain.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 
 use sl1_driver::cli::{BuildArgs, Cli, Command, Emit};
 use sl1_driver::error::DriverError;
@@ -107,11 +108,25 @@ fn finish(args: &BuildArgs, report: &sl1_pass::Report, output: &Path) -> Result<
     Ok(())
 }
 
+/// Prints the completion script for `shell`; a reader that stops early
+/// (`| head`) is no error.
+fn completions(shell: clap_complete::Shell) -> Result<()> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "sl1-driver", &mut script);
+    match std::io::stdout().lock().write_all(&script) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(e).context("cannot write the completion script")
+        }
+        _ => Ok(()),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Build(args) => build(args),
         Command::Probe(args) => sl1_gpu::probe::cli::main(args),
+        Command::Completions(args) => completions(args.shell),
         Command::Doctor(args) => {
             return if doctor::run(args) {
                 ExitCode::SUCCESS

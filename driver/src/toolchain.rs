@@ -70,6 +70,14 @@ pub fn find_clang(args: &ToolArgs) -> Found {
     Found::first_existing(candidates, Path::is_file)
 }
 
+/// The plugin that the build of this driver made: cargo builds the
+/// `sl1-pass` cdylib, a dependency, into `deps/` of the profile directory
+/// (`build.rs` records which). `cargo install --path driver` copies the
+/// driver out of the build tree and leaves the plugin there.
+pub fn build_tree_plugin() -> PathBuf {
+    Path::new(env!("SL1_BUILD_PROFILE_DIR")).join("deps/libsl1_pass.so")
+}
+
 pub fn find_plugin(args: &ToolArgs) -> Found {
     let mut candidates: Vec<PathBuf> = args.plugin.iter().cloned().collect();
     candidates.extend(env_path("SL1_PLUGIN"));
@@ -81,8 +89,10 @@ pub fn find_plugin(args: &ToolArgs) -> Found {
             candidates.push(dir.join("libsl1_pass.so"));
             // `cargo test` runs the driver from target/<profile>/deps.
             candidates.push(dir.join("../libsl1_pass.so"));
+            // An installed prefix (ci/package's archive): bin/ and lib/.
             candidates.push(dir.join("../lib/libsl1_pass.so"));
         }
+        candidates.push(build_tree_plugin());
     }
     Found::first_existing(candidates, Path::is_file)
 }
@@ -131,7 +141,9 @@ pub fn clang_fix() -> String {
 }
 
 pub fn plugin_fix() -> String {
-    "cargo build --release -p sl1-pass (or pass --plugin / set SL1_PLUGIN)".to_string()
+    "cargo build --release -p sl1-pass, or put libsl1_pass.so in lib/ beside this program's \
+     bin/ (as ci/package's archive has it), or pass --plugin / set SL1_PLUGIN"
+        .to_string()
 }
 
 pub fn cuda_fix() -> String {
