@@ -8,7 +8,6 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::cmake::{build as cmake_build, cmake, configure, cuda_for_cmake};
 use common::*;
 
 #[test]
@@ -18,7 +17,7 @@ fn the_example_builds_with_its_kernel_transformed_as_the_driver_would() {
     let build = dir.path().join("build");
     let example = repo().join("examples/cmake");
     run_ok(
-        configure(&example, &build, &cuda)
+        cmake_configure(&example, &build, &cuda)
             .arg(format!("-DSL1_DIR={}", repo().join("cmake").display()))
             .arg(format!("-DSL1_PLUGIN={}", plugin().display())),
     );

@@ -9,7 +9,6 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::cmake::{build as cmake_build, configure, cuda_for_cmake};
 use common::*;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -186,7 +185,7 @@ fn the_release_archive_builds_programs_and_the_cmake_example_with_its_plugin() {
     let cuda = cuda_for_cmake(dir.path());
     let build = dir.path().join("example");
     run_ok(
-        configure(&repo().join("examples/cmake"), &build, &cuda)
+        cmake_configure(&repo().join("examples/cmake"), &build, &cuda)
             .arg(format!("-DCMAKE_PREFIX_PATH={}", prefix.display())),
     );
     let cmake_built = cmake_build(&build);
