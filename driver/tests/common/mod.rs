@@ -102,9 +102,13 @@ pub fn cmake() -> PathBuf {
     which::which("cmake").expect("cmake not on PATH: run ci/setup (installs cmake)")
 }
 
-/// A CUDA toolkit root in `dir` that CMake accepts for clang (ci/cuda-for-cmake
-/// says why the installation ci/setup assembles needs one).
+/// A CUDA toolkit root that CMake accepts for clang: the tests' CUDA when it
+/// has nvcc (a real toolkit), else one in `dir` (ci/cuda-for-cmake says why
+/// the installation ci/setup assembles needs one).
 pub fn cuda_for_cmake(dir: &Path) -> PathBuf {
+    if cuda_path().join("bin/nvcc").is_file() {
+        return cuda_path();
+    }
     let root = dir.join("cuda");
     run_ok(
         Command::new(repo().join("ci/cuda-for-cmake"))
