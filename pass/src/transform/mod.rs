@@ -397,11 +397,7 @@ pub fn transform_kernel(
                 && !rereads.contains_key(&id)
                 && !global_writes.iter().any(|a| a.base.may_touch_argument(arg))
         };
-        if !cacheable.is_empty()
-            && cacheable
-                .iter()
-                .all(|&id| companion(id) || unwritten(id))
-        {
+        if !cacheable.is_empty() && cacheable.iter().all(|&id| companion(id) || unwritten(id)) {
             let cold_note = if cold.is_empty() {
                 String::new()
             } else {
