@@ -43,6 +43,52 @@ fn upper_report_lists_restrict_arguments_and_one_loop() {
 }
 
 #[test]
+fn with_debug_information_reports_and_remarks_point_at_the_loops_source_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let ptx = dir.path().join("upper.ptx");
+    let report = dir.path().join("upper.json");
+    let out = run_ok(
+        driver()
+            .args(["build", "testdata/cu/upper.cu", "--emit", "ptx", "-o"])
+            .arg(&ptx)
+            .arg("--report")
+            .arg(&report)
+            .args([
+                "--clang-arg=-gline-tables-only",
+                "--clang-arg=-Rpass-analysis=sl1",
+            ]),
+    );
+    // The loop's `for` is on line 17 of upper.cu, column 3.
+    let source = std::fs::read_to_string(testdata("cu/upper.cu")).unwrap();
+    assert!(
+        source.lines().nth(16).unwrap().starts_with("  for ("),
+        "line 17 of upper.cu is no longer its loop"
+    );
+    let at = read_report(&report).kernels[0].loops[0]
+        .location
+        .clone()
+        .expect("a location with debug information");
+    assert!(at.file.ends_with("testdata/cu/upper.cu"), "{at}");
+    assert_eq!((at.line, at.column), (17, 3), "{at}");
+    let remark = out
+        .stderr
+        .lines()
+        .find(|l| l.contains("remark: loop at for.body"))
+        .unwrap_or_else(|| panic!("no loop remark:\n{}", out.stderr));
+    assert!(remark.contains("upper.cu:17:3: remark:"), "{remark}");
+    // Without debug information the report has no location.
+    let plain = dir.path().join("plain.json");
+    run_ok(
+        driver()
+            .args(["build", "testdata/cu/upper.cu", "--emit", "ptx", "-o"])
+            .arg(dir.path().join("plain.ptx"))
+            .arg("--report")
+            .arg(&plain),
+    );
+    assert_eq!(read_report(&plain).kernels[0].loops[0].location, None);
+}
+
+#[test]
 fn report_of_every_cu_case() {
     let dir = tempfile::tempdir().unwrap();
     for name in ["upper", "wc", "patterns"] {

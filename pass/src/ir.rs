@@ -42,6 +42,20 @@ pub struct Function<'m> {
     _module: PhantomData<&'m ()>,
 }
 
+/// Where in the source an instruction came from (its debug location).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SourceLocation {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl std::fmt::Display for SourceLocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
 /// What a value is, as far as the analyses care.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub enum ValueKind {
@@ -284,6 +298,86 @@ impl<'m> Block<'m> {
 
     pub fn as_raw_block(self) -> LLVMBasicBlockRef {
         self.raw
+    }
+
+    /// Where the loop whose latch is this block starts in the source: the
+    /// start location clang records in the latch's `llvm.loop` metadata
+    /// (the `for`/`while` keyword) when compiling with debug information.
+    pub fn loop_start_location(self) -> Option<SourceLocation> {
+        use inkwell::llvm_sys::debuginfo::{
+            LLVMDIFileGetFilename, LLVMDILocationGetColumn, LLVMDILocationGetLine,
+            LLVMDILocationGetScope, LLVMDIScopeGetFile, LLVMGetMetadataKind, LLVMMetadataKind,
+        };
+        // SAFETY: reads the terminator's metadata; every node is checked to
+        // be what it is read as (an MDNode with operands, a DILocation, a
+        // scope with a file) before it is read, and names are owned by the
+        // module's metadata.
+        unsafe {
+            let term = LLVMGetBasicBlockTerminator(self.raw);
+            if term.is_null() {
+                return None;
+            }
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(term));
+            let kind = LLVMGetMDKindIDInContext(ctx, c"llvm.loop".as_ptr(), 9);
+            let node = LLVMGetMetadata(term, kind);
+            if node.is_null() {
+                return None;
+            }
+            let count = LLVMGetMDNodeNumOperands(node) as usize;
+            let mut operands = vec![std::ptr::null_mut(); count];
+            LLVMGetMDNodeOperands(node, operands.as_mut_ptr());
+            operands.into_iter().filter(|o| !o.is_null()).find_map(|o| {
+                let md = LLVMValueAsMetadata(o);
+                if !matches!(
+                    LLVMGetMetadataKind(md),
+                    LLVMMetadataKind::LLVMDILocationMetadataKind
+                ) {
+                    return None;
+                }
+                let line = LLVMDILocationGetLine(md);
+                let scope = LLVMDILocationGetScope(md);
+                let file = if scope.is_null() {
+                    std::ptr::null_mut()
+                } else {
+                    LLVMDIScopeGetFile(scope)
+                };
+                let name = if file.is_null() {
+                    String::new()
+                } else {
+                    let mut len = 0u32;
+                    let ptr = LLVMDIFileGetFilename(file, &mut len);
+                    c_str_to_string(ptr, len as usize)
+                };
+                (line > 0).then(|| SourceLocation {
+                    file: name,
+                    line,
+                    column: LLVMDILocationGetColumn(md),
+                })
+            })
+        }
+    }
+
+    /// The source location of the block's first instruction that has one
+    /// (modules compiled with `-g` or `-gline-tables-only`).
+    pub fn debug_location(self) -> Option<SourceLocation> {
+        self.instructions().into_iter().find_map(|i| {
+            // SAFETY: the debug-location getters accept any instruction and
+            // answer 0 or an empty name where it has no location; the name
+            // is owned by the module's metadata.
+            unsafe {
+                let line = LLVMGetDebugLocLine(i.raw);
+                if line == 0 {
+                    return None;
+                }
+                let mut len = 0u32;
+                let name = LLVMGetDebugLocFilename(i.raw, &mut len);
+                Some(SourceLocation {
+                    file: c_str_to_string(name, len as usize),
+                    line,
+                    column: LLVMGetDebugLocColumn(i.raw),
+                })
+            }
+        })
     }
 
     pub fn successors(self) -> Vec<Block<'m>> {

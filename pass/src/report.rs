@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::accesses::{AccessKind, Base};
 use crate::analysis::sync::SyncKind;
 use crate::analysis::{KernelAnalysis, Mode};
+pub use crate::ir::SourceLocation;
 use crate::options::Options;
 use crate::transform::TransformReport;
 
@@ -83,6 +84,9 @@ pub struct LoopReport {
     pub sync_points: usize,
     /// A top-level loop with data-structure accesses: a candidate for slicing.
     pub main_loop: bool,
+    /// Where the loop's header is in the source (with debug information).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<SourceLocation>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -176,6 +180,11 @@ impl KernelReport {
                         .filter(|s| l.blocks.contains(&s.block))
                         .count(),
                     main_loop: l.depth == 1 && accesses > 0,
+                    location: l
+                        .latches
+                        .iter()
+                        .find_map(|&b| k.blocks[b].loop_start_location())
+                        .or_else(|| k.blocks[l.header].debug_location()),
                 }
             })
             .collect();
@@ -321,9 +330,18 @@ impl KernelReport {
 
     /// One line per finding, for the text report and for LLVM remarks.
     pub fn summary_lines(&self) -> Vec<String> {
-        let mut lines = Vec::new();
+        self.summary_entries()
+            .into_iter()
+            .map(|(line, _)| line)
+            .collect()
+    }
+
+    /// The summary's lines, each with the header of the loop it is about
+    /// (remarks point at that loop's source location).
+    pub fn summary_entries(&self) -> Vec<(String, Option<String>)> {
+        let mut lines: Vec<(String, Option<String>)> = Vec::new();
         for ds in &self.data_structures {
-            lines.push(format!(
+            lines.push((format!(
                 "data structure {} `{}` (arg {}): {}{}, {} load(s), {} store(s), {} atomic(s), widths {:?} B",
                 ds.id,
                 ds.argument,
@@ -334,60 +352,74 @@ impl KernelReport {
                 ds.stores,
                 ds.atomics,
                 ds.widths,
-            ));
+            ), None));
         }
         for l in &self.loops {
-            lines.push(format!(
-                "loop at {} (depth {}{}): {} block(s), {} data-structure access(es){}",
-                l.header,
-                l.depth,
-                l.parent
-                    .as_ref()
-                    .map(|p| format!(", inside {p}"))
-                    .unwrap_or_default(),
-                l.blocks,
-                l.accesses,
-                if l.main_loop { ", main loop" } else { "" },
+            lines.push((
+                format!(
+                    "loop at {}{} (depth {}{}): {} block(s), {} data-structure access(es){}",
+                    l.header,
+                    l.location
+                        .as_ref()
+                        .map(|at| format!(" ({at})"))
+                        .unwrap_or_default(),
+                    l.depth,
+                    l.parent
+                        .as_ref()
+                        .map(|p| format!(", inside {p}"))
+                        .unwrap_or_default(),
+                    l.blocks,
+                    l.accesses,
+                    if l.main_loop { ", main loop" } else { "" },
+                ),
+                Some(l.header.clone()),
             ));
         }
         let a = &self.accesses;
-        lines.push(format!(
+        lines.push((format!(
             "accesses: {} total, {} to data structures, {} shared, {} local, {} global, {} unattributed",
             a.total, a.data_structure, a.shared, a.local, a.global, a.unattributed
-        ));
+        ), None));
         for u in &self.unattributed {
-            lines.push(format!(
-                "unattributed {:?} in {}: {}",
-                u.kind, u.block, u.reason
+            lines.push((
+                format!("unattributed {:?} in {}: {}", u.kind, u.block, u.reason),
+                None,
             ));
         }
         let s = &self.sync;
         if s.fences + s.barriers + s.atomics + s.calls > 0 {
-            lines.push(format!(
-                "coherence points: {} fence(s), {} barrier(s), {} atomic(s), {} call(s)",
-                s.fences, s.barriers, s.atomics, s.calls
+            lines.push((
+                format!(
+                    "coherence points: {} fence(s), {} barrier(s), {} atomic(s), {} call(s)",
+                    s.fences, s.barriers, s.atomics, s.calls
+                ),
+                None,
             ));
         }
-        lines.extend(self.notes.iter().map(|n| format!("note: {n}")));
+        lines.extend(self.notes.iter().map(|n| (format!("note: {n}"), None)));
         let t = &self.transform;
         if t.applied {
-            lines.push(format!(
+            lines.push((format!(
                 "S-L1: {} loop(s) sliced ({}), {} access(es) through the cache, {} B of shared memory for up to {} threads",
                 t.loops_sliced.len(),
                 t.loops_sliced.join(", "),
                 t.accesses_cached,
                 t.shared_bytes,
                 t.max_threads
-            ));
+            ), None));
         }
         if let (true, Some(bytes)) = (t.applied, t.dynamic_shared_bytes) {
-            lines.push(format!(
+            lines.push((
+                format!(
                 "dynamic shared memory: launches give at most {bytes} B (--dynamic-shared); the \
                  line buffer takes what the budget leaves beside it"
+            ),
+                None,
             ));
         }
         if let (Some(all), Some(one)) = (t.warps_with_lines, t.warps_with_a_line) {
-            lines.push(format!(
+            lines.push((
+                format!(
                 "warp threshold: at blocks of {} threads ({} warps) the buffer gives the first {} \
                  warps a line for every structure and the first {} a line for one; the others \
                  go direct",
@@ -395,48 +427,62 @@ impl KernelReport {
                 t.max_threads.div_ceil(32),
                 all,
                 one
+            ),
+                None,
             ));
         }
         for p in &t.predictions {
-            lines.push(format!(
-                "structure `{}` in loop at {}: {}",
-                p.argument, p.loop_header, p.decision
+            lines.push((
+                format!(
+                    "structure `{}` in loop at {}: {}",
+                    p.argument, p.loop_header, p.decision
+                ),
+                Some(p.loop_header.clone()),
             ));
         }
         for r in &t.rereads {
-            lines.push(format!(
+            lines.push((
+                format!(
                 "structure `{}` in loop at {}: read again on every iteration of the inner loop \
                  at {}; cached although read-only (between two reads the hardware L1 loses it)",
                 r.argument, r.loop_header, r.inner_loop
+            ),
+                Some(r.loop_header.clone()),
             ));
         }
         for r in &t.line_runs {
-            lines.push(format!(
-                "{} in loop at {}: {}",
-                if r.applied {
-                    "line runs"
-                } else {
-                    "no line runs"
-                },
-                r.loop_header,
-                r.detail
+            lines.push((
+                format!(
+                    "{} in loop at {}: {}",
+                    if r.applied {
+                        "line runs"
+                    } else {
+                        "no line runs"
+                    },
+                    r.loop_header,
+                    r.detail
+                ),
+                Some(r.loop_header.clone()),
             ));
         }
         for l in &t.lane_tests {
             let names: Vec<String> = l.arguments.iter().map(|a| format!("`{a}`")).collect();
-            lines.push(format!(
-                "lane test in loop at {}: {} cached only where a warp's neighbouring lanes \
+            lines.push((
+                format!(
+                    "lane test in loop at {}: {} cached only where a warp's neighbouring lanes \
                  access them at least {} B apart (tested at run time); closer lanes share the \
                  hardware's L1 lines, which serve them as well",
-                l.loop_header,
-                names.join(", "),
-                l.min_bytes
+                    l.loop_header,
+                    names.join(", "),
+                    l.min_bytes
+                ),
+                Some(l.loop_header.clone()),
             ));
         }
         for d in &t.accesses_direct {
-            lines.push(format!(
-                "direct {:?} of `{}`: {}",
-                d.kind, d.argument, d.reason
+            lines.push((
+                format!("direct {:?} of `{}`: {}", d.kind, d.argument, d.reason),
+                None,
             ));
         }
         // Reasons name what was left as it was: the whole kernel, or some of
@@ -447,7 +493,7 @@ impl KernelReport {
             "not transformed"
         };
         for r in &t.reasons {
-            lines.push(format!("{left}: {r}"));
+            lines.push((format!("{left}: {r}"), None));
         }
         lines
     }

@@ -76,6 +76,7 @@ extern "C" {
         severity: c_int,
         kernel: *const c_char,
         message: *const c_char,
+        loop_header: *const c_char,
     );
 }
 
@@ -93,9 +94,18 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
     }
 }
 
-fn emit(module: LLVMModuleRef, severity: Severity, kernel: Option<&str>, message: &str) {
+/// Emits `message` about `kernel`, at the source location of its loop
+/// `loop_header` where the module has debug information.
+fn emit(
+    module: LLVMModuleRef,
+    severity: Severity,
+    kernel: Option<&str>,
+    message: &str,
+    loop_header: Option<&str>,
+) {
     let message = CString::new(message.replace('\0', " ")).expect("no NUL left");
     let kernel = kernel.map(|k| CString::new(k).unwrap_or_default());
+    let loop_header = loop_header.map(|h| CString::new(h).unwrap_or_default());
     // SAFETY: the module is the live module the pass was called with; strings
     // outlive the call.
     unsafe {
@@ -104,6 +114,9 @@ fn emit(module: LLVMModuleRef, severity: Severity, kernel: Option<&str>, message
             severity as c_int,
             kernel.as_ref().map_or(std::ptr::null(), |k| k.as_ptr()),
             message.as_ptr(),
+            loop_header
+                .as_ref()
+                .map_or(std::ptr::null(), |h| h.as_ptr()),
         )
     }
 }
@@ -112,7 +125,7 @@ fn emit(module: LLVMModuleRef, severity: Severity, kernel: Option<&str>, message
 /// `-Rpass-missed=sl1`, every finding for `-Rpass-analysis=sl1`.
 fn emit_remarks(module: LLVMModuleRef, report: &Report) {
     for k in &report.kernels {
-        for line in k.summary_lines() {
+        for (line, loop_header) in k.summary_entries() {
             let severity = if line.starts_with("S-L1: ") {
                 Severity::Remark
             } else if ["not transformed: ", "left alone: ", "direct "]
@@ -123,7 +136,13 @@ fn emit_remarks(module: LLVMModuleRef, report: &Report) {
             } else {
                 Severity::Analysis
             };
-            emit(module, severity, Some(&k.name), &line);
+            emit(
+                module,
+                severity,
+                Some(&k.name),
+                &line,
+                loop_header.as_deref(),
+            );
         }
     }
 }
@@ -229,6 +248,7 @@ fn size_host_launches(
             Severity::Warning,
             None,
             &format!("a launch left without its line buffer's bytes (it caches nothing): {why}"),
+            None,
         );
     }
     Ok(!done.sized.is_empty())
@@ -240,7 +260,7 @@ fn finish(module: LLVMModuleRef, result: std::thread::Result<Result<bool, String
     match result {
         Ok(Ok(changed)) => c_int::from(changed),
         Ok(Err(message)) => {
-            emit(module, Severity::Error, None, &message);
+            emit(module, Severity::Error, None, &message, None);
             -1
         }
         Err(payload) => {
@@ -253,6 +273,7 @@ fn finish(module: LLVMModuleRef, result: std::thread::Result<Result<bool, String
                      (-mllvm -sl1-disable skips the transform)",
                     panic_message(payload.as_ref())
                 ),
+                None,
             );
             -1
         }

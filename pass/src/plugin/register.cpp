@@ -5,6 +5,8 @@
 
 #include "llvm-c/Types.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
@@ -172,8 +174,32 @@ extern "C" int sl1_tune_late(LLVMModuleRef M, const char *ReportPath);
 // Severity codes used by Rust (`plugin::Severity`).
 enum Sl1Severity { Sl1Error = 0, Sl1Warning = 1, Sl1Remark = 2, Sl1Missed = 3, Sl1Analysis = 4 };
 
+// Where a remark about the loop headed by `F`'s block `Header` points: the
+// loop's start location in a latch's `llvm.loop` metadata (what the report
+// gives), else the header's first instruction with a location. Sets `Block`
+// to the header.
+static DebugLoc loopLocation(Function *F, const char *Header, const BasicBlock *&Block) {
+  if (!Header)
+    return DebugLoc();
+  for (BasicBlock &BB : *F) {
+    if (BB.getName() != Header)
+      continue;
+    Block = &BB;
+    for (BasicBlock *Pred : predecessors(&BB))
+      if (MDNode *Loop = Pred->getTerminator()->getMetadata(LLVMContext::MD_loop))
+        for (const MDOperand &Op : Loop->operands())
+          if (auto *At = dyn_cast_or_null<DILocation>(Op.get()))
+            return DebugLoc(At);
+    for (Instruction &I : BB)
+      if (I.getDebugLoc())
+        return I.getDebugLoc();
+    return DebugLoc();
+  }
+  return DebugLoc();
+}
+
 extern "C" void sl1_emit_diagnostic(LLVMModuleRef MRef, int Severity, const char *Kernel,
-                                    const char *Message) {
+                                    const char *Message, const char *LoopHeader) {
   Module *M = reinterpret_cast<Module *>(MRef);
   Function *F = Kernel ? M->getFunction(Kernel) : nullptr;
   switch (Severity) {
@@ -182,6 +208,17 @@ extern "C" void sl1_emit_diagnostic(LLVMModuleRef MRef, int Severity, const char
   case Sl1Analysis:
     if (F && !F->isDeclaration()) {
       OptimizationRemarkEmitter ORE(F);
+      const BasicBlock *BB = nullptr;
+      if (DebugLoc Loc = loopLocation(F, LoopHeader, BB)) {
+        DiagnosticLocation At(Loc);
+        if (Severity == Sl1Remark)
+          ORE.emit(OptimizationRemark("sl1", "SL1", At, BB) << Message);
+        else if (Severity == Sl1Missed)
+          ORE.emit(OptimizationRemarkMissed("sl1", "SL1", At, BB) << Message);
+        else
+          ORE.emit(OptimizationRemarkAnalysis("sl1", "SL1", At, BB) << Message);
+        return;
+      }
       if (Severity == Sl1Remark)
         ORE.emit(OptimizationRemark("sl1", "SL1", F) << Message);
       else if (Severity == Sl1Missed)
