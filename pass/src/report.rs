@@ -434,8 +434,14 @@ impl KernelReport {
         for p in &t.predictions {
             lines.push((
                 format!(
-                    "structure `{}` in loop at {}: {}",
-                    p.argument, p.loop_header, p.decision
+                    "structure `{}` in loop at {}: {}{}",
+                    p.argument,
+                    p.loop_header,
+                    p.decision,
+                    p.sectors
+                        .as_ref()
+                        .map(|f| format!("; {}", f.describe()))
+                        .unwrap_or_default()
                 ),
                 Some(p.loop_header.clone()),
             ));

@@ -31,6 +31,8 @@
 
 use std::collections::BTreeSet;
 
+use serde::{Deserialize, Serialize};
+
 use crate::analysis::accesses::AccessKind;
 
 /// Bytes of the unit the L1 moves to and from L2 (the probe's L1 fill unit
@@ -149,6 +151,143 @@ pub fn gain_bound(stride: i64, sites: &[Site], rates: &MemoryRates) -> Option<Ga
     })
 }
 
+/// Threads of a warp: the requests a profiler counts are warp-wide.
+const WARP: u64 = 32;
+/// Shared-memory banks, each 4 B wide.
+const BANKS: u64 = 32;
+
+/// What a profiler's memory tables (Nsight Compute: sectors per request,
+/// shared-memory bank conflicts) would count for one structure's accesses
+/// in its loop, expected from the addresses' pattern: direct, with a warp's
+/// lanes a line or more apart (where the cache takes a structure), and
+/// through its lines.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SectorFigures {
+    /// Warp-wide requests per iteration (the structure's accesses).
+    pub requests: u32,
+    /// Sectors those requests touch per iteration, direct.
+    pub direct_sectors: u32,
+    /// The fewest they could touch: each request's bytes side by side.
+    pub ideal_sectors: u32,
+    /// Through lines of each size: sectors moved (fills, write-backs) per
+    /// so many iterations.
+    pub through_lines: Vec<LineSectors>,
+    /// The most distinct 4 B words one access of the warp puts in one
+    /// shared-memory bank of the line buffer (1: no conflict).
+    pub bank_ways: u32,
+}
+
+/// Sectors lines of `line` bytes move per `iterations` iterations.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineSectors {
+    pub line: u32,
+    pub sectors: u32,
+    pub iterations: u32,
+}
+
+impl SectorFigures {
+    /// Sectors per request, direct and fewest.
+    pub fn direct_per_request(&self) -> f64 {
+        f64::from(self.direct_sectors) / f64::from(self.requests)
+    }
+    pub fn ideal_per_request(&self) -> f64 {
+        f64::from(self.ideal_sectors) / f64::from(self.requests)
+    }
+
+    /// The report's words.
+    pub fn describe(&self) -> String {
+        let lines: Vec<String> = self
+            .through_lines
+            .iter()
+            .map(|l| {
+                format!(
+                    "{:.2} through {} B lines",
+                    f64::from(l.sectors) / f64::from(l.iterations * self.requests),
+                    l.line
+                )
+            })
+            .collect();
+        format!(
+            "sectors per request {:.0} direct ({:.0} excessive over the {:.0} of side-by-side \
+             lanes), {}; line buffer {}",
+            self.direct_per_request(),
+            self.direct_per_request() - self.ideal_per_request(),
+            self.ideal_per_request(),
+            lines.join(", "),
+            if self.bank_ways <= 1 {
+                "free of bank conflicts".to_string()
+            } else {
+                format!("{}-way bank conflicts", self.bank_ways)
+            }
+        )
+    }
+}
+
+/// The figures for `sites` moving `stride` bytes per iteration, through
+/// lines of `line_sizes` bytes each followed by `pad` bytes; None without a
+/// layout.
+pub fn sector_figures(
+    stride: i64,
+    sites: &[Site],
+    line_sizes: &[u32],
+    pad: u32,
+) -> Option<SectorFigures> {
+    if sites.is_empty() || line_sizes.is_empty() {
+        return None;
+    }
+    let sectors_of = |bytes: u64| bytes.max(1).div_ceil(SECTOR_BYTES);
+    let direct: u64 = sites.iter().map(|s| WARP * sectors_of(s.bytes)).sum();
+    let ideal: u64 = sites.iter().map(|s| sectors_of(WARP * s.bytes)).sum();
+    let kinds = [false, true]
+        .iter()
+        .filter(|&&w| sites.iter().any(|s| s.kind.writes() == w))
+        .count() as u64;
+    let stride = stride.unsigned_abs();
+    let through_lines = line_sizes
+        .iter()
+        .map(|&line| {
+            let line64 = u64::from(line);
+            // A line lasts line/stride iterations; then each lane fills it
+            // (and writes it back) whole.
+            let (sectors, iterations) = if stride == 0 {
+                (0, 1)
+            } else if stride >= line64 {
+                (WARP * sectors_of(line64) * kinds, 1)
+            } else {
+                (WARP * sectors_of(line64) * kinds, line64 / stride)
+            };
+            LineSectors {
+                line,
+                sectors: sectors as u32,
+                iterations: iterations as u32,
+            }
+        })
+        .collect();
+    // Lane t's line starts t pitches into the buffer (slot-major).
+    let bank_ways = line_sizes
+        .iter()
+        .flat_map(|&line| {
+            let pitch = u64::from(line + pad);
+            sites.iter().map(move |s| {
+                let offset = s.offset.rem_euclid(i64::from(line)) as u64;
+                let words: BTreeSet<u64> = (0..WARP).map(|t| (t * pitch + offset) / 4).collect();
+                (0..BANKS)
+                    .map(|b| words.iter().filter(|w| *w % BANKS == b).count())
+                    .max()
+                    .unwrap_or(0) as u32
+            })
+        })
+        .max()
+        .unwrap_or(0);
+    Some(SectorFigures {
+        requests: sites.len() as u32,
+        direct_sectors: direct as u32,
+        ideal_sectors: ideal as u32,
+        through_lines,
+        bank_ways,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,6 +363,59 @@ mod tests {
     #[test]
     fn addresses_that_stay_put_have_no_bound() {
         assert_eq!(gain_bound(0, &[load(16)], &H100_RATES), None);
+    }
+
+    #[test]
+    fn a_byte_stream_counts_as_a_profiler_would() {
+        // One byte per lane and iteration: 32 sectors per request direct,
+        // 1 side by side; 32 B lines fill a sector per lane every 32
+        // iterations; 32 + 4 B pitches put every lane in its own bank.
+        let f = sector_figures(1, &[load(1)], &[16, 32], 4).unwrap();
+        assert_eq!((f.requests, f.direct_sectors, f.ideal_sectors), (1, 32, 1));
+        assert_eq!(
+            f.through_lines,
+            [
+                LineSectors {
+                    line: 16,
+                    sectors: 32,
+                    iterations: 16
+                },
+                LineSectors {
+                    line: 32,
+                    sectors: 32,
+                    iterations: 32
+                },
+            ]
+        );
+        assert_eq!(f.bank_ways, 1);
+        let text = f.describe();
+        assert!(
+            text.contains("32 direct (31 excessive over the 1"),
+            "{text}"
+        );
+        assert!(text.contains("1.00 through 32 B lines"), "{text}");
+        assert!(text.contains("free of bank conflicts"), "{text}");
+        // Without padding, 32 B pitches put the lanes' words in banks 0, 8,
+        // 16 and 24 only: eight to a bank.
+        let unpadded = sector_figures(1, &[load(1)], &[32], 0).unwrap();
+        assert_eq!(unpadded.bank_ways, 8);
+        assert!(unpadded.describe().contains("8-way bank conflicts"));
+    }
+
+    #[test]
+    fn reads_and_writes_fill_and_write_back() {
+        let f = sector_figures(4, &[load(4), store(4)], &[16], 4).unwrap();
+        assert_eq!((f.requests, f.direct_sectors, f.ideal_sectors), (2, 64, 8));
+        // A 16 B line lasts 4 iterations: a fill and a write-back per lane.
+        assert_eq!(
+            f.through_lines,
+            [LineSectors {
+                line: 16,
+                sectors: 64,
+                iterations: 4
+            }]
+        );
+        assert_eq!(sector_figures(4, &[], &[16], 4), None);
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::edit;
 use crate::options::Options;
 use crate::runtime::{Runtime, ADDRSPACE_SHARED};
 
-mod cost;
+pub mod cost;
 mod decide;
 mod lanes;
 mod line_runs;
@@ -171,6 +171,8 @@ pub fn transform_kernel(
     let mut headers = Vec::new();
     // Header blocks of the chosen top-level loops.
     let mut cached_nests = BTreeSet::new();
+    // Predictions of cached structures: (entry, stride, layout).
+    let mut sector_inputs: Vec<(usize, i64, Vec<cost::Site>)> = Vec::new();
     let mut structures = BTreeSet::new();
     // Bytes of the widest access through a line (sets the padding).
     let mut widest = 1u64;
@@ -327,6 +329,7 @@ pub fn transform_kernel(
                     stride,
                     hit_percent,
                     decision,
+                    sectors: None,
                 });
             }
         };
@@ -467,6 +470,15 @@ pub fn transform_kernel(
             continue;
         }
         record_predictions(&mut report, true);
+        // The profiler's view of each structure the loop caches, counted
+        // once the line padding is known.
+        let first_entry = report.predictions.len() - predictions.len();
+        for (k, (id, p)) in predictions.iter().enumerate() {
+            if let (Prediction::Static { stride, layout, .. }, false) = (p, direct.contains_key(id))
+            {
+                sector_inputs.push((first_entry + k, *stride, layout.clone()));
+            }
+        }
         structures.extend(cacheable.iter().copied());
         widest = cacheable_accesses
             .iter()
@@ -558,6 +570,10 @@ pub fn transform_kernel(
     } else {
         0
     };
+    for (entry, stride, layout) in sector_inputs {
+        report.predictions[entry].sectors =
+            cost::sector_figures(stride, &layout, &options.line_sizes(), pad);
+    }
     let pitch = u64::from(line + pad);
     let available = options.shared_budget.saturating_sub(kernel_shared);
     let wanted = u64::from(report.max_threads) * structures.len() as u64 * pitch;

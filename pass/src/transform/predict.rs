@@ -74,6 +74,10 @@ pub struct PredictionReport {
     pub hit_percent: Option<u32>,
     /// What was done: decided statically, left direct, or monitored (why).
     pub decision: String,
+    /// What a profiler would count for a cached structure, direct and
+    /// through lines (`cost::sector_figures`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sectors: Option<super::cost::SectorFigures>,
 }
 
 /// Iterations the one-line cache is simulated for, per starting alignment.
