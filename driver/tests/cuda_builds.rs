@@ -89,6 +89,42 @@ fn with_debug_information_reports_and_remarks_point_at_the_loops_source_line() {
 }
 
 #[test]
+fn with_debug_information_direct_accesses_name_their_source_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("gather.cu");
+    // Line 5: the indirect load, which stays direct beside the cached streams.
+    std::fs::write(
+        &src,
+        "__global__ void gather(const char *__restrict__ in, char *__restrict__ out,\n\
+         \x20                      const int *__restrict__ idx, unsigned long chunk) {\n\
+         \x20 unsigned long begin = (blockIdx.x * blockDim.x + threadIdx.x) * chunk;\n\
+         \x20 for (unsigned long i = begin; i < begin + chunk; ++i)\n\
+         \x20   out[i] = in[i] + in[idx[i]];\n\
+         }\n",
+    )
+    .unwrap();
+    let report = dir.path().join("gather.json");
+    run_ok(
+        driver()
+            .arg("build")
+            .arg(&src)
+            .args(["--emit", "ptx", "-o"])
+            .arg(dir.path().join("gather.ptx"))
+            .arg("--report")
+            .arg(&report)
+            .arg("--clang-arg=-gline-tables-only"),
+    );
+    let k = &read_report(&report).kernels[0];
+    assert!(k.transform.applied, "{:?}", k.transform.reasons);
+    let direct = &k.transform.accesses_direct;
+    assert!(!direct.is_empty(), "no direct access");
+    for d in direct {
+        let at = d.location.as_ref().expect("a location");
+        assert!(at.file.ends_with("gather.cu") && at.line == 5, "{at}");
+    }
+}
+
+#[test]
 fn report_of_every_cu_case() {
     let dir = tempfile::tempdir().unwrap();
     for name in ["upper", "wc", "patterns"] {

@@ -78,6 +78,30 @@ fn c_str_to_string(ptr: *const c_char, len: usize) -> String {
 }
 
 impl<'m> Value<'m> {
+    /// Where an instruction came from in the source, when the module has
+    /// debug information (None for other values).
+    pub fn debug_location(self) -> Option<SourceLocation> {
+        // SAFETY: the debug-location getters accept instructions and answer
+        // 0 or an empty name where one has no location; the name is owned
+        // by the module's metadata. Other values are never passed.
+        unsafe {
+            if LLVMIsAInstruction(self.raw).is_null() {
+                return None;
+            }
+            let line = LLVMGetDebugLocLine(self.raw);
+            if line == 0 {
+                return None;
+            }
+            let mut len = 0u32;
+            let name = LLVMGetDebugLocFilename(self.raw, &mut len);
+            Some(SourceLocation {
+                file: c_str_to_string(name, len as usize),
+                line,
+                column: LLVMGetDebugLocColumn(self.raw),
+            })
+        }
+    }
+
     fn new(raw: LLVMValueRef) -> Option<Self> {
         (!raw.is_null()).then_some(Value {
             raw,
@@ -360,24 +384,9 @@ impl<'m> Block<'m> {
     /// The source location of the block's first instruction that has one
     /// (modules compiled with `-g` or `-gline-tables-only`).
     pub fn debug_location(self) -> Option<SourceLocation> {
-        self.instructions().into_iter().find_map(|i| {
-            // SAFETY: the debug-location getters accept any instruction and
-            // answer 0 or an empty name where it has no location; the name
-            // is owned by the module's metadata.
-            unsafe {
-                let line = LLVMGetDebugLocLine(i.raw);
-                if line == 0 {
-                    return None;
-                }
-                let mut len = 0u32;
-                let name = LLVMGetDebugLocFilename(i.raw, &mut len);
-                Some(SourceLocation {
-                    file: c_str_to_string(name, len as usize),
-                    line,
-                    column: LLVMGetDebugLocColumn(i.raw),
-                })
-            }
-        })
+        self.instructions()
+            .into_iter()
+            .find_map(Value::debug_location)
     }
 
     pub fn successors(self) -> Vec<Block<'m>> {

@@ -487,7 +487,16 @@ impl KernelReport {
         }
         for d in &t.accesses_direct {
             lines.push((
-                format!("direct {:?} of `{}`: {}", d.kind, d.argument, d.reason),
+                format!(
+                    "direct {:?} of `{}`{}: {}",
+                    d.kind,
+                    d.argument,
+                    d.location
+                        .as_ref()
+                        .map(|at| format!(" at {at}"))
+                        .unwrap_or_default(),
+                    d.reason
+                ),
                 None,
             ));
         }

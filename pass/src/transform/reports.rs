@@ -13,6 +13,9 @@ pub struct DirectAccess {
     pub argument: String,
     pub kind: AccessKind,
     pub reason: String,
+    /// Where the access is in the source (with debug information).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<crate::ir::SourceLocation>,
 }
 
 /// What the transformation did to one kernel.

@@ -153,6 +153,7 @@ impl LoopSlice<'_, '_> {
                 argument: ds.name.clone(),
                 kind: a.kind,
                 reason: reason.to_string(),
+                location: a.inst.debug_location(),
             });
             // What the direct access may see or overwrite must be in memory.
             let holders: Vec<State> = if ds.restrict {
