@@ -12,6 +12,10 @@ pub struct RunResult {
     /// The kernel time the program printed, in milliseconds, when it
     /// printed one (`... kernel execution time: 12.5 (us)`).
     pub kernel_ms: Option<f64>,
+    /// The rate the program printed where it prints no kernel time (`2292.4
+    /// MB/s`), per second in the unit's base (bytes, items): higher is faster.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<f64>,
     /// What it printed, lines with times left out (to compare builds).
     pub output: String,
     pub exit_code: Option<i32>,
@@ -94,11 +98,13 @@ impl Runs {
     }
 }
 
-/// `a`'s time over `b`'s: the kernel times both printed, else the wall
-/// times; none where the verdicts differ.
+/// `a`'s time over `b`'s: the kernel times both printed, else the rates
+/// both printed (inverted: a rate is work over time), else the wall times;
+/// none where the verdicts differ.
 fn time_ratio(a: &RunResult, b: &RunResult) -> Option<f64> {
-    let (x, y) = match (a.kernel_ms, b.kernel_ms) {
-        (Some(x), Some(y)) if y > 0.0 => (x, y),
+    let (x, y) = match (a.kernel_ms, b.kernel_ms, a.rate, b.rate) {
+        (Some(x), Some(y), _, _) if y > 0.0 => (x, y),
+        (_, _, Some(ra), Some(rb)) if ra > 0.0 => (rb, ra),
         _ => (a.seconds, b.seconds),
     };
     (y > 0.0 && a.verdict == b.verdict).then(|| x / y)

@@ -15,6 +15,7 @@ pub fn run(exe: &Path, args: &[String], dir: &Path, limit: Duration) -> RunResul
         verdict: Verdict::NotRun,
         seconds: 0.0,
         kernel_ms: None,
+        rate: None,
         output: why,
         exit_code: None,
     };
@@ -75,6 +76,7 @@ pub fn run(exe: &Path, args: &[String], dir: &Path, limit: Duration) -> RunResul
         verdict,
         seconds,
         kernel_ms: kernel_ms(&text),
+        rate: rate(&text),
         output: without_times(&text),
         exit_code,
     }
@@ -171,6 +173,9 @@ fn alternating(
             if let (Some(a), Some(b)) = (best.kernel_ms, next.kernel_ms) {
                 best.kernel_ms = Some(a.min(b));
             }
+            if let (Some(a), Some(b)) = (best.rate, next.rate) {
+                best.rate = Some(a.max(b));
+            }
         }
     }
     best
@@ -232,17 +237,47 @@ fn duration_ms(line: &str) -> Option<f64> {
     })
 }
 
+/// The first rate a program prints (`<number> <unit>/s`: `2292.4 MB/s`,
+/// `3.1 GB/s`, `12 keys/s`), bytes and operations scaled by their k, M,
+/// G or T prefix.
+pub fn rate(text: &str) -> Option<f64> {
+    text.lines().find_map(rate_of_line)
+}
+
+fn rate_of_line(line: &str) -> Option<f64> {
+    let words: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ':' || c == '=')
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.windows(2).find_map(|pair| {
+        let value: f64 = pair[0].parse().ok()?;
+        let unit = pair[1].strip_suffix("/s")?;
+        // A prefix scales bytes and operations (`MB/s`, `GFLOP/s`); other
+        // units (`keys/s`) count as they are, the same in both builds.
+        let mut chars = unit.chars();
+        let scale = match (chars.next()?, chars.as_str().to_ascii_lowercase().as_str()) {
+            ('k' | 'K', "b" | "bytes" | "flop" | "flops" | "op" | "ops") => 1e3,
+            ('M', "b" | "bytes" | "flop" | "flops" | "op" | "ops") => 1e6,
+            ('G', "b" | "bytes" | "flop" | "flops" | "op" | "ops") => 1e9,
+            ('T', "b" | "bytes" | "flop" | "flops" | "op" | "ops") => 1e12,
+            _ => 1.0,
+        };
+        // `ms/s` and the like are no rate of work.
+        (!unit.is_empty() && unit.chars().all(char::is_alphabetic)).then_some(value * scale)
+    })
+}
+
 /// The output without lines that carry times, which differ from run to
-/// run: those that say so, and those with a duration in them.
+/// run: those that say so, and those with a duration or a rate in them.
 pub fn without_times(text: &str) -> String {
     text.lines()
         .filter(|l| {
             let lower = l.to_ascii_lowercase();
             !(lower.contains("time")
                 || lower.contains("elapsed")
-                || lower.contains("gb/s")
                 || lower.contains("throughput")
-                || duration_ms(l).is_some())
+                || duration_ms(l).is_some()
+                || rate_of_line(l).is_some())
         })
         .map(|l| format!("{l}\n"))
         .collect()
@@ -275,6 +310,15 @@ mod tests {
     }
 
     #[test]
+    fn rates_in_their_units() {
+        assert_eq!(rate("1 51165125 pass pass\n2292.5 MB/s\n"), Some(2292.5e6));
+        assert_eq!(rate("bandwidth = 3 GB/s\n"), Some(3e9));
+        assert_eq!(rate("12 keys/s\n"), Some(12.0));
+        assert_eq!(rate("sum = 3\n4 ms\n"), None);
+        assert_eq!(rate("x 5 a/b/s\n"), None);
+    }
+
+    #[test]
     fn times_leave_the_compared_output() {
         assert_eq!(
             without_times("sum = 3\nElapsed time: 4 ms\nPASS\n"),
@@ -284,6 +328,11 @@ mod tests {
         assert_eq!(
             without_times("Total kernel execution 0.406613 (s)\nchecksum = 54.5\n"),
             "checksum = 54.5\n"
+        );
+        // A rate (HeCBench's crc64): not compared either.
+        assert_eq!(
+            without_times("1 51165 pass\n2292.44 MB/s\n"),
+            "1 51165 pass\n"
         );
     }
 

@@ -306,9 +306,28 @@ mod tests {
             verdict,
             seconds: 1.0,
             kernel_ms,
+            rate: None,
             output: output.into(),
             exit_code: Some(0),
         }
+    }
+
+    #[test]
+    fn a_printed_rate_times_the_builds_where_no_kernel_time_is_printed() {
+        let rated = |rate: f64, seconds: f64| RunResult {
+            rate: Some(rate),
+            seconds,
+            ..run_result(Verdict::Pass, None, "x\n")
+        };
+        // Twice the rate with S-L1: half the time, whatever the wall clock.
+        let runs = Runs {
+            identical: false,
+            nondeterministic: false,
+            sl1: rated(2000.0, 5.0),
+            no_sl1: rated(1000.0, 4.0),
+            nvcc: None,
+        };
+        assert_eq!(runs.ratio(), Some(0.5));
     }
 
     #[test]
