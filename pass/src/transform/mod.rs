@@ -171,8 +171,8 @@ pub fn transform_kernel(
     let mut headers = Vec::new();
     // Header blocks of the chosen top-level loops.
     let mut cached_nests = BTreeSet::new();
-    // Predictions of cached structures: (entry, stride, layout).
-    let mut sector_inputs: Vec<(usize, i64, Vec<cost::Site>)> = Vec::new();
+    // Predictions of cached structures: (entry, how decided, stride, layout).
+    let mut cached_predictions: Vec<(usize, &str, i64, Vec<cost::Site>)> = Vec::new();
     let mut structures = BTreeSet::new();
     // Bytes of the widest access through a line (sets the padding).
     let mut widest = 1u64;
@@ -303,11 +303,7 @@ pub fn transform_kernel(
             direct.insert(id, lanes::close_reason(distance));
         }
         cacheable.retain(|id| !direct.contains_key(id));
-        let record_predictions = |report: &mut TransformReport, sliced: bool| {
-            let all_static = predictions
-                .iter()
-                .filter(|(id, _)| !direct.contains_key(id))
-                .all(|(_, p)| matches!(p, Prediction::Static { .. }));
+        let record_predictions = |report: &mut TransformReport| {
             for (id, p) in &predictions {
                 let (stride, hit_percent, mut decision) = predict::describe(p, line);
                 if let Some(reason) = direct.get(id) {
@@ -315,13 +311,6 @@ pub fn transform_kernel(
                 }
                 if let (Some(gain), false) = (gain_bounds.get(id), direct.contains_key(id)) {
                     decision.push_str(&format!(", lines can gain up to {gain:.1}x"));
-                }
-                if sliced && matches!(p, Prediction::Static { .. }) && !direct.contains_key(id) {
-                    decision.push_str(if all_static {
-                        "; decided statically, without monitoring"
-                    } else {
-                        "; monitored with the loop's other structures"
-                    });
                 }
                 report.predictions.push(PredictionReport {
                     loop_header: label.clone(),
@@ -338,7 +327,7 @@ pub fn transform_kernel(
                 "loop at {label}: no structure is predicted to pay for a line (each \
                  structure's prediction says why); left as it is"
             ));
-            record_predictions(&mut report, false);
+            record_predictions(&mut report);
             continue;
         }
         // A loop that only reads restrict structures is left to the hardware
@@ -469,14 +458,24 @@ pub fn transform_kernel(
                 .push(format!("loop at {label}: irreducible control flow"));
             continue;
         }
-        record_predictions(&mut report, true);
-        // The profiler's view of each structure the loop caches, counted
-        // once the line padding is known.
+        record_predictions(&mut report);
+        // How each structure the loop caches is decided, and the profiler's
+        // view of it (which needs the line padding): said once the kernel
+        // is known to be transformed.
+        let all_static = predictions
+            .iter()
+            .filter(|(id, _)| !direct.contains_key(id))
+            .all(|(_, p)| matches!(p, Prediction::Static { .. }));
         let first_entry = report.predictions.len() - predictions.len();
         for (k, (id, p)) in predictions.iter().enumerate() {
             if let (Prediction::Static { stride, layout, .. }, false) = (p, direct.contains_key(id))
             {
-                sector_inputs.push((first_entry + k, *stride, layout.clone()));
+                let how = if all_static {
+                    "; decided statically, without monitoring"
+                } else {
+                    "; monitored with the loop's other structures"
+                };
+                cached_predictions.push((first_entry + k, how, *stride, layout.clone()));
             }
         }
         structures.extend(cacheable.iter().copied());
@@ -570,10 +569,6 @@ pub fn transform_kernel(
     } else {
         0
     };
-    for (entry, stride, layout) in sector_inputs {
-        report.predictions[entry].sectors =
-            cost::sector_figures(stride, &layout, &options.line_sizes(), pad);
-    }
     let pitch = u64::from(line + pad);
     let available = options.shared_budget.saturating_sub(kernel_shared);
     let wanted = u64::from(report.max_threads) * structures.len() as u64 * pitch;
@@ -590,6 +585,11 @@ pub fn transform_kernel(
             options.shared_budget
         ));
         return report;
+    }
+    for (entry, how, stride, layout) in cached_predictions {
+        let p = &mut report.predictions[entry];
+        p.decision.push_str(how);
+        p.sectors = cost::sector_figures(stride, &layout, &options.line_sizes(), pad);
     }
     report.shared_bytes = buffer;
     report.line_pad_bytes = pad;
