@@ -216,17 +216,24 @@ pub fn kernel_ms(text: &str) -> Option<f64> {
         .find_map(duration_ms)
 }
 
+/// Each number of a line with the word after it (`12.5 (us)`, `3 MB/s`).
+fn numbers_with_units(line: &str) -> impl Iterator<Item = (f64, &str)> {
+    let words: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ':' || c == '=')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let pairs: Vec<(f64, &str)> = words
+        .windows(2)
+        .filter_map(|pair| Some((pair[0].parse().ok()?, pair[1])))
+        .collect();
+    pairs.into_iter()
+}
+
 /// The first `<number> <unit>` of a line, in milliseconds (`12.5 (us)`,
 /// `3 ms`, `0.4 (s)`).
 fn duration_ms(line: &str) -> Option<f64> {
-    let words: Vec<String> = line
-        .split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ':' || c == '=')
-        .filter(|w| !w.is_empty())
-        .map(str::to_ascii_lowercase)
-        .collect();
-    words.windows(2).find_map(|pair| {
-        let value: f64 = pair[0].parse().ok()?;
-        let scale = match pair[1].as_str() {
+    numbers_with_units(line).find_map(|(value, unit)| {
+        let scale = match unit.to_ascii_lowercase().as_str() {
             "s" | "sec" | "secs" | "second" | "seconds" => 1e3,
             "ms" | "msec" | "msecs" => 1.0,
             "us" | "usec" | "usecs" | "\u{b5}s" => 1e-3,
@@ -245,25 +252,28 @@ pub fn rate(text: &str) -> Option<f64> {
 }
 
 fn rate_of_line(line: &str) -> Option<f64> {
-    let words: Vec<&str> = line
-        .split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ':' || c == '=')
-        .filter(|w| !w.is_empty())
-        .collect();
-    words.windows(2).find_map(|pair| {
-        let value: f64 = pair[0].parse().ok()?;
-        let unit = pair[1].strip_suffix("/s")?;
+    numbers_with_units(line).find_map(|(value, unit)| {
+        let unit = unit.strip_suffix("/s")?;
+        // `a/b/s` and the like are no rate of work.
+        if unit.is_empty() || !unit.chars().all(char::is_alphabetic) {
+            return None;
+        }
         // A prefix scales bytes and operations (`MB/s`, `GFLOP/s`); other
         // units (`keys/s`) count as they are, the same in both builds.
         let mut chars = unit.chars();
-        let scale = match (chars.next()?, chars.as_str().to_ascii_lowercase().as_str()) {
-            ('k' | 'K', "b" | "bytes" | "flop" | "flops" | "op" | "ops") => 1e3,
-            ('M', "b" | "bytes" | "flop" | "flops" | "op" | "ops") => 1e6,
-            ('G', "b" | "bytes" | "flop" | "flops" | "op" | "ops") => 1e9,
-            ('T', "b" | "bytes" | "flop" | "flops" | "op" | "ops") => 1e12,
+        let prefix = chars.next()?;
+        let prefixed = matches!(
+            chars.as_str().to_ascii_lowercase().as_str(),
+            "b" | "bytes" | "flop" | "flops" | "op" | "ops"
+        );
+        let scale = match (prefix, prefixed) {
+            ('k' | 'K', true) => 1e3,
+            ('M', true) => 1e6,
+            ('G', true) => 1e9,
+            ('T', true) => 1e12,
             _ => 1.0,
         };
-        // `ms/s` and the like are no rate of work.
-        (!unit.is_empty() && unit.chars().all(char::is_alphabetic)).then_some(value * scale)
+        Some(value * scale)
     })
 }
 

@@ -342,7 +342,8 @@ impl<'m> Block<'m> {
                 return None;
             }
             let ctx = LLVMGetTypeContext(LLVMTypeOf(term));
-            let kind = LLVMGetMDKindIDInContext(ctx, c"llvm.loop".as_ptr(), 9);
+            let name = c"llvm.loop";
+            let kind = LLVMGetMDKindIDInContext(ctx, name.as_ptr(), name.count_bytes() as u32);
             let node = LLVMGetMetadata(term, kind);
             if node.is_null() {
                 return None;

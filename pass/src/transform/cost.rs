@@ -247,14 +247,11 @@ pub fn sector_figures(
         .iter()
         .map(|&line| {
             let line64 = u64::from(line);
-            // A line lasts line/stride iterations; then each lane fills it
-            // (and writes it back) whole.
-            let (sectors, iterations) = if stride == 0 {
-                (0, 1)
-            } else if stride >= line64 {
-                (WARP * sectors_of(line64) * kinds, 1)
-            } else {
-                (WARP * sectors_of(line64) * kinds, line64 / stride)
+            // A line lasts line/stride iterations (at least one); then each
+            // lane fills it (and writes it back) whole.
+            let (sectors, iterations) = match line64.checked_div(stride) {
+                None => (0, 1),
+                Some(lasts) => (WARP * sectors_of(line64) * kinds, lasts.max(1)),
             };
             LineSectors {
                 line,
