@@ -295,10 +295,16 @@ impl Report {
                 let _ = writeln!(
                     out,
                     "  kernel {}: loop at {} merged with its inner loop(s) at {} (their trip \
-                     counts depend on loaded data: a warp's threads now advance together)",
+                     counts depend on loaded data: a warp's threads now advance together){}",
                     m.kernel,
                     m.outer,
-                    m.inner.join(", ")
+                    m.inner.join(", "),
+                    if m.rounds {
+                        "; its own iterations, which test loaded data, run in rounds: a \
+                         thread back from its inner loops waits for the warp's others"
+                    } else {
+                        ""
+                    }
                 );
             }
             for k in &t.kept_nested {

@@ -40,7 +40,8 @@ fn loops_whose_inner_trip_counts_depend_on_loads_merge() {
         merged,
         vec![
             ("lines", "outer", vec!["inner"]),
-            ("guarded", "outer", vec!["inner"])
+            ("guarded", "outer", vec!["inner"]),
+            ("every", "outer", vec!["inner"])
         ]
     );
     assert!(t.report.transformed);
@@ -122,6 +123,7 @@ fn merged_kernel_counts_what_the_original_counts() {
     let text: &[u8] = b"ab a\naaaa aa\n\nxa\nbanana band\na\n\nno\naaaaaaaaaaaaaaaaa\nlast line a";
     let (chunk, threads) = (5u64, text.len().div_ceil(5) as u64);
     let expected = checksum(&reference(text, chunk, threads));
+    let every_expected = checksum(&from_every_position(text, chunk, threads));
 
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/ll/merged_loops.ll");
     let original = std::fs::read_to_string(&path).unwrap();
@@ -130,7 +132,7 @@ fn merged_kernel_counts_what_the_original_counts() {
         .create_module_from_ir(MemoryBuffer::create_from_file(&path).unwrap())
         .unwrap();
     let report = run_on_module(&module, &tuning()).unwrap();
-    assert_eq!(report.device_tuning.unwrap().merged_loops.len(), 2);
+    assert_eq!(report.device_tuning.unwrap().merged_loops.len(), 3);
     let merged = module.print_to_string().to_string();
 
     for (label, ir) in [("original", original), ("merged", merged)] {
@@ -139,7 +141,45 @@ fn merged_kernel_counts_what_the_original_counts() {
         // Two threads past the text: their chunks are empty.
         let got = run_on_cpu(&ir, "guarded", text, chunk, threads + 2);
         assert_eq!(got, expected, "{label} guarded kernel");
+        let got = run_on_cpu(&ir, "every", text, chunk, threads);
+        assert_eq!(got, every_expected, "{label} every kernel");
     }
+}
+
+#[test]
+fn searches_that_test_loaded_data_run_in_rounds() {
+    // grep on the H100 (2026-11-26): merged, each thread back from a line
+    // searched for the next line start while the warp's others waited in
+    // the middle of theirs, 4.32 ms; in rounds 1.83 ms.
+    let t = transform_case("merged_loops", &tuning());
+    let tuned = t.report.device_tuning.as_ref().expect("device tuning ran");
+    let rounds = |kernel: &str| {
+        tuned
+            .merged_loops
+            .iter()
+            .find(|m| m.kernel == kernel)
+            .map(|m| m.rounds)
+    };
+    assert_eq!(rounds("lines"), Some(true));
+    assert_eq!(rounds("guarded"), Some(true));
+    // Every iteration enters the line loop: no search to gather.
+    assert_eq!(rounds("every"), Some(false));
+    let lines = t.text("lines");
+    assert!(lines.contains("sl1.merged.wait"), "{lines}");
+    assert!(lines.contains("sl1.merged.busy"), "{lines}");
+    assert_eq!(
+        lines.matches("@llvm.nvvm.vote.ballot.sync(").count(),
+        2,
+        "{lines}"
+    );
+    let every = t.text("every");
+    assert!(every.contains("sl1.merged:"), "{every}");
+    assert!(!every.contains("sl1.merged.wait"), "{every}");
+    assert!(
+        t.report.to_text().contains("run in rounds"),
+        "{}",
+        t.report.to_text()
+    );
 }
 
 /// What `lines` writes: at each line start, the line's count of 'a'.
@@ -161,6 +201,23 @@ fn reference(text: &[u8], chunk: u64, threads: u64) -> Vec<u64> {
     out
 }
 
+/// What `every` writes: at each position, the 'a's up to the next newline.
+fn from_every_position(text: &[u8], chunk: u64, threads: u64) -> Vec<u64> {
+    let n = text.len() as u64;
+    (0..n)
+        .map(|i| {
+            if i >= chunk * threads {
+                return 0;
+            }
+            text[i as usize..]
+                .iter()
+                .take_while(|&&c| c != b'\n')
+                .filter(|&&c| c == b'a')
+                .count() as u64
+        })
+        .collect()
+}
+
 fn checksum(out: &[u64]) -> u64 {
     out.iter()
         .enumerate()
@@ -168,7 +225,7 @@ fn checksum(out: &[u64]) -> u64 {
         .sum()
 }
 
-/// Runs `kernel` (`@lines` or `@guarded`) of `ir` for every thread in turn with `lli` and returns the
+/// Runs `kernel` (`@lines`, `@guarded` or `@every`) of `ir` for every thread in turn with `lli` and returns the
 /// checksum its `main` prints. The kernel's calling convention, the target
 /// and the warp intrinsics go: with one thread at a time, the threads that
 /// entered are the one running, and it stays while it votes to stay.

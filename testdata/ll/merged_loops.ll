@@ -2,8 +2,13 @@
 ; Each kernel takes its thread's index %t, so that a test can run it on the CPU.
 ;   lines:   per line start in the thread's chunk, counts the line's 'a's: the
 ;            line loop is merged into the main loop.
+;            Its own iterations (the search for a line start) test loaded
+;            data: they run in rounds.
 ;   guarded: as lines, entered only by threads with a non-empty chunk: the
 ;            threads that skip the loop must not be among those voting.
+;   every:   from every position of the chunk, counts the 'a's up to the next
+;            newline: the line loop is entered on every iteration, so there
+;            is no search to run in rounds.
 ;   counted: the inner loop runs %k times (an argument): stays nested.
 ;   barrier: as lines, with a barrier in the main loop: stays nested.
 ;   rare:    the inner loop is entered only after five tests: stays nested.
@@ -124,6 +129,48 @@ store:
   br label %latch
 
 latch:
+  %i.next = add i64 %i, 1
+  br label %outer
+
+done:
+  ret void
+}
+
+define ptx_kernel void @every(ptr noalias readonly %text, ptr noalias %out, i64 %n, i64 %chunk, i64 %t) {
+entry:
+  %begin = mul i64 %t, %chunk
+  %e0 = add i64 %begin, %chunk
+  %lt = icmp ult i64 %e0, %n
+  %end = select i1 %lt, i64 %e0, i64 %n
+  br label %outer
+
+outer:
+  %i = phi i64 [ %begin, %entry ], [ %i.next, %store ]
+  %more = icmp ult i64 %i, %end
+  br i1 %more, label %inner, label %done
+
+inner:
+  %j = phi i64 [ %i, %outer ], [ %j.next, %inner.body ]
+  %count = phi i64 [ 0, %outer ], [ %count.next, %inner.body ]
+  %jin = icmp ult i64 %j, %n
+  br i1 %jin, label %inner.load, label %store
+
+inner.load:
+  %jp = getelementptr i8, ptr %text, i64 %j
+  %c = load i8, ptr %jp
+  %eol = icmp eq i8 %c, 10
+  br i1 %eol, label %store, label %inner.body
+
+inner.body:
+  %isa = icmp eq i8 %c, 97
+  %add = zext i1 %isa to i64
+  %count.next = add i64 %count, %add
+  %j.next = add i64 %j, 1
+  br label %inner
+
+store:
+  %op = getelementptr i64, ptr %out, i64 %i
+  store i64 %count, ptr %op
   %i.next = add i64 %i, 1
   br label %outer
 
