@@ -41,7 +41,8 @@ fn loops_whose_inner_trip_counts_depend_on_loads_merge() {
         vec![
             ("lines", "outer", vec!["inner"]),
             ("guarded", "outer", vec!["inner"]),
-            ("every", "outer", vec!["inner"])
+            ("every", "outer", vec!["inner"]),
+            ("rows", "outer", vec!["inner"])
         ]
     );
     assert!(t.report.transformed);
@@ -132,7 +133,7 @@ fn merged_kernel_counts_what_the_original_counts() {
         .create_module_from_ir(MemoryBuffer::create_from_file(&path).unwrap())
         .unwrap();
     let report = run_on_module(&module, &tuning()).unwrap();
-    assert_eq!(report.device_tuning.unwrap().merged_loops.len(), 3);
+    assert_eq!(report.device_tuning.unwrap().merged_loops.len(), 4);
     let merged = module.print_to_string().to_string();
 
     for (label, ir) in [("original", original), ("merged", merged)] {
@@ -164,6 +165,9 @@ fn searches_that_test_loaded_data_run_in_rounds() {
     assert_eq!(rounds("guarded"), Some(true));
     // Every iteration enters the line loop: no search to gather.
     assert_eq!(rounds("every"), Some(false));
+    // An empty row skips the loop by its guard, straight to where the loop
+    // leaves to: that is no search either.
+    assert_eq!(rounds("rows"), Some(false));
     let lines = t.text("lines");
     assert!(lines.contains("sl1.merged.wait"), "{lines}");
     assert!(lines.contains("sl1.merged.busy"), "{lines}");

@@ -9,6 +9,9 @@
 ;   every:   from every position of the chunk, counts the 'a's up to the next
 ;            newline: the line loop is entered on every iteration, so there
 ;            is no search to run in rounds.
+;   rows:    CSR rows: the entry loop is skipped for an empty row by its
+;            guard, which goes where the loop leaves to: no search, so no
+;            rounds.
 ;   counted: the inner loop runs %k times (an argument): stays nested.
 ;   barrier: as lines, with a barrier in the main loop: stays nested.
 ;   rare:    the inner loop is entered only after five tests: stays nested.
@@ -172,6 +175,45 @@ store:
   %op = getelementptr i64, ptr %out, i64 %i
   store i64 %count, ptr %op
   %i.next = add i64 %i, 1
+  br label %outer
+
+done:
+  ret void
+}
+
+define ptx_kernel void @rows(ptr noalias readonly %ptr, ptr noalias readonly %vals, ptr noalias %out, i64 %rows, i64 %t) {
+entry:
+  br label %outer
+
+outer:
+  %r = phi i64 [ %t, %entry ], [ %r.next, %store ]
+  %more = icmp ult i64 %r, %rows
+  br i1 %more, label %body, label %done
+
+body:
+  %sp = getelementptr i32, ptr %ptr, i64 %r
+  %start = load i32, ptr %sp
+  %r1 = add i64 %r, 1
+  %ep = getelementptr i32, ptr %ptr, i64 %r1
+  %end = load i32, ptr %ep
+  %any = icmp ult i32 %start, %end
+  br i1 %any, label %inner, label %store
+
+inner:
+  %j = phi i32 [ %start, %body ], [ %j.next, %inner ]
+  %acc = phi i32 [ 0, %body ], [ %acc.next, %inner ]
+  %vp = getelementptr i32, ptr %vals, i32 %j
+  %v = load i32, ptr %vp
+  %acc.next = add i32 %acc, %v
+  %j.next = add i32 %j, 1
+  %again = icmp ult i32 %j.next, %end
+  br i1 %again, label %inner, label %store
+
+store:
+  %sum = phi i32 [ 0, %body ], [ %acc.next, %inner ]
+  %op = getelementptr i32, ptr %out, i64 %r
+  store i32 %sum, ptr %op
+  %r.next = add i64 %r, 1
   br label %outer
 
 done:

@@ -253,11 +253,20 @@ fn own_iterations_test_loads(
         }
     }
     let back = own.iter().any(|&b| successors(b).contains(&outer.header));
-    back && depends_on_loads(
-        own.iter()
-            .filter_map(|&b| branch_condition(&blocks[b]))
-            .collect(),
-    )
+    // Where the inner loops leave to: a test that may go there directly is
+    // an inner loop's guard (a row of CSR with no entries, LLVM's rotated
+    // `if (j < end)`): skipping the loop, not searching for work.
+    let left_to: BTreeSet<usize> = inner
+        .iter()
+        .flat_map(|l| l.blocks.iter().flat_map(|&b| successors(b)))
+        .filter(|n| !in_inner(*n))
+        .collect();
+    let searches: Vec<LLVMValueRef> = own
+        .iter()
+        .filter(|&&b| !successors(b).iter().any(|n| left_to.contains(n)))
+        .filter_map(|&b| branch_condition(&blocks[b]))
+        .collect();
+    back && depends_on_loads(searches)
 }
 
 /// The fewest conditional branches on a path from `outer`'s header to
