@@ -167,14 +167,14 @@ pub fn merge_divergent_loops(
             });
             continue;
         }
-        let rounds = own_iterations_test_loads(outer, &divergent, &blocks, &index);
+        let plan = plan(outer, &divergent, &blocks, &forest);
         merging.merged.push(MergedLoop {
             kernel: name.clone(),
             outer: header,
             inner: divergent.iter().map(|l| blocks[l.header].name()).collect(),
-            rounds,
+            rounds: plan.rounds,
         });
-        plans.push(plan(outer, &divergent, &blocks, &forest, rounds));
+        plans.push(plan);
     }
     if plans.is_empty() {
         return Ok(merging);
@@ -195,18 +195,12 @@ pub fn merge_divergent_loops(
     Ok(merging)
 }
 
-fn plan(
-    outer: &Loop,
-    inner: &[&Loop],
-    blocks: &[Block<'_>],
-    forest: &LoopForest,
-    rounds: bool,
-) -> Plan {
+fn plan(outer: &Loop, inner: &[&Loop], blocks: &[Block<'_>], forest: &LoopForest) -> Plan {
     let raw = |i: &usize| blocks[*i].as_raw_block();
     debug_assert!(inner
         .iter()
         .all(|l| forest.loops[l.parent.unwrap()] == *outer));
-    Plan {
+    let mut plan = Plan {
         header: raw(&outer.header),
         blocks: outer.blocks.iter().map(raw).collect(),
         inner: inner
@@ -216,11 +210,35 @@ fn plan(
                 blocks: l.blocks.iter().map(raw).collect(),
             })
             .collect(),
-        rounds,
+        rounds: false,
+    };
+    plan.rounds = own_iterations_test_loads(&plan);
+    plan
+}
+
+impl Plan {
+    fn inside(&self) -> BTreeSet<LLVMBasicBlockRef> {
+        self.blocks.iter().copied().collect()
+    }
+
+    fn in_inner(&self) -> BTreeSet<LLVMBasicBlockRef> {
+        self.inner
+            .iter()
+            .flat_map(|l| l.blocks.iter().copied())
+            .collect()
+    }
+
+    /// The outer loop's own code reachable from `from`: up to the inner
+    /// loops and the header.
+    fn own_code_from(&self, from: &[LLVMBasicBlockRef]) -> BTreeSet<LLVMBasicBlockRef> {
+        let (inside, in_inner) = (self.inside(), self.in_inner());
+        reach(from, |b| {
+            inside.contains(&b) && !in_inner.contains(&b) && b != self.header
+        })
     }
 }
 
-/// Whether `outer` has iterations of its own that enter none of `inner`
+/// Whether the planned loop has iterations of its own that enter no inner loop
 /// and go back to its header, chosen by a test of loaded data: `if
 /// (text[i - 1] != '\n') continue;` before a line's loop. Merged, each
 /// thread back from a line would run its search for the next line start
@@ -228,43 +246,24 @@ fn plan(
 /// warp's threads search together (grep on the H100: 1.83 ms against
 /// 4.32 ms, 2026-11-26). A loop that enters an inner loop on every
 /// iteration has no such search to gather and keeps its threads free.
-fn own_iterations_test_loads(
-    outer: &Loop,
-    inner: &[&Loop],
-    blocks: &[Block<'_>],
-    index: &BlockIndex,
-) -> bool {
-    let successors = |b: usize| -> Vec<usize> {
-        blocks[b]
-            .successors()
-            .into_iter()
-            .filter_map(|s| index.get(&s.as_raw_block()).copied())
-            .collect()
-    };
-    let in_inner = |b: usize| inner.iter().any(|l| l.blocks.contains(&b));
-    // The loop's own code from its header, up to inner loops and itself.
-    let mut own = BTreeSet::from([outer.header]);
-    let mut work = vec![outer.header];
-    while let Some(b) = work.pop() {
-        for n in successors(b) {
-            if outer.blocks.contains(&n) && !in_inner(n) && n != outer.header && own.insert(n) {
-                work.push(n);
-            }
-        }
-    }
-    let back = own.iter().any(|&b| successors(b).contains(&outer.header));
+fn own_iterations_test_loads(plan: &Plan) -> bool {
+    let own = plan.own_code_from(&[plan.header]);
+    let back = own
+        .iter()
+        .any(|&b| edit::successors(b).contains(&plan.header));
     // Where the inner loops leave to: a test that may go there directly is
     // an inner loop's guard (a row of CSR with no entries, LLVM's rotated
     // `if (j < end)`): skipping the loop, not searching for work.
-    let left_to: BTreeSet<usize> = inner
+    let in_inner = plan.in_inner();
+    let left_to: BTreeSet<LLVMBasicBlockRef> = in_inner
         .iter()
-        .flat_map(|l| l.blocks.iter().flat_map(|&b| successors(b)))
-        .filter(|n| !in_inner(*n))
+        .flat_map(|&b| edit::successors(b))
+        .filter(|n| !in_inner.contains(n))
         .collect();
     let searches: Vec<LLVMValueRef> = own
         .iter()
-        .filter(|&&b| !successors(b).iter().any(|n| left_to.contains(n)))
-        .filter_map(|&b| branch_condition(&blocks[b]))
+        .filter(|&&b| !edit::successors(b).iter().any(|n| left_to.contains(n)))
+        .filter_map(|&b| branch_condition(b))
         .collect();
     back && depends_on_loads(searches)
 }
@@ -341,7 +340,7 @@ fn exit_depends_on_loads(inner: &Loop, blocks: &[Block<'_>], index: &BlockIndex)
                     .is_some_and(|i| inner.blocks.contains(i))
             })
         })
-        .filter_map(|&b| branch_condition(&blocks[b]))
+        .filter_map(|&b| branch_condition(blocks[b].as_raw_block()))
         .collect();
     depends_on_loads(tests)
 }
@@ -349,8 +348,8 @@ fn exit_depends_on_loads(inner: &Loop, blocks: &[Block<'_>], index: &BlockIndex)
 /// The value `block`'s terminator chooses by: a conditional branch's
 /// condition, a switch's value; `None` for an unconditional branch or a
 /// return.
-fn branch_condition(block: &Block<'_>) -> Option<LLVMValueRef> {
-    let term = edit::terminator(block.as_raw_block());
+fn branch_condition(block: LLVMBasicBlockRef) -> Option<LLVMValueRef> {
+    let term = edit::terminator(block);
     // SAFETY: reads operand 0 of a terminator that has operands: the
     // condition of a conditional branch, the value of a switch.
     unsafe { (LLVMGetNumOperands(term) > 1).then(|| LLVMGetOperand(term, 0)) }
@@ -395,26 +394,16 @@ fn depends_on_loads(tests: Vec<LLVMValueRef>) -> bool {
 /// dispatch block, which becomes the merged loop's header.
 fn apply(function: LLVMValueRef, plan: &Plan) {
     demote(function, &plan.blocks);
-    let inside: BTreeSet<LLVMBasicBlockRef> = plan.blocks.iter().copied().collect();
-    let in_inner: BTreeSet<LLVMBasicBlockRef> = plan
-        .inner
-        .iter()
-        .flat_map(|l| l.blocks.iter().copied())
-        .collect();
-    let walk = |from: &[LLVMBasicBlockRef]| {
-        reach(from, |b| {
-            inside.contains(&b) && !in_inner.contains(&b) && b != plan.header
-        })
-    };
+    let (inside, in_inner) = (plan.inside(), plan.in_inner());
     // The outer loop's own code from its header, and the code after an
     // inner loop: blocks in both are copied for the latter.
-    let own = walk(&[plan.header]);
+    let own = plan.own_code_from(&[plan.header]);
     let exits: Vec<LLVMBasicBlockRef> = in_inner
         .iter()
         .flat_map(|&b| edit::successors(b))
         .filter(|s| inside.contains(s) && !in_inner.contains(s) && *s != plan.header)
         .collect();
-    let after = walk(&exits);
+    let after = plan.own_code_from(&exits);
     let shared: Vec<LLVMBasicBlockRef> = plan
         .blocks
         .iter()
