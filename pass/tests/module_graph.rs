@@ -1,8 +1,8 @@
 //! The workspace's modules import one way: no circle between modules, and
 //! no module imports from its parent (a `mod.rs` or `lib.rs` may import its
 //! children, never the reverse). Paths are read from the sources (`use`
-//! statements and `crate::`/`super::` paths in code, test modules at the
-//! end of a file left out) and resolved to the longest module they name.
+//! statements and `crate::`/`super::` paths in code, a file's test module
+//! counted as the file's own) and resolved to the longest module they name.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -74,12 +74,22 @@ fn expand(path: &str) -> Vec<String> {
         .collect()
 }
 
-/// The `crate::` and `super::` paths a source file's code names.
+/// Where a file's test module starts (`#[cfg(test)]` before `mod`), if it
+/// has one: its `super::` is the file's module, not the parent.
+fn test_module_start(source: &str) -> Option<usize> {
+    source
+        .match_indices("#[cfg(test)]")
+        .map(|(at, _)| at)
+        .find(|&at| {
+            source[at + "#[cfg(test)]".len()..]
+                .trim_start()
+                .starts_with("mod ")
+        })
+}
+
+/// The `crate::` and `super::` paths a piece of code names.
 fn paths_in(source: &str) -> Vec<String> {
     let code: String = source
-        .split("#[cfg(test)]")
-        .next()
-        .unwrap()
         .lines()
         .filter(|l| !l.trim_start().starts_with("//"))
         .collect::<Vec<_>>()
@@ -119,6 +129,23 @@ fn paths_in(source: &str) -> Vec<String> {
     paths
 }
 
+/// `super::` and `crate::` paths named in module `scope`, made absolute.
+fn absolute(path: &str, scope: &str) -> Option<String> {
+    let mut base: Vec<&str> = scope.split("::").collect();
+    let mut rest = path;
+    while let Some(r) = rest.strip_prefix("super::") {
+        base.pop();
+        rest = r;
+    }
+    if rest.len() < path.len() {
+        Some(format!("{}::{rest}", base.join("::")))
+    } else if path.starts_with("crate") {
+        Some(path.to_string())
+    } else {
+        None
+    }
+}
+
 /// Module -> the modules it names (resolved to the longest known prefix).
 fn graph(crate_dir: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let src = crate_dir.join("src");
@@ -130,15 +157,18 @@ fn graph(crate_dir: &Path) -> BTreeMap<String, BTreeSet<String>> {
         .collect();
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (module, source) in &sources {
-        let parent = module.rsplit_once("::").map_or("crate", |(p, _)| p);
-        for path in paths_in(source) {
-            let absolute = if let Some(rest) = path.strip_prefix("super::") {
-                format!("{parent}::{rest}")
-            } else if path.starts_with("crate") {
-                path
-            } else {
-                continue;
-            };
+        let tests = test_module_start(source).unwrap_or(source.len());
+        let test_scope = format!("{module}::tests");
+        let scoped = [
+            (&source[..tests], module.as_str()),
+            (&source[tests..], test_scope.as_str()),
+        ];
+        let named = scoped.iter().flat_map(|(code, scope)| {
+            paths_in(code)
+                .into_iter()
+                .filter_map(move |p| absolute(&p, scope))
+        });
+        for absolute in named.collect::<Vec<_>>() {
             let parts: Vec<&str> = absolute.split("::").collect();
             let target = (1..=parts.len())
                 .rev()
@@ -196,6 +226,22 @@ fn the_reader_sees_imports_through_braces_and_parents() {
         expand("super::{a,b::{c,d}}"),
         ["super::a", "super::b::c", "super::b::d"]
     );
-    let paths = paths_in("use super::x::Y;\nfn f() { crate::a::b(); }\npub(in crate::t) struct S;\n#[cfg(test)]\nuse crate::z;");
+    let paths = paths_in("use super::x::Y;\nfn f() { crate::a::b(); }\npub(in crate::t) struct S;");
     assert_eq!(paths, ["crate::a::b", "super::x::Y"]);
+    // A test module's `super::` is the file's own module.
+    let file = "use super::y;\n#[cfg(test)]\nfn helper() {}\n#[cfg(test)]\nmod tests {\n    use super::*;\n}";
+    let at = test_module_start(file).unwrap();
+    assert!(file[at..].contains("mod tests") && !file[at..].contains("helper"));
+    assert_eq!(
+        absolute("super::*", "crate::a::tests").as_deref(),
+        Some("crate::a::*")
+    );
+    assert_eq!(
+        absolute("super::super::b::C", "crate::a::tests").as_deref(),
+        Some("crate::b::C")
+    );
+    assert_eq!(
+        absolute("super::b", "crate::a").as_deref(),
+        Some("crate::b")
+    );
 }

@@ -68,7 +68,6 @@ mod tests {
     use super::cases::elements;
     use super::*;
     use crate::apps::{check, check_args, le, Case, Fill};
-    use crate::suites::by_name;
     use crate::sweep::{configs, Config};
 
     fn harm_dir() -> PathBuf {
@@ -81,7 +80,6 @@ mod tests {
         for app in all() {
             let name = app.name();
             assert_eq!(app.kernel(), name);
-            assert_eq!(by_name(name).unwrap().name(), name);
             let source = harm_dir().join(name).join(format!("{name}.cu"));
             let text = std::fs::read_to_string(&source)
                 .unwrap_or_else(|e| panic!("{}: {e}", source.display()));

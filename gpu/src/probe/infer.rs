@@ -729,10 +729,10 @@ pub fn infer(data: &ProbeData) -> Inferred {
 
 #[cfg(test)]
 mod tests {
-    use super::super::simulate::{
+    use super::*;
+    use crate::probe::cache_model::{
         chase, shared_runs, throughput_curve, CacheConfig, ChaseSpec, Replacement, Timing,
     };
-    use super::*;
 
     const KIB: u64 = 1024;
     const RECORD: usize = 4096;

@@ -4,6 +4,7 @@
 //! derives S-L1's line sizes and shared-memory budget for the pass
 //! (`-sl1-gpu-profile`, `sl1-driver build --gpu-profile`).
 
+pub mod cache_model;
 pub mod cli;
 pub mod data;
 pub mod infer;

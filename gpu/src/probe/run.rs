@@ -12,7 +12,7 @@ use super::plan::Plan;
 use crate::device::GpuError;
 
 /// What the runner measures with: the GPU (`ProbeGpu`), or a simulated one
-/// (`simulate::SimulatedGpu`) that lets tests run the whole plan.
+/// (`SimulatedGpu` of `simulate`) that lets tests run the whole plan.
 pub trait Device {
     fn device_info(&self) -> Result<DeviceInfo, GpuError>;
     fn chase(
@@ -185,73 +185,3 @@ fn refine_capacity(
 /// shows more than this, in a large one it may not (the capacity is then
 /// found to within a few lines).
 const REFINE_MISS_TOLERANCE: f64 = 0.005;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::probe::profile::Profile;
-    use crate::probe::simulate::SimulatedGpu;
-    use crate::probe::{infer, summary};
-
-    const KIB: u64 = 1024;
-
-    #[test]
-    fn a_quick_run_on_a_simulated_gpu_gives_back_its_caches() {
-        let gpu = SimulatedGpu::example();
-        let plan = Plan::new(&gpu.device, true);
-        let bar = ProgressBar::hidden();
-        let data = run(&gpu, &plan, true, &bar).unwrap();
-        assert_eq!(data.mode, "quick");
-        // The coarse sweep doubles; the refinement bisects to the stride.
-        let l1_runs = data
-            .chases
-            .iter()
-            .filter(|r| r.path == ChasePath::L1)
-            .count();
-        assert!(
-            l1_runs > plan.footprints[0].footprints.len() + 8,
-            "{l1_runs} L1 runs"
-        );
-        let inferred = infer::infer(&data);
-        let l1 = inferred
-            .caches
-            .iter()
-            .find(|c| c.path == ChasePath::L1)
-            .unwrap();
-        assert_eq!(l1.capacity, infer::Capacity::Exact(32 * KIB));
-        assert_eq!(l1.fill_bytes, Some(32));
-        assert_eq!((l1.line_bytes, l1.ways), (Some(128), Some(4)));
-        let l2 = inferred
-            .caches
-            .iter()
-            .find(|c| c.path == ChasePath::L2)
-            .unwrap();
-        // A 16-way MiB overflowing by a line misses 17 lines in 8192
-        // accesses: within the noise tolerance, so found to a few lines.
-        let l2_capacity = l2.capacity.exact().unwrap();
-        assert!(
-            (1024 * KIB..=1024 * KIB + 10 * KIB).contains(&l2_capacity),
-            "{l2_capacity}"
-        );
-        let shared = inferred.shared.as_ref().unwrap();
-        assert_eq!(shared.banks.zip(shared.bank_bytes), Some((32, 4)));
-        let profile = Profile::new(data, inferred);
-        assert_eq!(
-            (
-                profile.sl1.line_size,
-                profile.sl1.max_line_size,
-                profile.sl1.shared_budget_bytes
-            ),
-            (16, 32, 48 * KIB)
-        );
-        let text = summary::text(&profile);
-        assert!(
-            text.contains("capacity 32 KiB; fill unit 32 B; line 128 B; 4 ways"),
-            "{text}"
-        );
-        assert!(
-            text.contains("S-L1: lines 16-32 B, shared-memory budget 48 KiB"),
-            "{text}"
-        );
-    }
-}
