@@ -345,6 +345,13 @@ impl KernelReport {
     /// The summary's lines, each with the header of the loop it is about
     /// (remarks point at that loop's source location).
     pub fn summary_entries(&self) -> Vec<(String, Option<String>)> {
+        let mut lines = self.analysis_entries();
+        lines.extend(self.transform.summary_entries());
+        lines
+    }
+
+    /// The summary's lines on what the analysis found.
+    fn analysis_entries(&self) -> Vec<(String, Option<String>)> {
         let mut lines: Vec<(String, Option<String>)> = Vec::new();
         for ds in &self.data_structures {
             lines.push((format!(
@@ -403,7 +410,16 @@ impl KernelReport {
             ));
         }
         lines.extend(self.notes.iter().map(|n| (format!("note: {n}"), None)));
-        let t = &self.transform;
+        lines
+    }
+}
+
+impl TransformReport {
+    /// The summary's lines on what the transform did and left alone, each
+    /// with the header of the loop it is about.
+    fn summary_entries(&self) -> Vec<(String, Option<String>)> {
+        let mut lines: Vec<(String, Option<String>)> = Vec::new();
+        let t = self;
         if t.applied {
             lines.push((format!(
                 "S-L1: {} loop(s) sliced ({}), {} access(es) through the cache, {} B of shared memory for up to {} threads",

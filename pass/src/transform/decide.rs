@@ -2,6 +2,7 @@
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::LLVMIntPredicate;
 
 use crate::analysis::accesses::Access;
 use crate::analysis::Mode;
@@ -15,6 +16,75 @@ use super::state::{const_int, read_only_companion, State};
 /// simulate at 93% (`upper`, `invindex`); `dna`'s reads, half sequential and
 /// half random, at 58% and lost when cached (docs/benchmarks.md).
 const COMPANION_MIN_HIT_PERCENT: i64 = 75;
+
+/// Where the decision builds: its builder and the types it uses.
+struct DecideIr<'b> {
+    b: &'b Builder,
+    r: LLVMBuilderRef,
+    ctx: LLVMContextRef,
+    i32t: LLVMTypeRef,
+    i64t: LLVMTypeRef,
+    module: LLVMModuleRef,
+}
+
+impl<'b> DecideIr<'b> {
+    /// SAFETY (for callers): `function` is a live function and `b` is
+    /// positioned in it.
+    unsafe fn new(b: &'b Builder, function: LLVMValueRef) -> Self {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
+        DecideIr {
+            b,
+            r: b.raw(),
+            ctx,
+            i32t: LLVMInt32TypeInContext(ctx),
+            i64t: LLVMInt64TypeInContext(ctx),
+            module: LLVMGetGlobalParent(function),
+        }
+    }
+
+    /// Reads PTX special register `name` (`tid.x`, `ntid.x`, ...).
+    fn sreg(&self, name: &str) -> LLVMValueRef {
+        let cname = std::ffi::CString::new(format!("llvm.nvvm.read.ptx.sreg.{name}")).unwrap();
+        // SAFETY: declares the intrinsic in the live module when missing and
+        // calls it at the builder.
+        unsafe {
+            let mut f = LLVMGetNamedFunction(self.module, cname.as_ptr());
+            let fty = LLVMFunctionType(self.i32t, std::ptr::null_mut(), 0, 0);
+            if f.is_null() {
+                f = LLVMAddFunction(self.module, cname.as_ptr(), fty);
+            }
+            LLVMBuildCall2(self.r, fty, f, std::ptr::null_mut(), 0, c"".as_ptr())
+        }
+    }
+
+    fn compare(&self, pred: LLVMIntPredicate, a: LLVMValueRef, b: LLVMValueRef) -> LLVMValueRef {
+        // SAFETY: compares two integers of one type at the builder.
+        unsafe { LLVMBuildICmp(self.r, pred, a, b, c"".as_ptr()) }
+    }
+
+    fn boolean(&self, value: bool) -> LLVMValueRef {
+        // SAFETY: an i1 constant of the function's context.
+        unsafe { LLVMConstInt(LLVMInt1TypeInContext(self.ctx), u64::from(value), 0) }
+    }
+}
+
+/// The block's threads and this thread's index in it (i32 values).
+struct Threads {
+    count: LLVMValueRef,
+    tid: LLVMValueRef,
+}
+
+/// Where lines lie in the buffer once the line size is picked.
+struct Lines {
+    /// Bytes from one line to the next (i64, for addresses).
+    pitch64: LLVMValueRef,
+    /// Lines each thread of the block gets (the paper's CLN).
+    cln: LLVMValueRef,
+    /// Lines the buffer holds.
+    capacity: LLVMValueRef,
+    /// The index of the last thread of this thread's warp.
+    warp_last: LLVMValueRef,
+}
 
 impl LoopSlice<'_, '_> {
     /// The decision between the slices (paper 3.2.2), per thread: rank the
@@ -40,28 +110,41 @@ impl LoopSlice<'_, '_> {
             }
         }
         let b = Builder::before(edit::terminator(decide));
-        // SAFETY: builds straight-line code in the decide block, which ends in
-        // `br header`; all values are of the function's context.
+        // SAFETY: `decide` is a block of the live kernel, which ends in
+        // `br header`; the steps below build straight-line code before it.
+        let ir = unsafe { DecideIr::new(&b, function) };
+        let threads = self.emit_threads(&ir);
+        let buffer_bytes = self.emit_buffer_bytes(&ir);
+        let companion: Vec<bool> = structures
+            .iter()
+            .map(|(s, mode)| {
+                read_only_companion(s.restrict, *mode, self.options)
+                    && !self.rereads.contains(&s.id)
+            })
+            .collect();
+        let line = self.emit_line_size(&ir, &threads, buffer_bytes, &companion);
+        let lines = self.emit_lines(&ir, &threads, buffer_bytes, line);
+        let (eligible, score) = self.emit_eligible(&ir, &structures, &companion, lanes);
+        for d in 0..structures.len() {
+            self.emit_assignment(
+                &ir,
+                d,
+                &structures,
+                (&companion, &eligible, &score),
+                &threads,
+                &lines,
+            );
+        }
+    }
+
+    /// The block's size and this thread's index in it.
+    fn emit_threads(&self, ir: &DecideIr<'_>) -> Threads {
+        let r = ir.r;
+        let (tx, ty, tz) = (ir.sreg("tid.x"), ir.sreg("tid.y"), ir.sreg("tid.z"));
+        let (nx, ny, nz) = (ir.sreg("ntid.x"), ir.sreg("ntid.y"), ir.sreg("ntid.z"));
+        // SAFETY: integer arithmetic on values of the decide block.
         unsafe {
-            let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
-            let i32t = LLVMInt32TypeInContext(ctx);
-            let i64t = LLVMInt64TypeInContext(ctx);
-            let i8t = LLVMInt8TypeInContext(ctx);
-            let module = LLVMGetGlobalParent(function);
-            let sreg = |name: &str| {
-                let cname =
-                    std::ffi::CString::new(format!("llvm.nvvm.read.ptx.sreg.{name}")).unwrap();
-                let mut f = LLVMGetNamedFunction(module, cname.as_ptr());
-                let fty = LLVMFunctionType(i32t, std::ptr::null_mut(), 0, 0);
-                if f.is_null() {
-                    f = LLVMAddFunction(module, cname.as_ptr(), fty);
-                }
-                LLVMBuildCall2(b.raw(), fty, f, std::ptr::null_mut(), 0, c"".as_ptr())
-            };
-            let r = b.raw();
-            let (tx, ty, tz) = (sreg("tid.x"), sreg("tid.y"), sreg("tid.z"));
-            let (nx, ny, nz) = (sreg("ntid.x"), sreg("ntid.y"), sreg("ntid.z"));
-            let threads = LLVMBuildMul(
+            let count = LLVMBuildMul(
                 r,
                 LLVMBuildMul(r, nx, ny, c"".as_ptr()),
                 nz,
@@ -78,120 +161,142 @@ impl LoopSlice<'_, '_> {
                 ),
                 c"sl1.tid".as_ptr(),
             );
-            // The buffer's bytes: what the launch gave a launch-sized one
-            // (all its dynamic shared memory: the kernel has none of its
-            // own), up to the size a static one would have.
-            let most = const_int(i32t, self.buffer_bytes as i64);
-            let buffer_bytes = if self.launch_sized {
-                let given = sreg("dynamic_smem_size");
-                let less = LLVMBuildICmp(
+            Threads { count, tid }
+        }
+    }
+
+    /// The buffer's bytes: what the launch gave a launch-sized one (all its
+    /// dynamic shared memory: the kernel has none of its own), up to the
+    /// size a static one would have.
+    fn emit_buffer_bytes(&self, ir: &DecideIr<'_>) -> LLVMValueRef {
+        let most = const_int(ir.i32t, self.buffer_bytes as i64);
+        if !self.launch_sized {
+            return most;
+        }
+        let given = ir.sreg("dynamic_smem_size");
+        let less = ir.compare(LLVMIntPredicate::LLVMIntULT, given, most);
+        // SAFETY: a select of two i32 values at the builder.
+        unsafe { LLVMBuildSelect(ir.r, less, given, most, c"sl1.buffer.bytes".as_ptr()) }
+    }
+
+    /// The line size: the largest that gives every structure of the loop a
+    /// line for every thread of the block, from the smallest up (fits for a
+    /// size implies fits for the smaller ones). The same for the whole
+    /// block, so the threads' lines never overlap; in a kernel of several
+    /// sliced loops, the same in every loop (sized for all the kernel's
+    /// structures).
+    fn emit_line_size(
+        &self,
+        ir: &DecideIr<'_>,
+        threads: &Threads,
+        buffer_bytes: LLVMValueRef,
+        companion: &[bool],
+    ) -> LLVMValueRef {
+        let (r, i32t) = (ir.r, ir.i32t);
+        let mut line = const_int(i32t, i64::from(self.options.line_size));
+        if self.line_bytes.is_none() {
+            return line;
+        }
+        let written = companion.iter().filter(|c| !**c).count();
+        let total = companion.len();
+        let sized = if let Some(all) = self.kernel_structures {
+            const_int(i32t, all as i64)
+        } else if written == 0 || written == total {
+            const_int(i32t, total as i64)
+        } else {
+            self.structures_to_fit(r, &|name| ir.sreg(name), threads.count, written, total)
+        };
+        // SAFETY: integer arithmetic and selects on values of the decide block.
+        unsafe {
+            let all = LLVMBuildMul(r, threads.count, sized, c"".as_ptr());
+            for size in self.options.line_sizes().into_iter().skip(1) {
+                let pitch = const_int(i32t, i64::from(size + self.pad));
+                let need = LLVMBuildMul(r, all, pitch, c"".as_ptr());
+                let fits = ir.compare(LLVMIntPredicate::LLVMIntULE, need, buffer_bytes);
+                line = LLVMBuildSelect(
                     r,
-                    inkwell::llvm_sys::LLVMIntPredicate::LLVMIntULT,
-                    given,
-                    most,
-                    c"".as_ptr(),
+                    fits,
+                    const_int(i32t, i64::from(size)),
+                    line,
+                    c"sl1.line.size".as_ptr(),
                 );
-                LLVMBuildSelect(r, less, given, most, c"sl1.buffer.bytes".as_ptr())
-            } else {
-                most
-            };
-            // The line size: the largest that gives every structure of the
-            // loop a line for every thread of the block, from the smallest
-            // up (fits for a size implies fits for the smaller ones). The
-            // same for the whole block, so the threads' lines never overlap;
-            // in a kernel of several sliced loops, the same in every loop
-            // (sized for all the kernel's structures).
-            let companion: Vec<bool> = structures
-                .iter()
-                .map(|(s, mode)| {
-                    read_only_companion(s.restrict, *mode, self.options)
-                        && !self.rereads.contains(&s.id)
-                })
-                .collect();
-            let written = companion.iter().filter(|c| !**c).count();
-            let min_line = self.options.line_size;
-            let mut line = const_int(i32t, i64::from(min_line));
-            if self.line_bytes.is_some() {
-                let sized = if let Some(all) = self.kernel_structures {
-                    const_int(i32t, all as i64)
-                } else if written == 0 || written == structures.len() {
-                    const_int(i32t, structures.len() as i64)
-                } else {
-                    self.structures_to_fit(r, &sreg, threads, written, structures.len())
-                };
-                let all = LLVMBuildMul(r, threads, sized, c"".as_ptr());
-                for size in self.options.line_sizes().into_iter().skip(1) {
-                    let pitch = const_int(i32t, i64::from(size + self.pad));
-                    let need = LLVMBuildMul(r, all, pitch, c"".as_ptr());
-                    let fits = LLVMBuildICmp(
-                        r,
-                        inkwell::llvm_sys::LLVMIntPredicate::LLVMIntULE,
-                        need,
-                        buffer_bytes,
-                        c"".as_ptr(),
-                    );
-                    line = LLVMBuildSelect(
-                        r,
-                        fits,
-                        const_int(i32t, i64::from(size)),
-                        line,
-                        c"sl1.line.size".as_ptr(),
-                    );
-                }
             }
+        }
+        line
+    }
+
+    /// Records the picked line size and lays the lines out: `pitch` bytes
+    /// apart (the line and its padding), CLN lines a thread. Warp
+    /// threshold: line `rank` of a thread fits when the slot of the last
+    /// thread of its warp does, so that the first warps of a block get
+    /// lines where the buffer cannot give every thread one (rank < CLN is
+    /// the case where all threads fit). Loops with a block barrier keep
+    /// rank < CLN: their version must be the same for the whole block.
+    fn emit_lines(
+        &self,
+        ir: &DecideIr<'_>,
+        threads: &Threads,
+        buffer_bytes: LLVMValueRef,
+        line: LLVMValueRef,
+    ) -> Lines {
+        let (r, i32t, i64t) = (ir.r, ir.i32t, ir.i64t);
+        // SAFETY: integer arithmetic and a store to the line-size slot, an
+        // entry alloca of the kernel.
+        unsafe {
             let line64 = LLVMBuildZExt(r, line, i64t, c"".as_ptr());
             if let Some(slot) = self.line_bytes {
-                b.store(line64, slot);
+                ir.b.store(line64, slot);
             }
-            // Lines lie `pitch` bytes apart: the line and its padding.
             let pitch = LLVMBuildAdd(r, line, const_int(i32t, i64::from(self.pad)), c"".as_ptr());
             let pitch64 = LLVMBuildZExt(r, pitch, i64t, c"".as_ptr());
-            let per_line = LLVMBuildMul(r, threads, pitch, c"".as_ptr());
+            let per_line = LLVMBuildMul(r, threads.count, pitch, c"".as_ptr());
             let cln = LLVMBuildUDiv(r, buffer_bytes, per_line, c"sl1.cln".as_ptr());
-            // Warp threshold: line `rank` of a thread fits when the slot of
-            // the last thread of its warp does, so that the first warps of a
-            // block get lines where the buffer cannot give every thread one
-            // (rank < CLN is the case where all threads fit). Loops with a
-            // block barrier keep rank < CLN: their version must be the same
-            // for the whole block.
             let capacity = LLVMBuildUDiv(r, buffer_bytes, pitch, c"sl1.capacity".as_ptr());
-            let warp_last = {
-                let last = LLVMBuildOr(r, tid, const_int(i32t, 31), c"".as_ptr());
-                let block_last = LLVMBuildSub(r, threads, const_int(i32t, 1), c"".as_ptr());
-                let inside = LLVMBuildICmp(
-                    r,
-                    inkwell::llvm_sys::LLVMIntPredicate::LLVMIntULT,
-                    last,
-                    block_last,
-                    c"".as_ptr(),
-                );
-                LLVMBuildSelect(r, inside, last, block_last, c"sl1.warp.last".as_ptr())
-            };
-            // (accesses, hits) per structure: simulated, or predicted.
-            let counts: Vec<(LLVMValueRef, LLVMValueRef)> = structures
-                .iter()
-                .map(
-                    |(s, _)| match self.static_rates.as_ref().map(|r| r[&s.id]) {
-                        Some(rate) => (
-                            const_int(i32t, 100 * i64::from(rate.sites)),
-                            const_int(i32t, i64::from(rate.hit_percent * rate.sites)),
-                        ),
-                        None => (b.load(i32t, s.sim_accesses), b.load(i32t, s.sim_hits)),
-                    },
-                )
-                .collect();
-            let mut eligible = Vec::new();
-            let mut score = Vec::new();
+            let last = LLVMBuildOr(r, threads.tid, const_int(i32t, 31), c"".as_ptr());
+            let block_last = LLVMBuildSub(r, threads.count, const_int(i32t, 1), c"".as_ptr());
+            let inside = ir.compare(LLVMIntPredicate::LLVMIntULT, last, block_last);
+            let warp_last = LLVMBuildSelect(r, inside, last, block_last, c"sl1.warp.last".as_ptr());
+            Lines {
+                pitch64,
+                cln,
+                capacity,
+                warp_last,
+            }
+        }
+    }
+
+    /// Each structure's eligibility (an i1: its hit rate is above 50%, its
+    /// lanes are apart, and a companion rides with a cached written
+    /// structure at a high rate of its own) and its score (hits; read-only
+    /// structures count twice).
+    fn emit_eligible(
+        &self,
+        ir: &DecideIr<'_>,
+        structures: &[(State, Mode)],
+        companion: &[bool],
+        lanes: &super::slice::LaneTests,
+    ) -> (Vec<LLVMValueRef>, Vec<LLVMValueRef>) {
+        let (r, i32t, i64t) = (ir.r, ir.i32t, ir.i64t);
+        // (accesses, hits) per structure: simulated, or predicted.
+        let counts: Vec<(LLVMValueRef, LLVMValueRef)> = structures
+            .iter()
+            .map(
+                |(s, _)| match self.static_rates.as_ref().map(|r| r[&s.id]) {
+                    Some(rate) => (
+                        const_int(i32t, 100 * i64::from(rate.sites)),
+                        const_int(i32t, i64::from(rate.hit_percent * rate.sites)),
+                    ),
+                    None => (ir.b.load(i32t, s.sim_accesses), ir.b.load(i32t, s.sim_hits)),
+                },
+            )
+            .collect();
+        let mut eligible = Vec::new();
+        let mut score = Vec::new();
+        // SAFETY: integer arithmetic on values of the decide block.
+        unsafe {
             for ((_, mode), &(acc, hits)) in structures.iter().zip(&counts) {
                 let twice = LLVMBuildShl(r, hits, const_int(i32t, 1), c"".as_ptr());
-                let good = LLVMBuildICmp(
-                    r,
-                    inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGT,
-                    twice,
-                    acc,
-                    c"".as_ptr(),
-                );
-                eligible.push(good);
+                eligible.push(ir.compare(LLVMIntPredicate::LLVMIntUGT, twice, acc));
                 score.push(if *mode == Mode::ReadOnly { twice } else { hits });
             }
             // Lanes close together share the hardware's lines (`lanes`):
@@ -208,11 +313,11 @@ impl LoopSlice<'_, '_> {
                     *e = LLVMBuildAnd(r, *e, apart, c"".as_ptr());
                 }
             }
-            let mut writes_cached = LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0);
-            for (e, _) in eligible.iter().zip(&companion).filter(|(_, c)| !**c) {
+            let mut writes_cached = ir.boolean(false);
+            for (e, _) in eligible.iter().zip(companion).filter(|(_, c)| !**c) {
                 writes_cached = LLVMBuildOr(r, writes_cached, *e, c"".as_ptr());
             }
-            for ((e, c), &(acc, hits)) in eligible.iter_mut().zip(&companion).zip(&counts) {
+            for ((e, c), &(acc, hits)) in eligible.iter_mut().zip(companion).zip(&counts) {
                 if *c {
                     // A companion also needs a high hit rate of its own: a
                     // thread that caches a read stream it reuses little
@@ -229,98 +334,105 @@ impl LoopSlice<'_, '_> {
                         const_int(i64t, COMPANION_MIN_HIT_PERCENT),
                         c"".as_ptr(),
                     );
-                    let reused = LLVMBuildICmp(
-                        r,
-                        inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGE,
-                        scaled_hits,
-                        scaled_accesses,
-                        c"".as_ptr(),
-                    );
+                    let reused =
+                        ir.compare(LLVMIntPredicate::LLVMIntUGE, scaled_hits, scaled_accesses);
                     *e = LLVMBuildAnd(r, *e, writes_cached, c"".as_ptr());
                     *e = LLVMBuildAnd(r, *e, reused, c"".as_ptr());
                 }
             }
-            for (d, (s, _)) in structures.iter().enumerate() {
-                let mut rank = const_int(i32t, 0);
-                for e in 0..structures.len() {
-                    if e == d {
-                        continue;
-                    }
-                    let pred = if e < d {
-                        inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGE
-                    } else {
-                        inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGT
-                    };
-                    // Companions rank after the written structures: a line
-                    // for a read stream alone saves little (see above).
-                    let better = match (companion[e], companion[d]) {
-                        (false, true) => LLVMConstInt(LLVMInt1TypeInContext(ctx), 1, 0),
-                        (true, false) => LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0),
-                        _ => LLVMBuildICmp(r, pred, score[e], score[d], c"".as_ptr()),
-                    };
-                    let counts = LLVMBuildAnd(r, better, eligible[e], c"".as_ptr());
-                    rank = LLVMBuildAdd(
-                        r,
-                        rank,
-                        LLVMBuildZExt(r, counts, i32t, c"".as_ptr()),
-                        c"".as_ptr(),
-                    );
+        }
+        (eligible, score)
+    }
+
+    /// Ranks structure `d` among the eligible ones and gives it a line when
+    /// its rank fits: stores its cached flag and its line's address.
+    fn emit_assignment(
+        &self,
+        ir: &DecideIr<'_>,
+        d: usize,
+        structures: &[(State, Mode)],
+        (companion, eligible, score): (&[bool], &[LLVMValueRef], &[LLVMValueRef]),
+        threads: &Threads,
+        lines: &Lines,
+    ) {
+        let (r, i32t, i64t) = (ir.r, ir.i32t, ir.i64t);
+        let s = &structures[d].0;
+        // SAFETY: integer arithmetic, a GEP into the line buffer and stores
+        // to the structure's state slots, entry allocas of the kernel.
+        unsafe {
+            let mut rank = const_int(i32t, 0);
+            for e in 0..structures.len() {
+                if e == d {
+                    continue;
                 }
-                let fits = if self.uniform {
-                    LLVMBuildICmp(
-                        r,
-                        inkwell::llvm_sys::LLVMIntPredicate::LLVMIntULT,
-                        rank,
-                        cln,
-                        c"".as_ptr(),
-                    )
+                let pred = if e < d {
+                    LLVMIntPredicate::LLVMIntUGE
                 } else {
-                    let slot = LLVMBuildAdd(
-                        r,
-                        LLVMBuildMul(r, rank, threads, c"".as_ptr()),
-                        warp_last,
-                        c"".as_ptr(),
-                    );
-                    LLVMBuildICmp(
-                        r,
-                        inkwell::llvm_sys::LLVMIntPredicate::LLVMIntULT,
-                        slot,
-                        capacity,
-                        c"sl1.fits".as_ptr(),
-                    )
+                    LLVMIntPredicate::LLVMIntUGT
                 };
-                let on = if self.options.force_uncached {
-                    LLVMConstInt(LLVMTypeOf(fits), 0, 0)
-                } else {
-                    LLVMBuildAnd(r, eligible[d], fits, c"sl1.cached".as_ptr())
+                // Companions rank after the written structures: a line
+                // for a read stream alone saves little (see above).
+                let better = match (companion[e], companion[d]) {
+                    (false, true) => ir.boolean(true),
+                    (true, false) => ir.boolean(false),
+                    _ => ir.compare(pred, score[e], score[d]),
                 };
-                b.store(on, s.cached);
-                if let Some(stats) = &self.stats {
-                    let hits = b.load(i32t, s.sim_hits);
-                    let accesses = b.load(i32t, s.sim_accesses);
-                    stats.record_decision(&b, s, hits, accesses, on);
-                }
-                // Slot-major: line `rank` of thread `tid` is element rank*threads + tid.
-                let index = LLVMBuildAdd(
+                let counts = LLVMBuildAnd(r, better, eligible[e], c"".as_ptr());
+                rank = LLVMBuildAdd(
                     r,
-                    LLVMBuildMul(r, rank, threads, c"".as_ptr()),
-                    tid,
+                    rank,
+                    LLVMBuildZExt(r, counts, i32t, c"".as_ptr()),
                     c"".as_ptr(),
                 );
-                let index = LLVMBuildZExt(r, index, i64t, c"".as_ptr());
-                let offset = LLVMBuildMul(r, index, pitch64, c"".as_ptr());
-                let mut idx = [offset];
-                let ptr = LLVMBuildGEP2(
-                    r,
-                    i8t,
-                    self.buffer,
-                    idx.as_mut_ptr(),
-                    1,
-                    c"sl1.line".as_ptr(),
-                );
-                let chosen = LLVMBuildSelect(r, on, ptr, self.buffer, c"".as_ptr());
-                b.store(chosen, s.line);
             }
+            let fits = if self.uniform {
+                ir.compare(LLVMIntPredicate::LLVMIntULT, rank, lines.cln)
+            } else {
+                let slot = LLVMBuildAdd(
+                    r,
+                    LLVMBuildMul(r, rank, threads.count, c"".as_ptr()),
+                    lines.warp_last,
+                    c"".as_ptr(),
+                );
+                LLVMBuildICmp(
+                    r,
+                    LLVMIntPredicate::LLVMIntULT,
+                    slot,
+                    lines.capacity,
+                    c"sl1.fits".as_ptr(),
+                )
+            };
+            let on = if self.options.force_uncached {
+                LLVMConstInt(LLVMTypeOf(fits), 0, 0)
+            } else {
+                LLVMBuildAnd(r, eligible[d], fits, c"sl1.cached".as_ptr())
+            };
+            ir.b.store(on, s.cached);
+            if let Some(stats) = &self.stats {
+                let hits = ir.b.load(i32t, s.sim_hits);
+                let accesses = ir.b.load(i32t, s.sim_accesses);
+                stats.record_decision(ir.b, s, hits, accesses, on);
+            }
+            // Slot-major: line `rank` of thread `tid` is element rank*threads + tid.
+            let index = LLVMBuildAdd(
+                r,
+                LLVMBuildMul(r, rank, threads.count, c"".as_ptr()),
+                threads.tid,
+                c"".as_ptr(),
+            );
+            let index = LLVMBuildZExt(r, index, i64t, c"".as_ptr());
+            let offset = LLVMBuildMul(r, index, lines.pitch64, c"".as_ptr());
+            let mut idx = [offset];
+            let ptr = LLVMBuildGEP2(
+                r,
+                LLVMInt8TypeInContext(ir.ctx),
+                self.buffer,
+                idx.as_mut_ptr(),
+                1,
+                c"sl1.line".as_ptr(),
+            );
+            let chosen = LLVMBuildSelect(r, on, ptr, self.buffer, c"".as_ptr());
+            ir.b.store(chosen, s.line);
         }
     }
 }

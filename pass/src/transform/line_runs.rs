@@ -61,50 +61,152 @@ pub(super) fn add(
     extras: RunExtras,
 ) -> Vec<u32> {
     let checked: Vec<LLVMBasicBlockRef> = slice2.iter().map(|b| copy.blocks[b]).collect();
-    let checked_header = copy.blocks[&header];
-    let checked_latch = copy.blocks[&latch];
-    let fast = edit::clone_blocks(&checked, checked_header, ".run");
-    // A full run needs a counted exit (no exit test in its copies) and
-    // headers without phis (its branch goes through a block of its own).
+    let loop_ = RunLoop {
+        copy,
+        header: copy.blocks[&header],
+        latch: copy.blocks[&latch],
+        fast: edit::clone_blocks(&checked, copy.blocks[&header], ".run"),
+        full: full_copies(&checked, copy.blocks[&header], sites, exit, line, extras),
+        exit,
+        run,
+    };
+    // SAFETY: builds integer arithmetic and branches in live blocks of the
+    // kernel; every value used at the checked latch is an address of an
+    // access or the exit test, which run on every iteration, so they
+    // dominate the latch.
+    let staged = unsafe {
+        let staged = loop_.end_checked_iteration(rt, sites, line, extras.stage);
+        loop_.end_run_iteration();
+        staged
+    };
+    loop_.hit_in_runs(rt, kernel, sites);
+    loop_.fill_from_stage(rt, sites, &staged);
+    staged.into_iter().map(|(id, _, _)| id as u32).collect()
+}
+
+/// The copies a loop's line runs are built in.
+struct RunLoop<'a> {
+    /// The checked copy (the all-cached clone of slice 2), by original.
+    copy: &'a edit::Clone,
+    /// The checked copy's header and single latch.
+    header: LLVMBasicBlockRef,
+    latch: LLVMBasicBlockRef,
+    /// The run: the checked copy without tag checks, by checked block.
+    fast: edit::Clone,
+    /// A full run's iterations, one copy each (`full`), when it gets them.
+    full: Vec<edit::Clone>,
+    exit: Option<&'a CountedExit>,
+    /// The i64 slot of the iterations left in the current run.
+    run: LLVMValueRef,
+}
+
+/// A full run needs a counted exit (no exit test in its copies) and headers
+/// without phis (its branch goes through a block of its own): then, when
+/// whole lines make a run of more than one iteration and the loop is small
+/// enough, one copy of the checked blocks per iteration.
+fn full_copies(
+    checked: &[LLVMBasicBlockRef],
+    checked_header: LLVMBasicBlockRef,
+    sites: &[RunSite],
+    exit: Option<&CountedExit>,
+    line: u32,
+    extras: RunExtras,
+) -> Vec<edit::Clone> {
     let full_len = full::length(sites, line);
-    let full: Vec<edit::Clone> = if extras.full
+    if extras.full
         && exit.is_some()
         && full_len > 1
-        && full::small_enough(&checked, full_len)
+        && full::small_enough(checked, full_len)
         && !edit::instructions(checked_header)
             .into_iter()
             .any(edit::is_phi)
     {
         (0..full_len)
-            .map(|t| edit::clone_blocks(&checked, checked_header, &format!(".run.full{t}")))
+            .map(|t| edit::clone_blocks(checked, checked_header, &format!(".run.full{t}")))
             .collect()
     } else {
         Vec::new()
-    };
-    // Stores whose bits a counted run sets before it starts: the run's
-    // stores of one site then cover one range of bytes.
-    let premarked = |site: &RunSite| {
-        exit.is_some() && !site.is_load && site.stride <= i64::from(site.kind.size)
-    };
+    }
+}
 
-    // Structures whose next line is staged, with the stage's slots.
-    let mut staged: Vec<(usize, LLVMValueRef, LLVMValueRef)> = Vec::new();
-    // Per site: its tag and how many next iterations stay in its line.
-    let mut stays: Vec<Stay> = Vec::new();
-    // SAFETY: builds integer arithmetic and branches in live blocks of the
-    // kernel; every value used at the checked latch is an address of an
-    // access or the exit test, which run on every iteration, so they
-    // dominate the latch.
-    unsafe {
-        let i64t = LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(run)));
-        let zero = const_int(i64t, 0);
+impl RunLoop<'_> {
+    /// Stores whose bits a counted run sets before it starts: the run's
+    /// stores of one site then cover one range of bytes.
+    fn premarked(&self, site: &RunSite) -> bool {
+        self.exit.is_some() && !site.is_load && site.stride <= i64::from(site.kind.size)
+    }
 
-        // After a checked iteration: how many next iterations stay in the lines.
-        let old = edit::terminator(checked_latch);
+    /// After a checked iteration: how many next iterations stay in the
+    /// lines (and in the loop's count), staging the next lines when
+    /// `stage`, premarking the run's stores, and the branch into the run
+    /// (a full run when one starts here). Returns the staged structures
+    /// with their stage slots.
+    ///
+    /// SAFETY (for callers): as `add` says.
+    unsafe fn end_checked_iteration(
+        &self,
+        rt: &mut Runtime<'_, '_>,
+        sites: &[RunSite],
+        line: u32,
+        stage: bool,
+    ) -> Vec<(usize, LLVMValueRef, LLVMValueRef)> {
+        let i64t = LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(self.run)));
+        let old = edit::terminator(self.latch);
         let b = Builder::before(old);
+        let (mut left, stays) = self.stays_in_lines(&b, sites, line, i64t);
+        let mut staged = Vec::new();
+        if let Some(exit) = self.exit {
+            let k = iterations_left(&b, self.copy.values[&exit.branch], exit, i64t);
+            // Every `n` is at least 0, `k` may exceed i64::MAX: compare unsigned.
+            left = smaller(&b, k, left, LLVMIntPredicate::LLVMIntULT);
+            if stage {
+                staged = stage_next_lines(rt, old, sites, &stays, k, line);
+            }
+        }
+        b.store(left, self.run);
+        for (site, stay) in sites.iter().zip(&stays) {
+            if self.premarked(site) {
+                premark(&b, rt, site, stay.d, left);
+            }
+        }
+        let fast_header = self.fast.blocks[&self.header];
+        if let Some(first) = self.full.first() {
+            let full_len = self.full.len() as i64;
+            let starts = full::starts(&b, &stays, left, full_len);
+            let other = edit::new_block_before(self.header, self.header, "sl1.run.pick");
+            LLVMBuildCondBr(b.raw(), starts, first.blocks[&self.header], other);
+            edit::erase(old);
+            let placeholder = edit::terminator(other);
+            branch_on_run(
+                &Builder::before(placeholder),
+                left,
+                fast_header,
+                self.header,
+            );
+            edit::erase(placeholder);
+        } else {
+            branch_on_run(&b, left, fast_header, self.header);
+            edit::erase(old);
+        }
+        staged
+    }
+
+    /// Per site: its tag, and how many next iterations stay in its line;
+    /// with the least of those.
+    ///
+    /// SAFETY (for callers): as `add` says.
+    unsafe fn stays_in_lines(
+        &self,
+        b: &Builder,
+        sites: &[RunSite],
+        line: u32,
+        i64t: LLVMTypeRef,
+    ) -> (LLVMValueRef, Vec<Stay>) {
+        let zero = const_int(i64t, 0);
         let mut left = const_int(i64t, i64::MAX);
+        let mut stays = Vec::new();
         for site in sites {
-            let access = copy.values[&site.call];
+            let access = self.copy.values[&site.call];
             let addr = LLVMBuildPtrToInt(b.raw(), LLVMGetOperand(access, 0), i64t, c"".as_ptr());
             let tag = b.load(i64t, site.state.tag);
             let d = LLVMBuildSub(b.raw(), addr, tag, c"sl1.run.off".as_ptr());
@@ -119,99 +221,53 @@ pub(super) fn add(
             );
             let n = LLVMBuildSDiv(b.raw(), room, s, c"".as_ptr());
             let next = LLVMBuildAdd(b.raw(), d, s, c"".as_ptr());
+            let at_least_zero =
+                |v| LLVMBuildICmp(b.raw(), LLVMIntPredicate::LLVMIntSGE, v, zero, c"".as_ptr());
             // None when the next access is before the line or the room is
             // negative (this access is in another line of the structure).
             let ahead = LLVMBuildAnd(
                 b.raw(),
-                LLVMBuildICmp(
-                    b.raw(),
-                    LLVMIntPredicate::LLVMIntSGE,
-                    next,
-                    zero,
-                    c"".as_ptr(),
-                ),
-                LLVMBuildICmp(
-                    b.raw(),
-                    LLVMIntPredicate::LLVMIntSGE,
-                    room,
-                    zero,
-                    c"".as_ptr(),
-                ),
+                at_least_zero(next),
+                at_least_zero(room),
                 c"".as_ptr(),
             );
             let n = LLVMBuildSelect(b.raw(), ahead, n, zero, c"".as_ptr());
-            left = smaller(&b, n, left, LLVMIntPredicate::LLVMIntSLT);
+            left = smaller(b, n, left, LLVMIntPredicate::LLVMIntSLT);
             // This access lies in the resident line: 0 <= d <= line - size.
-            let in_line = LLVMBuildAnd(
-                b.raw(),
-                LLVMBuildICmp(b.raw(), LLVMIntPredicate::LLVMIntSGE, d, zero, c"".as_ptr()),
-                LLVMBuildICmp(
-                    b.raw(),
-                    LLVMIntPredicate::LLVMIntSGE,
-                    room,
-                    zero,
-                    c"".as_ptr(),
-                ),
-                c"".as_ptr(),
-            );
+            let in_line =
+                LLVMBuildAnd(b.raw(), at_least_zero(d), at_least_zero(room), c"".as_ptr());
             stays.push(Stay { tag, d, n, in_line });
         }
-        if let Some(exit) = exit {
-            let k = iterations_left(&b, copy.values[&exit.branch], exit, i64t);
-            // Every `n` is at least 0, `k` may exceed i64::MAX: compare unsigned.
-            left = smaller(&b, k, left, LLVMIntPredicate::LLVMIntULT);
-            if extras.stage {
-                staged = stage_next_lines(rt, old, sites, &stays, k, line);
-            }
-        }
-        b.store(left, run);
-        for (site, stay) in sites.iter().zip(&stays) {
-            if premarked(site) {
-                premark(&b, rt, site, stay.d, left);
-            }
-        }
-        let fast_header = fast.blocks[&checked_header];
-        if let Some(first) = full.first() {
-            let starts = full::starts(&b, &stays, left, full_len);
-            let other = edit::new_block_before(checked_header, checked_header, "sl1.run.pick");
-            LLVMBuildCondBr(b.raw(), starts, first.blocks[&checked_header], other);
-            edit::erase(old);
-            let placeholder = edit::terminator(other);
-            branch_on_run(
-                &Builder::before(placeholder),
-                left,
-                fast_header,
-                checked_header,
-            );
-            edit::erase(placeholder);
-        } else {
-            branch_on_run(&b, left, fast_header, checked_header);
-            edit::erase(old);
-        }
+        (left, stays)
+    }
 
-        // After an iteration of the run: one fewer left.
-        let old = edit::terminator(fast.blocks[&checked_latch]);
+    /// After an iteration of the run: one fewer left. A full run's
+    /// iterations follow one another, the last back to the checked loop. A
+    /// counted run stays in the loop: its copies of the exit test go.
+    ///
+    /// SAFETY (for callers): as `add` says.
+    unsafe fn end_run_iteration(&self) {
+        let i64t = LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(self.run)));
+        let fast_header = self.fast.blocks[&self.header];
+        let old = edit::terminator(self.fast.blocks[&self.latch]);
         let b = Builder::before(old);
-        let left = b.load(i64t, run);
+        let left = b.load(i64t, self.run);
         let left = LLVMBuildSub(b.raw(), left, const_int(i64t, 1), c"sl1.run.left".as_ptr());
-        b.store(left, run);
-        branch_on_run(&b, left, fast_header, checked_header);
+        b.store(left, self.run);
+        branch_on_run(&b, left, fast_header, self.header);
         edit::erase(old);
-        // A full run's iterations follow one another, the last back to the
-        // checked loop.
-        for (t, copy_t) in full.iter().enumerate() {
-            let next = full
+        for (t, copy_t) in self.full.iter().enumerate() {
+            let next = self
+                .full
                 .get(t + 1)
-                .map_or(checked_header, |c| c.blocks[&checked_header]);
-            let old = edit::terminator(copy_t.blocks[&checked_latch]);
+                .map_or(self.header, |c| c.blocks[&self.header]);
+            let old = edit::terminator(copy_t.blocks[&self.latch]);
             Builder::before(old).br(next);
             edit::erase(old);
         }
-
-        for clone in std::iter::once(&fast).chain(&full) {
-            // A counted run stays in the loop: its copy of the exit test goes.
-            if let Some(exit) = exit {
-                let branch = clone.values[&copy.values[&exit.branch]];
+        for clone in std::iter::once(&self.fast).chain(&self.full) {
+            if let Some(exit) = self.exit {
+                let branch = clone.values[&self.copy.values[&exit.branch]];
                 // A conditional branch's operands: condition, false, true.
                 let stay = LLVMGetOperand(branch, if exit.stays_on_true { 2 } else { 1 });
                 Builder::before(branch).br(LLVMValueAsBasicBlock(stay));
@@ -220,27 +276,32 @@ pub(super) fn add(
         }
     }
 
-    // The run's accesses hit: no tag check, no fill, no write-back.
-    for site in sites {
-        hit(
-            rt,
-            fast.values[&copy.values[&site.call]],
-            site,
-            premarked(site),
-        );
-    }
-    if !full.is_empty() {
+    /// The run's accesses hit: no tag check, no fill, no write-back. In a
+    /// full run's copies they sit at constant offsets (`full::in_place`).
+    fn hit_in_runs(&self, rt: &mut Runtime<'_, '_>, kernel: &str, sites: &[RunSite]) {
+        for site in sites {
+            hit(
+                rt,
+                self.fast.values[&self.copy.values[&site.call]],
+                site,
+                self.premarked(site),
+            );
+        }
+        if self.full.is_empty() {
+            return;
+        }
         // SAFETY: the context of the kernel the sites are in.
-        let scopes =
-            unsafe { full::LineScopes::new(LLVMGetTypeContext(LLVMTypeOf(run)), kernel, sites) };
+        let scopes = unsafe {
+            full::LineScopes::new(LLVMGetTypeContext(LLVMTypeOf(self.run)), kernel, sites)
+        };
         // Iterations before the first whose accesses all sit at aligned offsets
         // keep the hit calls: SLP would otherwise group accesses from the
         // run's first, unaligned offset on, and misaligned groups split again.
         let aligned_from = full::first_aligned(sites, rt.shared_line_align());
-        for (t, copy_t) in full.iter().enumerate() {
+        for (t, copy_t) in self.full.iter().enumerate() {
             for site in sites {
-                let access = copy_t.values[&copy.values[&site.call]];
-                if t as i64 >= aligned_from && (site.is_load || premarked(site)) {
+                let access = copy_t.values[&self.copy.values[&site.call]];
+                if t as i64 >= aligned_from && (site.is_load || self.premarked(site)) {
                     // SAFETY: `access` is the site's call; its line operand
                     // (load: 4, store: 5) is defined before it in its copy.
                     unsafe {
@@ -248,35 +309,41 @@ pub(super) fn add(
                         full::in_place(rt, &scopes, access, site, line, t as i64);
                     }
                 } else {
-                    hit(rt, access, site, premarked(site));
+                    hit(rt, access, site, self.premarked(site));
                 }
             }
         }
     }
 
-    // The checked copy's loads of staged structures fill from the stage.
-    for site in sites.iter().filter(|s| s.is_load) {
-        let Some(&(_, stage_tag, words)) = staged
-            .iter()
-            .find(|(id, _, _)| *id == site.state.id as usize)
-        else {
-            continue;
-        };
-        let access = copy.values[&site.call];
-        // SAFETY: `site.ty` is the sized first-class type the access moves.
-        let ty = unsafe { BasicTypeEnum::new(site.ty) };
-        let f = rt.load(ty, site.kind, true);
-        // SAFETY: `access` is an `sl1.load` call: (addr, cached, tag, dirty,
-        // line, bytes).
-        let mut args: Vec<LLVMValueRef> = (0..6)
-            .map(|i| unsafe { LLVMGetOperand(access, i) })
-            .collect();
-        args.splice(5..5, [stage_tag, words]);
-        let v = edit::call(access, f.as_value_ref(), &mut args);
-        edit::replace_uses(access, v);
-        edit::erase(access);
+    /// The checked copy's loads of staged structures fill from the stage.
+    fn fill_from_stage(
+        &self,
+        rt: &mut Runtime<'_, '_>,
+        sites: &[RunSite],
+        staged: &[(usize, LLVMValueRef, LLVMValueRef)],
+    ) {
+        for site in sites.iter().filter(|s| s.is_load) {
+            let Some(&(_, stage_tag, words)) = staged
+                .iter()
+                .find(|(id, _, _)| *id == site.state.id as usize)
+            else {
+                continue;
+            };
+            let access = self.copy.values[&site.call];
+            // SAFETY: `site.ty` is the sized first-class type the access moves.
+            let ty = unsafe { BasicTypeEnum::new(site.ty) };
+            let f = rt.load(ty, site.kind, true);
+            // SAFETY: `access` is an `sl1.load` call: (addr, cached, tag, dirty,
+            // line, bytes).
+            let mut args: Vec<LLVMValueRef> = (0..6)
+                .map(|i| unsafe { LLVMGetOperand(access, i) })
+                .collect();
+            args.splice(5..5, [stage_tag, words]);
+            let v = edit::call(access, f.as_value_ref(), &mut args);
+            edit::replace_uses(access, v);
+            edit::erase(access);
+        }
     }
-    staged.into_iter().map(|(id, _, _)| id as u32).collect()
 }
 
 /// Stages, for every structure the loop only reads, the line after its

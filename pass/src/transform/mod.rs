@@ -112,11 +112,53 @@ pub fn transform_kernel(
         max_threads: max_threads(kernel, options),
         ..TransformReport::default()
     };
+    let Some(shared) = shared_beside_lines(module, kernel, options, &mut report) else {
+        return report;
+    };
+    let first = analyse_kernel(module, kernel);
+    let Some(plan) = plan_kernel(&first, options, shared, &mut report) else {
+        return report;
+    };
+    let options = &plan.options;
+    let mut rt = Runtime::new(
+        module,
+        options.line_size,
+        options.max_line_size,
+        options.prefetch,
+        plan.pad,
+        options.warp_copies,
+    );
+    let slots = KernelSlots::add(module, kernel, &first, &plan, &mut report);
+    for chosen in &plan.loops {
+        emit_loop(
+            module,
+            kernel,
+            &mut rt,
+            (&plan, &slots),
+            chosen,
+            &mut report,
+        );
+    }
+    cleanup(module, kernel, &rt);
+    report.applied = true;
+    report
+}
+
+/// The shared memory the kernel takes itself, beside which its lines must
+/// fit; `None`, with the reason in `report`, when the kernel is not to be
+/// transformed at all (the transform is off, the kernel is transformed
+/// already, or it uses dynamic shared memory of unknown size).
+fn shared_beside_lines(
+    module: &Module<'_>,
+    kernel: FunctionValue<'_>,
+    options: &Options,
+    report: &mut TransformReport,
+) -> Option<KernelShared> {
     if !options.transform {
         report
             .reasons
             .push("transform disabled (-sl1-disable / --no-sl1)".into());
-        return report;
+        return None;
     }
     if let Some(buffer_name) = [false, true]
         .map(|launch| line_buffer_name(kernel, launch))
@@ -126,184 +168,183 @@ pub fn transform_kernel(
         report.reasons.push(format!(
             "already transformed by S-L1 (the module has `{buffer_name}`); left as it is"
         ));
-        return report;
+        return None;
     }
-    let (mut kernel_shared, dynamic) = kernel_shared_memory(module, kernel);
-    report.kernel_shared_bytes = kernel_shared;
+    let (mut bytes, dynamic) = kernel_shared_memory(module, kernel);
+    report.kernel_shared_bytes = bytes;
     if dynamic {
         // The line buffer is static: beside dynamic shared memory it may
         // make a launch ask for more than a block gets, so it takes only
         // what the declared most leaves.
-        let Some(bytes) = options.dynamic_shared else {
+        let Some(declared) = options.dynamic_shared else {
             report.reasons.push(
                 "kernel uses dynamic shared memory (extern __shared__): its size is unknown at \
                  compile time, so S-L1 stays off (--dynamic-shared BYTES, the most its launches \
                  give, lets it take lines from the rest of the budget)"
                     .into(),
             );
-            return report;
+            return None;
         };
-        report.dynamic_shared_bytes = Some(bytes);
-        kernel_shared += bytes;
+        report.dynamic_shared_bytes = Some(declared);
+        bytes += declared;
     }
+    Some(KernelShared { bytes, dynamic })
+}
 
-    let first = analyse_kernel(module, kernel);
-    let shared = KernelShared {
-        bytes: kernel_shared,
-        dynamic,
-    };
-    let Some(plan) = plan_kernel(&first, options, shared, &mut report) else {
-        return report;
-    };
-    let KernelPlan {
-        loops,
-        structures,
-        options,
-        pad,
-        buffer,
-        launch_bytes,
-    } = plan;
-    let options = &options;
-    let line = options.line_size;
+/// What every sliced loop of a kernel shares: the line buffer, each cached
+/// structure's state, the monitoring count, the picked line size and the
+/// statistics counters.
+struct KernelSlots {
+    buffer: LLVMValueRef,
+    states: Vec<Option<State>>,
+    count: LLVMValueRef,
+    /// The line size each loop's decision picks, when it may pick one.
+    line_bytes: Option<LLVMValueRef>,
+    stats: Option<Stats>,
+}
 
-    let mut rt = Runtime::new(
-        module,
-        line,
-        options.max_line_size,
-        options.prefetch,
-        pad,
-        options.warp_copies,
-    );
-    let buffer_global = add_line_buffer(module, kernel, launch_bytes.is_none().then_some(buffer));
-    let function = kernel.as_value_ref();
-    let kernel_name = kernel.get_name().to_string_lossy().into_owned();
-    let stats = options.stats.then(|| {
-        report.stats_symbol = Some(stats::symbol(&kernel_name));
-        Stats::add_global(
-            module.as_mut_ptr(),
-            &kernel_name,
-            first.data_structures.len(),
-        )
-    });
-    let states: Vec<Option<State>> = first
-        .data_structures
-        .iter()
-        .map(|d| {
-            structures
-                .contains(&d.id)
-                .then(|| new_state(function, buffer_global, d, options))
-        })
-        .collect();
-    let count = edit::entry_alloca(function, i32_type(function), "sl1.count");
-    store_before_entry_end(function, count, const_int(i32_type(function), 0));
-    // The line size each loop's decision picks, when it may pick one.
-    let line_bytes = (options.max_line_size > line).then(|| {
-        // SAFETY: reads the i64 type of the function's context.
-        let i64t = unsafe { LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(function))) };
-        let slot = edit::entry_alloca(function, i64t, "sl1.line.bytes");
-        store_before_entry_end(function, slot, const_int(i64t, i64::from(line)));
-        slot
-    });
-
-    let kernel_structures = (loops.len() > 1).then_some(structures.len());
-    for chosen in loops {
-        let ChosenLoop {
-            header,
-            label,
-            uniform,
-            hot,
-            direct,
-            static_rates,
-            read_only_in_runs,
-            rereads,
-            lane_distances,
-        } = chosen;
-        let loop_options = Options {
-            cache_read_only: options.cache_read_only || read_only_in_runs,
-            ..options.clone()
-        };
-        let k = analyse_kernel(module, kernel);
-        let Some(l) = k
-            .loops
-            .loops
+impl KernelSlots {
+    fn add(
+        module: &Module<'_>,
+        kernel: FunctionValue<'_>,
+        k: &crate::analysis::KernelAnalysis<'_>,
+        plan: &KernelPlan,
+        report: &mut TransformReport,
+    ) -> KernelSlots {
+        let options = &plan.options;
+        let line = options.line_size;
+        let buffer = add_line_buffer(
+            module,
+            kernel,
+            plan.launch_bytes.is_none().then_some(plan.buffer),
+        );
+        let function = kernel.as_value_ref();
+        let kernel_name = kernel.get_name().to_string_lossy().into_owned();
+        let stats = options.stats.then(|| {
+            report.stats_symbol = Some(stats::symbol(&kernel_name));
+            Stats::add_global(module.as_mut_ptr(), &kernel_name, k.data_structures.len())
+        });
+        let states: Vec<Option<State>> = k
+            .data_structures
             .iter()
-            .find(|l| l.depth == 1 && k.blocks[l.header].as_raw_block() == header)
-        else {
-            continue;
-        };
-        let scope = crate::analysis::affine::LoopScope::new(k.function, &k.blocks, l);
-        let lane_forms = if uniform {
-            BTreeMap::new()
-        } else {
-            let in_loop: Vec<&Access<'_>> = k
-                .accesses
-                .iter()
-                .filter(|a| l.blocks.contains(&a.block))
-                .collect();
-            let mut forms = lanes::lane_tested(&k, &scope, &in_loop);
-            forms.retain(|id, _| hot.contains(id) && !lane_distances.contains_key(id));
-            lanes::without_uniform_terms(&k, forms)
-        };
-        if !lane_forms.is_empty() {
-            report.lane_tests.push(LaneTestReport {
-                loop_header: label.clone(),
-                arguments: lane_forms
-                    .keys()
-                    .map(|&id| k.data_structures[id as usize].name.clone())
-                    .collect(),
-                min_bytes: lanes::HARDWARE_LINE_BYTES,
-            });
-        }
-        // Structures cached in another loop but cold in this one go direct here.
-        let loop_states: Vec<Option<State>> = states
-            .iter()
-            .enumerate()
-            .map(|(id, s)| s.filter(|_| hot.contains(&(id as u32))))
+            .map(|d| {
+                plan.structures
+                    .contains(&d.id)
+                    .then(|| new_state(function, buffer, d, options))
+            })
             .collect();
-        let slice = LoopSlice {
-            k: &k,
-            blocks: l
-                .blocks
-                .iter()
-                .map(|&b| k.blocks[b].as_raw_block())
-                .collect(),
-            header,
-            options: &loop_options,
-            states: &loop_states,
+        let count = edit::entry_alloca(function, i32_type(function), "sl1.count");
+        store_before_entry_end(function, count, const_int(i32_type(function), 0));
+        let line_bytes = (options.max_line_size > line).then(|| {
+            // SAFETY: reads the i64 type of the function's context.
+            let i64t = unsafe { LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(function))) };
+            let slot = edit::entry_alloca(function, i64t, "sl1.line.bytes");
+            store_before_entry_end(function, slot, const_int(i64t, i64::from(line)));
+            slot
+        });
+        KernelSlots {
+            buffer,
+            states,
             count,
             line_bytes,
-            kernel_structures,
-            buffer: buffer_global,
-            buffer_bytes: buffer,
-            launch_sized: launch_bytes.is_some(),
-            pad,
-            uniform,
-            direct,
-            static_rates,
-            rereads,
             stats,
-            exit: scope.counted_exit(),
-            lane_forms,
-            lane_distances,
-        };
-        let (cached, direct, mut runs) = slice.apply(&mut rt, &label);
-        if let Some(r) = runs.as_mut().filter(|_| read_only_in_runs) {
-            r.detail.push_str(&format!(
-                "; the loop only reads the structures it caches, and its read-only structures \
-                 are cached for these runs (checked lines of a read-only stream lose to the \
-                 hardware L1), in lines of up to {} B",
-                options.max_line_size
-            ));
         }
-        report.accesses_cached += cached;
-        report.accesses_direct.extend(direct);
-        report.line_runs.extend(runs);
-        report.loops_sliced.push(label);
     }
+}
 
-    cleanup(module, kernel, &rt);
-    report.applied = true;
-    report
+/// Slices chosen loop `chosen` on a fresh analysis of the kernel (earlier
+/// loops changed it) and adds what was done to `report`.
+fn emit_loop(
+    module: &Module<'_>,
+    kernel: FunctionValue<'_>,
+    rt: &mut Runtime<'_, '_>,
+    (plan, slots): (&KernelPlan, &KernelSlots),
+    chosen: &ChosenLoop,
+    report: &mut TransformReport,
+) {
+    let options = &plan.options;
+    let loop_options = Options {
+        cache_read_only: options.cache_read_only || chosen.read_only_in_runs,
+        ..options.clone()
+    };
+    let k = analyse_kernel(module, kernel);
+    let Some(l) = k
+        .loops
+        .loops
+        .iter()
+        .find(|l| l.depth == 1 && k.blocks[l.header].as_raw_block() == chosen.header)
+    else {
+        return;
+    };
+    let scope = crate::analysis::affine::LoopScope::new(k.function, &k.blocks, l);
+    let lane_forms = if chosen.uniform {
+        BTreeMap::new()
+    } else {
+        let in_loop: Vec<&Access<'_>> = k
+            .accesses
+            .iter()
+            .filter(|a| l.blocks.contains(&a.block))
+            .collect();
+        let mut forms = lanes::lane_tested(&k, &scope, &in_loop);
+        forms.retain(|id, _| chosen.hot.contains(id) && !chosen.lane_distances.contains_key(id));
+        lanes::without_uniform_terms(&k, forms)
+    };
+    if !lane_forms.is_empty() {
+        report.lane_tests.push(LaneTestReport {
+            loop_header: chosen.label.clone(),
+            arguments: lane_forms
+                .keys()
+                .map(|&id| k.data_structures[id as usize].name.clone())
+                .collect(),
+            min_bytes: lanes::HARDWARE_LINE_BYTES,
+        });
+    }
+    // Structures cached in another loop but cold in this one go direct here.
+    let loop_states: Vec<Option<State>> = slots
+        .states
+        .iter()
+        .enumerate()
+        .map(|(id, s)| s.filter(|_| chosen.hot.contains(&(id as u32))))
+        .collect();
+    let slice = LoopSlice {
+        k: &k,
+        blocks: l
+            .blocks
+            .iter()
+            .map(|&b| k.blocks[b].as_raw_block())
+            .collect(),
+        header: chosen.header,
+        options: &loop_options,
+        states: &loop_states,
+        count: slots.count,
+        line_bytes: slots.line_bytes,
+        kernel_structures: (plan.loops.len() > 1).then_some(plan.structures.len()),
+        buffer: slots.buffer,
+        buffer_bytes: plan.buffer,
+        launch_sized: plan.launch_bytes.is_some(),
+        pad: plan.pad,
+        uniform: chosen.uniform,
+        direct: chosen.direct.clone(),
+        static_rates: chosen.static_rates.clone(),
+        rereads: chosen.rereads.clone(),
+        stats: slots.stats,
+        exit: scope.counted_exit(),
+        lane_forms,
+        lane_distances: chosen.lane_distances.clone(),
+    };
+    let (cached, direct, mut runs) = slice.apply(rt, &chosen.label);
+    if let Some(r) = runs.as_mut().filter(|_| chosen.read_only_in_runs) {
+        r.detail.push_str(&format!(
+            "; the loop only reads the structures it caches, and its read-only structures \
+             are cached for these runs (checked lines of a read-only stream lose to the \
+             hardware L1), in lines of up to {} B",
+            options.max_line_size
+        ));
+    }
+    report.accesses_cached += cached;
+    report.accesses_direct.extend(direct);
+    report.line_runs.extend(runs);
+    report.loops_sliced.push(chosen.label.clone());
 }
 
 /// A transformed kernel without launch bounds declares the block size its

@@ -32,6 +32,24 @@ pub(super) struct LaneTests {
     pub declined: Option<LLVMValueRef>,
 }
 
+/// Stack slots of the header's demoted phis, by phi, with their types.
+type PhiSlots = HashMap<usize, (LLVMValueRef, LLVMTypeRef)>;
+
+/// A loop's accesses, sorted before the loop changes (`sort_accesses`).
+struct SortedAccesses<'m> {
+    /// Accesses through the cache, with their structure's state and mode.
+    cached: Vec<(Access<'m>, State, Mode)>,
+    /// States of the structures cached in the loop, by id.
+    loop_states: Vec<State>,
+    /// The cached structures without restrict, looked up together.
+    group: Vec<State>,
+    direct: Vec<DirectAccess>,
+    /// Instructions before which these structures are written back.
+    flush_before: Vec<(LLVMValueRef, Vec<State>)>,
+    /// Atomics before which the line holding their address is evicted.
+    evict_before: Vec<(LLVMValueRef, LLVMValueRef, State)>,
+}
+
 /// One main loop being sliced.
 pub(super) struct LoopSlice<'a, 'm> {
     pub(super) k: &'a KernelAnalysis<'m>,
@@ -79,7 +97,7 @@ pub(super) struct LoopSlice<'a, 'm> {
     pub(super) lane_distances: BTreeMap<u32, i64>,
 }
 
-impl LoopSlice<'_, '_> {
+impl<'m> LoopSlice<'_, 'm> {
     /// The line size in bytes, as an i64 value before `before`.
     fn bytes_at(&self, before: LLVMValueRef) -> LLVMValueRef {
         // SAFETY: reads the i64 type of the function's context.
@@ -104,18 +122,64 @@ impl LoopSlice<'_, '_> {
         rt: &mut Runtime<'_, '_>,
         label: &str,
     ) -> (usize, Vec<DirectAccess>, Option<LineRunsReport>) {
-        let function = self.k.function.as_raw();
-        let line = self.options.line_size;
-
         // Sort the loop's accesses and coherence points before changing anything.
-        let in_loop: Vec<(&Access<'_>, &crate::analysis::DataStructure)> = self
+        let sorted = self.sort_accesses();
+        let (slots, preheader, latch) = self.normal_form();
+        // The lane test, once per entry to the loop: the preheader dominates
+        // both the monitoring slice and the decision.
+        let lanes = self.emit_lane_tests(preheader, &sorted.loop_states, &slots);
+        self.blocks.insert(latch);
+        let exits = self.split_exits();
+        let function = self.k.function.as_raw();
+        let order: Vec<LLVMBasicBlockRef> = edit::blocks(function)
+            .into_iter()
+            .filter(|b| self.blocks.contains(b))
+            .collect();
+        let decide = edit::new_block_before(self.header, self.header, "sl1.decide");
+        if self.static_rates.is_some() {
+            // Every structure's hit rate is predicted: straight to the decision.
+            edit::retarget_edges(preheader, self.header, decide);
+        } else {
+            self.emit_monitoring(
+                rt,
+                &order,
+                (preheader, latch, decide),
+                &sorted.cached,
+                &sorted.loop_states,
+                &lanes,
+            );
+        }
+        self.emit_decide(decide, &sorted.cached, &lanes);
+        // The loop as it was, for threads that cache nothing: they pay for
+        // the monitoring and the decision only.
+        let plain = edit::clone_blocks(&order, self.header, ".sl1.plain");
+        let runs = self.emit_slice_two(rt, &sorted, &exits);
+        let run_sites = runs.as_ref().and_then(|r| r.as_ref().ok());
+        let staged = self.dispatch_versions(
+            rt,
+            decide,
+            (&order, latch),
+            &sorted.loop_states,
+            plain.blocks[&self.header],
+            run_sites.map(Vec::as_slice),
+        );
+        let report = runs.map(|r| self.runs_report(label, r, &staged));
+        (sorted.cached.len(), sorted.direct, report)
+    }
+
+    /// The loop's accesses sorted before anything changes: those that go
+    /// through the cache, those left direct (with the reason), and what must
+    /// be written back or evicted before which instruction.
+    fn sort_accesses(&self) -> SortedAccesses<'m> {
+        let line = self.options.line_size;
+        let in_loop: Vec<(&Access<'m>, &crate::analysis::DataStructure)> = self
             .k
             .accesses
             .iter()
             .filter(|a| self.blocks.contains(&block_of(a.inst.as_raw())))
             .filter_map(|a| self.k.data_structure_of(a).map(|ds| (a, ds)))
             .collect();
-        let cached: Vec<(Access<'_>, State, Mode)> = in_loop
+        let cached: Vec<(Access<'m>, State, Mode)> = in_loop
             .iter()
             .filter(|(a, _)| uncacheable_reason(self.k, a, line).is_none())
             .filter_map(|(a, ds)| self.state_of(a).map(|(_, s)| ((*a).clone(), s, ds.mode)))
@@ -178,10 +242,20 @@ impl LoopSlice<'_, '_> {
         {
             flush_before.push((s.inst.as_raw(), loop_states.clone()));
         }
+        SortedAccesses {
+            cached,
+            loop_states,
+            group,
+            direct,
+            flush_before,
+            evict_before,
+        }
+    }
 
-        // Normal form: no header phis, a preheader, one latch, no value used
-        // outside the loop except through a stack slot.
-        // The slots by phi, for the decision's lane test.
+    /// Normal form: no header phis (each demoted to a stack slot, kept by
+    /// phi for the decision's lane test), a preheader, one latch.
+    fn normal_form(&self) -> (PhiSlots, LLVMBasicBlockRef, LLVMBasicBlockRef) {
+        let function = self.k.function.as_raw();
         let mut slots = HashMap::new();
         for phi in edit::instructions(self.header)
             .into_iter()
@@ -202,14 +276,16 @@ impl LoopSlice<'_, '_> {
             };
             edit::retarget_edges(p, self.header, target);
         }
-        // The lane test, once per entry to the loop: the preheader dominates
-        // both the monitoring slice and the decision.
-        let lanes = self.emit_lane_tests(preheader, &loop_states, &slots);
-        self.blocks.insert(latch);
-        // Every exit edge gets a block of its own for the flush: an exit block
-        // may be entered from elsewhere too, or be the next loop's header.
-        // Splitting comes before demotion so that values leaving the loop are
-        // reloaded in these blocks, which the clones' exits share.
+        (slots, preheader, latch)
+    }
+
+    /// Every exit edge gets a block of its own for the flush: an exit block
+    /// may be entered from elsewhere too, or be the next loop's header.
+    /// Splitting comes before demotion so that values leaving the loop are
+    /// reloaded in these blocks, which the clones' exits share; then no value
+    /// is used outside the loop except through a stack slot.
+    fn split_exits(&self) -> Vec<LLVMBasicBlockRef> {
+        let function = self.k.function.as_raw();
         let mut exit_edges: Vec<(LLVMBasicBlockRef, LLVMBasicBlockRef)> = Vec::new();
         for b in edit::blocks(function)
             .into_iter()
@@ -235,38 +311,24 @@ impl LoopSlice<'_, '_> {
         for inst in all {
             edit::demote_uses_outside(function, inst, &self.blocks);
         }
+        exits
+    }
 
-        let order: Vec<LLVMBasicBlockRef> = edit::blocks(function)
-            .into_iter()
-            .filter(|b| self.blocks.contains(b))
-            .collect();
-        let decide = edit::new_block_before(self.header, self.header, "sl1.decide");
-        if self.static_rates.is_some() {
-            // Every structure's hit rate is predicted: straight to the decision.
-            edit::retarget_edges(preheader, self.header, decide);
-        } else {
-            self.emit_monitoring(
-                rt,
-                &order,
-                (preheader, latch, decide),
-                &cached,
-                &loop_states,
-                &lanes,
-            );
-        }
-        self.emit_decide(decide, &cached, &lanes);
-        // The loop as it was, for threads that cache nothing: they pay for
-        // the monitoring and the decision only.
-        let plain = edit::clone_blocks(&order, self.header, ".sl1.plain");
-
-        // Slice 2: accesses through the cache, coherence, flush on exit.
-        for (inst, states) in &flush_before {
+    /// Slice 2: accesses through the cache, coherence, flush on exit; the
+    /// loop's line runs, or why it gets none (`line_runs_plan`).
+    fn emit_slice_two(
+        &self,
+        rt: &mut Runtime<'_, '_>,
+        sorted: &SortedAccesses<'_>,
+        exits: &[LLVMBasicBlockRef],
+    ) -> Option<Result<Vec<RunSite>, String>> {
+        for (inst, states) in &sorted.flush_before {
             for s in states {
                 call_flush(rt, *inst, *s, self.bytes_at(*inst));
             }
         }
         let evict = rt.evict();
-        for (inst, addr, s) in &evict_before {
+        for (inst, addr, s) in &sorted.evict_before {
             edit::call(
                 *inst,
                 evict.as_value_ref(),
@@ -280,41 +342,48 @@ impl LoopSlice<'_, '_> {
             );
         }
         let mut run_sites = Vec::new();
-        for (a, state, _) in &cached {
-            run_sites.extend(self.route_through_cache(rt, a, *state, &cached, &group));
+        for (a, state, _) in &sorted.cached {
+            run_sites.extend(self.route_through_cache(
+                rt,
+                a,
+                *state,
+                &sorted.cached,
+                &sorted.group,
+            ));
         }
         let runs = self.line_runs_plan(
             rt,
-            &cached,
+            &sorted.cached,
             run_sites,
-            !flush_before.is_empty() || !evict_before.is_empty(),
+            !sorted.flush_before.is_empty() || !sorted.evict_before.is_empty(),
         );
-        for exit in exits {
+        for &exit in exits {
             let at = edit::first_non_phi(exit);
-            for s in &loop_states {
+            for s in &sorted.loop_states {
                 call_flush(rt, at, *s, self.bytes_at(at));
                 if let Some(stats) = &self.stats {
                     stats.flush_counts(&Builder::before(at), s);
                 }
             }
         }
-        let run_sites = runs.as_ref().and_then(|r| r.as_ref().ok());
-        let staged = self.dispatch_versions(
-            rt,
-            decide,
-            (&order, latch),
-            &loop_states,
-            plain.blocks[&self.header],
-            run_sites.map(Vec::as_slice),
-        );
+        runs
+    }
+
+    /// What the report says of the loop's line runs.
+    fn runs_report(
+        &self,
+        label: &str,
+        runs: Result<Vec<RunSite>, String>,
+        staged: &[u32],
+    ) -> LineRunsReport {
         let staged_names: Vec<String> = staged
             .iter()
             .map(|&id| format!("`{}`", self.k.data_structures[id as usize].name))
             .collect();
-        let report = runs.map(|r| LineRunsReport {
+        LineRunsReport {
             loop_header: label.to_string(),
-            applied: r.is_ok(),
-            detail: match (r, self.exit) {
+            applied: runs.is_ok(),
+            detail: match (runs, self.exit) {
                 (Ok(_), Ok(_)) if !staged_names.is_empty() => format!(
                     "iterations that stay in the resident lines and in the loop's count run \
                      without tag checks or exit test; the next line of {} is loaded a run ahead",
@@ -329,8 +398,7 @@ impl LoopSlice<'_, '_> {
                 ),
                 (Err(why), _) => why,
             },
-        });
-        (cached.len(), direct, report)
+        }
     }
 
     /// The sites of the loop's line runs, or why it gets none; `None` where
