@@ -1,4 +1,18 @@
 ; Tiles staged through __shared__ memory with __syncthreads() in the loop.
+;
+; SL1-RUN: PAPER --no-static-prediction --cache-read-only --line-size=16
+;
+; With a barrier in the loop every thread of the block runs it equally
+; often: the monitoring slice is left block-wide (__syncthreads_or of
+; "reached the threshold") and the cached copy chosen block-wide
+; (__syncthreads_and), so all threads meet each barrier at one instruction.
+; PAPER-LABEL: define ptx_kernel void @staged(
+; PAPER: sl1.latch.sl1.monitor:
+; PAPER: %sl1.block = call i1 @llvm.nvvm.barrier.cta.red.or.aligned.all(i32 0, i1 %sl1.monitored)
+; PAPER: loop.sl1.monitor:
+; PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; PAPER: sl1.decide:
+; PAPER: call i1 @llvm.nvvm.barrier.cta.red.and.aligned.all(i32 0, i1 %sl1.cached)
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

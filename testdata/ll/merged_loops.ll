@@ -15,6 +15,37 @@
 ;   counted: the inner loop runs %k times (an argument): stays nested.
 ;   barrier: as lines, with a barrier in the main loop: stays nested.
 ;   rare:    the inner loop is entered only after five tests: stays nested.
+;
+; SL1-RUN: TUNED --device-tuning
+;
+; lines: one loop dispatches to the inner loop or the own iterations; the
+; warp votes who goes where (the members: the lanes that entered), and a
+; second vote over "bound for the inner loop" makes a lane back from it
+; wait while any other is still there (rounds).
+; TUNED-LABEL: define ptx_kernel void @lines(
+; TUNED: sl1.merged:
+; TUNED: %sl1.merged.members.0 = phi i32 [ [[ENTERED:%[0-9]+]], %sl1.merged.enter ]
+; TUNED: [[ROUND:%[0-9]+]] = call i32 @llvm.nvvm.vote.ballot.sync(i32 %sl1.merged.members.0,
+; TUNED: [[BOUND:%[0-9]+]] = call i32 @llvm.nvvm.vote.ballot.sync(i32 [[ROUND]],
+; TUNED-NEXT: %sl1.merged.busy = icmp ne i32 [[BOUND]], 0
+; TUNED-NEXT: br i1 %sl1.merged.to, label %inner, label %sl1.merged.test
+; TUNED: sl1.merged.enter:
+; TUNED-NEXT: [[ENTERED]] = call i32 @llvm.nvvm.activemask()
+; TUNED: sl1.merged.own:
+; TUNED-NEXT: br i1 %sl1.merged.busy, label %sl1.merged.wait, label %outer
+;
+; every: the inner loop is entered on every iteration, no search: one vote,
+; no waiting.
+; TUNED-LABEL: define ptx_kernel void @every(
+; TUNED: call i32 @llvm.nvvm.vote.ballot.sync
+; TUNED-NOT: call i32 @llvm.nvvm.vote.ballot.sync
+; TUNED-NOT: sl1.merged.wait
+; TUNED-LABEL: define ptx_kernel void @rows(
+;
+; counted: the inner loop runs a count of times: the nest stays as it is.
+; TUNED-LABEL: define ptx_kernel void @counted(
+; TUNED-NOT: sl1.merged
+; TUNED-LABEL: define ptx_kernel void @barrier(
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

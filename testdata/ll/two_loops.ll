@@ -1,6 +1,22 @@
 ; Two main loops one after the other: a copy of each thread's chunk, then a
 ; sum over the copy that also bumps each copied element (so that both loops
 ; write, and both are sliced).
+;
+; SL1-RUN: CHECK
+;
+; Two sliced loops: the decision sizes lines for the kernel's two cached
+; structures (a 32 B line and its 4 B of padding: 72 B a thread), so both
+; loops of a block pick one size, from one test.
+; CHECK-LABEL: define ptx_kernel void @two_loops(
+; CHECK: sl1.preheader:
+; The lane test: the neighbouring lane's address, by shuffle.
+; CHECK: %sl1.lanes.neighbour = call i32 @llvm.nvvm.shfl.sync.bfly.i32
+; CHECK: [[NEED:%[0-9]+]] = mul i32 %sl1.threads, 72
+; CHECK-NEXT: [[ROOM:%[0-9]+]] = icmp ult i32 [[NEED]], 40961
+; CHECK-NEXT: %sl1.line.size = select i1 [[ROOM]], i32 32, i32 16
+; CHECK: {{^}}sl1.pick.line:
+; CHECK-NEXT: br i1 [[ROOM]], label %copy.sl1.cached32, label %copy.sl1.cached16
+; CHECK: br i1 [[ROOM]], label %add.sl1.cached32, label %add.sl1.cached16
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
