@@ -3,13 +3,22 @@
 
 use std::process::Command;
 
+/// The LLVM the features pick: (major version, llvm-sys's prefix variable).
+fn llvm() -> (u32, &'static str) {
+    if std::env::var_os("CARGO_FEATURE_LLVM19").is_some() {
+        (19, "LLVM_SYS_191_PREFIX")
+    } else {
+        (22, "LLVM_SYS_221_PREFIX")
+    }
+}
+
 fn llvm_config(arg: &str) -> String {
-    let prefix = std::env::var("LLVM_SYS_221_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into());
+    let (major, variable) = llvm();
+    let prefix = std::env::var(variable).unwrap_or_else(|_| format!("/usr/lib/llvm-{major}"));
     let tool = format!("{prefix}/bin/llvm-config");
-    let out = Command::new(&tool)
-        .arg(arg)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {tool}: {e}; run ci/setup to install llvm-22-dev"));
+    let out = Command::new(&tool).arg(arg).output().unwrap_or_else(|e| {
+        panic!("cannot run {tool}: {e}; run ci/setup to install llvm-{major}-dev")
+    });
     assert!(out.status.success(), "{tool} {arg} failed");
     String::from_utf8(out.stdout).expect("llvm-config output is UTF-8")
 }
@@ -17,12 +26,14 @@ fn llvm_config(arg: &str) -> String {
 fn main() {
     println!("cargo:rerun-if-changed=src/plugin/register.cpp");
     println!("cargo:rerun-if-changed=src/kernel_backup.cpp");
-    println!("cargo:rerun-if-env-changed=LLVM_SYS_221_PREFIX");
+    println!("cargo:rerun-if-changed=src/llvm_compat.cpp");
+    println!("cargo:rerun-if-env-changed={}", llvm().1);
     let mut build = cc::Build::new();
     build
         .cpp(true)
         .file("src/plugin/register.cpp")
-        .file("src/kernel_backup.cpp");
+        .file("src/kernel_backup.cpp")
+        .file("src/llvm_compat.cpp");
     for flag in llvm_config("--cxxflags").split_whitespace() {
         // llvm-config's flags carry the optimisation level of LLVM's own build.
         if !flag.starts_with("-O") && !flag.starts_with("-g") {

@@ -43,7 +43,7 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
     device
         .arg("--cuda-device-only")
         .arg("-fno-discard-value-names")
-        .arg(format!("-fpass-plugin={}", tools.plugin.display()))
+        .args(load_plugin(tools))
         .args(["-mllvm", &format!("-sl1-report={}", report_path.display())])
         .args(["-mllvm", &format!("-sl1-threshold={}", args.threshold)])
         .args(["-mllvm", &format!("-sl1-line-size={}", args.line_sizes().0)])
@@ -187,11 +187,10 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
             .any(|k| k.transform.launch_bytes.is_some())
     {
         // The launches give the launch-sized line buffers their bytes.
-        host.arg(format!("-fpass-plugin={}", tools.plugin.display()))
-            .args([
-                "-mllvm",
-                &format!("-sl1-launch-report={}", report_path.display()),
-            ]);
+        host.args(load_plugin(tools)).args([
+            "-mllvm",
+            &format!("-sl1-launch-report={}", report_path.display()),
+        ]);
     }
     host.args(&args.host_args)
         .arg("--cuda-host-only")
@@ -268,6 +267,24 @@ pub fn compile_host(
 }
 
 /// `clang++ -x cuda` with the options every phase shares.
+/// The arguments that load the plugin: `-fpass-plugin`; before LLVM 20
+/// clang parses `-mllvm` before it loads pass plugins, so the plugin's
+/// options are known only if `-Xclang -load` loads it first.
+fn load_plugin(tools: &Toolchain) -> Vec<String> {
+    let plugin = tools.plugin.display().to_string();
+    let mut args = Vec::new();
+    if tools.llvm_major < 20 {
+        args.extend([
+            "-Xclang".into(),
+            "-load".into(),
+            "-Xclang".into(),
+            plugin.clone(),
+        ]);
+    }
+    args.push(format!("-fpass-plugin={plugin}"));
+    args
+}
+
 fn clang_cuda(args: &BuildArgs, tools: &Toolchain) -> Command {
     let mut cmd = Command::new(&tools.clang);
     cmd.args(["-x", "cuda"])

@@ -34,21 +34,29 @@ fn tool_in_cuda(cuda: &Found, relative: &str) -> Found {
 pub fn run(args: &ToolArgs) -> bool {
     let cuda = toolchain::find_cuda(args);
     let clang = toolchain::find_clang(args);
-    let clang_version = describe(&clang, Some("--version"));
-    let clang_is_22 = clang_version
+    let major = clang.path.as_deref().and_then(toolchain::clang_llvm_major);
+    let supported = major.filter(|m| toolchain::SUPPORTED_LLVM.contains(m));
+    let llvm = supported.unwrap_or(sl1_pass::LLVM_MAJOR);
+    let plugin = toolchain::find_plugin(args, llvm);
+    let plugin_llvm = plugin
+        .path
         .as_deref()
-        .is_some_and(|v| v.contains("version 22."));
+        .and_then(toolchain::plugin_llvm_major);
     let checks = [
         Check {
-            name: "clang++ 22",
-            found: clang_version.filter(|_| clang_is_22),
+            name: "clang++",
+            found: describe(&clang, Some("--version"))
+                .filter(|_| supported.is_some())
+                .map(|d| format!("{d}: LLVM {llvm}")),
             fix: toolchain::clang_fix(),
             required: true,
         },
         Check {
             name: "S-L1 plugin",
-            found: describe(&toolchain::find_plugin(args), None),
-            fix: toolchain::plugin_fix(),
+            found: describe(&plugin, None)
+                .filter(|_| plugin_llvm.is_none_or(|p| p == llvm))
+                .map(|d| format!("{d} (for LLVM {llvm})")),
+            fix: toolchain::plugin_fix(llvm),
             required: true,
         },
         Check {
@@ -95,6 +103,27 @@ pub fn run(args: &ToolArgs) -> bool {
                 let label = if check.required { "MISSING" } else { "absent" };
                 println!("{label:<8} {:<12} fix: {}", check.name, check.fix);
             }
+        }
+    }
+    println!("LLVM versions (each clang with the plugin built for it; --clang picks one):");
+    for major in toolchain::SUPPORTED_LLVM {
+        let clang = toolchain::installed_clang(major);
+        let plugin = toolchain::installed_plugins(major)
+            .into_iter()
+            .find(|p| p.is_file() && toolchain::plugin_llvm_major(p).is_none_or(|m| m == major));
+        let name = format!("LLVM {major}");
+        match (clang, plugin) {
+            (Some(c), Some(p)) => {
+                println!("ok       {name:<12} {} with {}", c.display(), p.display())
+            }
+            (None, _) => println!(
+                "absent   {name:<12} no clang++-{major}; fix: apt-get install clang-{major}"
+            ),
+            (Some(c), None) => println!(
+                "absent   {name:<12} {} has no plugin; fix: {}",
+                c.display(),
+                toolchain::plugin_fix(major)
+            ),
         }
     }
     if !Path::new("/proc/driver/nvidia/version").exists() && checks[6].found.is_none() {

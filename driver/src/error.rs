@@ -26,6 +26,20 @@ pub enum DriverError {
     },
     #[error("{path}: {message}")]
     InvalidIr { path: PathBuf, message: String },
+    #[error("the S-L1 plugin {plugin} is built for LLVM {plugin_llvm}, but {clang} is clang {clang_llvm}: loaded there it would crash clang; fix: {fix}")]
+    PluginMismatch {
+        plugin: PathBuf,
+        plugin_llvm: u32,
+        clang: PathBuf,
+        clang_llvm: u32,
+        fix: String,
+    },
+    #[error("{clang} is clang {llvm}; S-L1 has plugins for LLVM {supported}: pass --clang with one of those (clang++-22, clang++-19)")]
+    UnsupportedClang {
+        clang: PathBuf,
+        llvm: u32,
+        supported: String,
+    },
     #[error("{path}: {tool} failed ({status}); its diagnostics are above")]
     PhaseFailed {
         path: PathBuf,

@@ -61,13 +61,58 @@ fn env_path(name: &str) -> Option<PathBuf> {
 }
 
 pub fn find_clang(args: &ToolArgs) -> Found {
-    let mut candidates: Vec<PathBuf> = args.clang.iter().cloned().collect();
-    candidates.extend(env_path("SL1_CLANG"));
+    // A bare name (`--clang clang++-19`) is looked up on PATH.
+    let on_path = |p: PathBuf| {
+        if p.components().count() == 1 {
+            which::which(&p).unwrap_or(p)
+        } else {
+            p
+        }
+    };
+    let mut candidates: Vec<PathBuf> = args.clang.iter().cloned().map(on_path).collect();
+    candidates.extend(env_path("SL1_CLANG").map(on_path));
     if args.clang.is_none() {
         candidates.extend(which::which("clang++-22").ok());
         candidates.push(PathBuf::from("/usr/lib/llvm-22/bin/clang++"));
     }
     Found::first_existing(candidates, Path::is_file)
+}
+
+/// LLVM majors S-L1 builds its plugin for: the driver's own (22) and 19.
+pub const SUPPORTED_LLVM: [u32; 2] = [19, 22];
+
+/// The plugin's file name for a clang of LLVM `major`: the driver's own
+/// build (`libsl1_pass.so`), or one built against another LLVM by
+/// `ci/build-plugins` (`libsl1_pass-19.so`).
+pub fn plugin_file_name(major: u32) -> String {
+    if major == sl1_pass::LLVM_MAJOR {
+        "libsl1_pass.so".to_string()
+    } else {
+        format!("libsl1_pass-{major}.so")
+    }
+}
+
+/// The LLVM major version of `clang` (`clang version 19.1.7 ...`).
+pub fn clang_llvm_major(clang: &Path) -> Option<u32> {
+    let line = version_line(clang, "--version")?;
+    let rest = &line[line.find("version ")? + "version ".len()..];
+    rest.split('.').next()?.parse().ok()
+}
+
+/// The LLVM major version a plugin links against, read from the libLLVM
+/// it names (`libLLVM.so.19.1`, or `libLLVM-19.so` on older layouts)
+/// without loading it.
+pub fn plugin_llvm_major(plugin: &Path) -> Option<u32> {
+    let bytes = std::fs::read(plugin).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    ["libLLVM.so.", "libLLVM-"].iter().find_map(|prefix| {
+        let at = text.find(prefix)? + prefix.len();
+        let digits: String = text[at..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().ok()
+    })
 }
 
 /// The plugin that the build of this driver made: cargo builds the
@@ -78,23 +123,51 @@ pub fn build_tree_plugin() -> PathBuf {
     Path::new(env!("SL1_BUILD_PROFILE_DIR")).join("deps/libsl1_pass.so")
 }
 
-pub fn find_plugin(args: &ToolArgs) -> Found {
+/// The plugin for a clang of LLVM `major`: --plugin, $SL1_PLUGIN, else the
+/// file named for that LLVM beside this program, in an installed prefix's
+/// lib/, or in the build tree.
+pub fn find_plugin(args: &ToolArgs, major: u32) -> Found {
     let mut candidates: Vec<PathBuf> = args.plugin.iter().cloned().collect();
     candidates.extend(env_path("SL1_PLUGIN"));
     if args.plugin.is_none() {
-        if let Some(dir) = env::current_exe()
-            .ok()
-            .and_then(|e| e.parent().map(Path::to_path_buf))
-        {
-            candidates.push(dir.join("libsl1_pass.so"));
-            // `cargo test` runs the driver from target/<profile>/deps.
-            candidates.push(dir.join("../libsl1_pass.so"));
-            // An installed prefix (ci/package's archive): bin/ and lib/.
-            candidates.push(dir.join("../lib/libsl1_pass.so"));
-        }
-        candidates.push(build_tree_plugin());
+        candidates.extend(installed_plugins(major));
     }
     Found::first_existing(candidates, Path::is_file)
+}
+
+/// Where the plugin for LLVM `major` may be installed: beside this program,
+/// in an installed prefix's lib/, or in the build tree.
+pub fn installed_plugins(major: u32) -> Vec<PathBuf> {
+    let name = plugin_file_name(major);
+    let mut candidates = Vec::new();
+    if let Some(dir) = env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    {
+        candidates.push(dir.join(&name));
+        // `cargo test` runs the driver from target/<profile>/deps.
+        candidates.push(dir.join("..").join(&name));
+        // An installed prefix (ci/package's archive): bin/ and lib/.
+        candidates.push(dir.join("../lib").join(&name));
+    }
+    let tree = build_tree_plugin();
+    candidates.push(if major == sl1_pass::LLVM_MAJOR {
+        tree
+    } else {
+        // ci/build-plugins puts the others beside the profile's own.
+        tree.parent()
+            .and_then(Path::parent)
+            .map_or(tree.clone(), |profile| profile.join(&name))
+    });
+    candidates
+}
+
+/// clang++ of LLVM `major` as the distribution installs it.
+pub fn installed_clang(major: u32) -> Option<PathBuf> {
+    which::which(format!("clang++-{major}"))
+        .ok()
+        .or_else(|| Some(PathBuf::from(format!("/usr/lib/llvm-{major}/bin/clang++"))))
+        .filter(|p| p.is_file())
 }
 
 pub fn find_cuda(args: &ToolArgs) -> Found {
@@ -111,6 +184,8 @@ pub fn find_cuda(args: &ToolArgs) -> Found {
 /// Everything a build needs.
 pub struct Toolchain {
     pub clang: PathBuf,
+    /// The LLVM major version of `clang`, which `plugin` is built for.
+    pub llvm_major: u32,
     pub plugin: PathBuf,
     pub cuda: PathBuf,
 }
@@ -137,26 +212,59 @@ impl Toolchain {
 }
 
 pub fn clang_fix() -> String {
-    "apt-get install clang-22 (or pass --clang / set SL1_CLANG)".to_string()
+    "apt-get install clang-22 (or clang-19; pass --clang / set SL1_CLANG)".to_string()
 }
 
-pub fn plugin_fix() -> String {
-    "cargo build --release -p sl1-pass, or put libsl1_pass.so in lib/ beside this program's \
-     bin/ (as ci/package's archive has it), or pass --plugin / set SL1_PLUGIN"
-        .to_string()
+pub fn plugin_fix(major: u32) -> String {
+    let name = plugin_file_name(major);
+    let build = if major == sl1_pass::LLVM_MAJOR {
+        "cargo build --release -p sl1-pass".to_string()
+    } else {
+        format!("bash ci/build-plugins (builds {name} against LLVM {major})")
+    };
+    format!(
+        "{build}, or put {name} in lib/ beside this program's bin/ (as ci/package's archive has \
+         it), or pass --plugin / set SL1_PLUGIN"
+    )
 }
 
 pub fn cuda_fix() -> String {
     format!("{SETUP_FIX}, or pass --cuda-path / set CUDA_PATH to a CUDA toolkit")
 }
 
-/// Everything the CUDA path needs.
+/// Everything the CUDA path needs: a clang of a supported LLVM and the
+/// plugin built for that LLVM.
 pub fn resolve(args: &ToolArgs) -> Result<Toolchain, DriverError> {
-    Ok(Toolchain {
-        cuda: resolve_cuda(args)?,
-        clang: find_clang(args).require("clang++ 22", clang_fix())?,
-        plugin: find_plugin(args).require("S-L1 plugin libsl1_pass.so", plugin_fix())?,
-    })
+    let cuda = resolve_cuda(args)?;
+    let clang = find_clang(args).require("clang++ 22", clang_fix())?;
+    let llvm_major = clang_llvm_major(&clang).unwrap_or(sl1_pass::LLVM_MAJOR);
+    if !SUPPORTED_LLVM.contains(&llvm_major) {
+        return Err(DriverError::UnsupportedClang {
+            clang,
+            llvm: llvm_major,
+            supported: SUPPORTED_LLVM.map(|m| m.to_string()).join(" and "),
+        });
+    }
+    let plugin = find_plugin(args, llvm_major).require("S-L1 plugin", plugin_fix(llvm_major))?;
+    match plugin_llvm_major(&plugin) {
+        Some(built) if built != llvm_major => Err(DriverError::PluginMismatch {
+            plugin,
+            plugin_llvm: built,
+            clang,
+            clang_llvm: llvm_major,
+            fix: format!(
+                "use {} ({})",
+                plugin_file_name(llvm_major),
+                plugin_fix(llvm_major)
+            ),
+        }),
+        _ => Ok(Toolchain {
+            clang,
+            llvm_major,
+            plugin,
+            cuda,
+        }),
+    }
 }
 
 /// The CUDA installation alone (the IR path needs it for ptxas only).

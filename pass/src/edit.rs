@@ -436,7 +436,7 @@ pub fn switch_parts(inst: LLVMValueRef) -> Option<SwitchParts> {
             return None;
         }
         let cases = (1..LLVMGetNumSuccessors(inst))
-            .map(|i| (LLVMGetSwitchCaseValue(inst, i), LLVMGetSuccessor(inst, i)))
+            .map(|i| (switch_case_value(inst, i), LLVMGetSuccessor(inst, i)))
             .collect();
         Some(SwitchParts {
             condition: LLVMGetOperand(inst, 0),
@@ -536,6 +536,52 @@ pub fn freeze_after(inst: LLVMValueRef) -> LLVMValueRef {
         LLVMSetOperand(frozen, 0, inst);
         frozen
     }
+}
+
+/// The case value of successor `i > 0` of a live switch.
+///
+/// SAFETY (for callers): `switch` is a live switch with more than `i` successors.
+#[cfg(feature = "llvm22")]
+unsafe fn switch_case_value(switch: LLVMValueRef, i: u32) -> LLVMValueRef {
+    LLVMGetSwitchCaseValue(switch, i)
+}
+
+/// The case value of successor `i > 0` of a live switch (LLVM 19's C API
+/// has no call for it: `llvm_compat.cpp`).
+///
+/// SAFETY (for callers): `switch` is a live switch with more than `i` successors.
+#[cfg(feature = "llvm19")]
+unsafe fn switch_case_value(switch: LLVMValueRef, i: u32) -> LLVMValueRef {
+    sl1_switch_case_value(switch, i)
+}
+
+/// Runs the function pass pipeline `passes` on live function `function`.
+#[cfg(feature = "llvm22")]
+pub fn run_function_passes(function: LLVMValueRef, passes: &std::ffi::CStr) {
+    use inkwell::llvm_sys::transforms::pass_builder::*;
+    // SAFETY: runs a pass pipeline on a live function with default options,
+    // disposed of after.
+    unsafe {
+        let opts = LLVMCreatePassBuilderOptions();
+        let err = LLVMRunPassesOnFunction(function, passes.as_ptr(), std::ptr::null_mut(), opts);
+        assert!(err.is_null(), "{passes:?} failed");
+        LLVMDisposePassBuilderOptions(opts);
+    }
+}
+
+/// Runs the function pass pipeline `passes` on live function `function`
+/// (through `llvm_compat.cpp`: LLVM 19's C API runs whole modules only).
+#[cfg(feature = "llvm19")]
+pub fn run_function_passes(function: LLVMValueRef, passes: &std::ffi::CStr) {
+    // SAFETY: the shim runs a pass pipeline on a live function.
+    let parsed = unsafe { sl1_run_function_passes(function, passes.as_ptr()) };
+    assert!(parsed, "{passes:?} failed");
+}
+
+#[cfg(feature = "llvm19")]
+extern "C" {
+    fn sl1_switch_case_value(switch: LLVMValueRef, i: u32) -> LLVMValueRef;
+    fn sl1_run_function_passes(function: LLVMValueRef, passes: *const std::ffi::c_char) -> bool;
 }
 
 extern "C" {

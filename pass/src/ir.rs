@@ -514,12 +514,13 @@ pub fn block_indices(blocks: &[Block<'_>]) -> std::collections::HashMap<LLVMBasi
         .collect()
 }
 
-/// Names of the functions that `!nvvm.annotations` marks as kernels (the older
-/// way of marking kernels, still written by some frontends).
-pub fn annotated_kernels(module: &Module<'_>) -> Vec<String> {
+/// The `!nvvm.annotations` entries of each function: (function name, key,
+/// value node) for every key/value pair (`kernel`, `maxntidx`, ...), the
+/// older way of marking kernels and launch bounds (LLVM 19's clang writes it).
+fn annotations(module: &Module<'_>) -> Vec<(String, String, LLVMValueRef)> {
     let key = c"nvvm.annotations";
     let m = module.as_mut_ptr();
-    let mut names = Vec::new();
+    let mut entries = Vec::new();
     // SAFETY: reads named metadata of the borrowed module; buffers are sized by
     // the counts LLVM reports.
     unsafe {
@@ -530,24 +531,52 @@ pub fn annotated_kernels(module: &Module<'_>) -> Vec<String> {
             let n = LLVMGetMDNodeNumOperands(node);
             let mut ops = vec![std::ptr::null_mut(); n as usize];
             LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
-            let is_kernel = ops.iter().skip(1).step_by(2).any(|&op| {
+            let Some(function) = ops
+                .first()
+                .and_then(|&f| Value::new(f))
+                .filter(|v| v.kind() == ValueKind::Function)
+            else {
+                continue;
+            };
+            for pair in ops[1..].chunks_exact(2) {
                 let mut len = 0u32;
-                let s = if op.is_null() {
+                let s = if pair[0].is_null() {
                     std::ptr::null()
                 } else {
-                    LLVMGetMDString(op, &mut len)
+                    LLVMGetMDString(pair[0], &mut len)
                 };
-                !s.is_null() && c_str_to_string(s, len as usize) == "kernel"
-            });
-            if let (true, Some(&f)) = (is_kernel, ops.first()) {
-                if let Some(v) = Value::new(f) {
-                    if v.kind() == ValueKind::Function {
-                        names.push(v.name());
-                    }
+                if !s.is_null() {
+                    entries.push((function.name(), c_str_to_string(s, len as usize), pair[1]));
                 }
             }
         }
     }
+    entries
+}
+
+/// The launch bounds `!nvvm.annotations` gives function `name`: the product
+/// of its `maxntidx`, `maxntidy` and `maxntidz`, if it has any.
+pub fn annotated_max_threads(module: &Module<'_>, name: &str) -> Option<u32> {
+    let dims: Vec<u32> = annotations(module)
+        .into_iter()
+        .filter(|(f, key, _)| f == name && key.starts_with("maxntid"))
+        .map(|(_, _, value)| {
+            // SAFETY: a maxntid annotation's value is an integer constant.
+            unsafe { LLVMConstIntGetZExtValue(value) as u32 }
+        })
+        .collect();
+    (!dims.is_empty()).then(|| dims.iter().product())
+}
+
+/// Names of the functions that `!nvvm.annotations` marks as kernels (the older
+/// way of marking kernels, still written by some frontends).
+pub fn annotated_kernels(module: &Module<'_>) -> Vec<String> {
+    let mut names: Vec<String> = annotations(module)
+        .into_iter()
+        .filter(|(_, key, _)| key == "kernel")
+        .map(|(name, _, _)| name)
+        .collect();
+    names.dedup();
     names
 }
 

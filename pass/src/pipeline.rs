@@ -85,9 +85,9 @@ fn merge_loops(
 /// transform or a body the verifier rejects puts back the copy taken before
 /// (and drops the globals the attempt added), and the report says why.
 /// Also returns whether the body was put back.
-fn transform_all_or_nothing(
-    module: &Module<'_>,
-    kernel: inkwell::values::FunctionValue<'_>,
+fn transform_all_or_nothing<'ctx>(
+    module: &Module<'ctx>,
+    kernel: inkwell::values::FunctionValue<'ctx>,
     options: &Options,
 ) -> (transform::TransformReport, bool) {
     use inkwell::values::{AsValueRef, BasicValue};
@@ -106,7 +106,7 @@ fn transform_all_or_nothing(
     let why = match attempt {
         Ok(report) => {
             if report.applied {
-                transform::declare_block_size(kernel, report.max_threads);
+                transform::declare_block_size(module, kernel, report.max_threads);
             }
             return (report, false);
         }

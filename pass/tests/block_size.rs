@@ -12,7 +12,7 @@ use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use sl1_pass::{run_on_module, Options};
 
-/// The `nvvm.maxntid` of each kernel of `testdata/ll/<case>.ll` after the
+/// The `nvvm.maxntid` (or LLVM 19's `maxntidx` annotation) of each kernel of `testdata/ll/<case>.ll` after the
 /// pass under `options`.
 fn block_sizes(case: &str, options: &Options) -> Vec<(String, Option<String>)> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -28,10 +28,16 @@ fn block_sizes(case: &str, options: &Options) -> Vec<(String, Option<String>)> {
         .get_functions()
         .filter(|f| f.count_basic_blocks() > 0)
         .map(|f| {
+            // LLVM 22 keeps launch bounds in an attribute, LLVM 19 in
+            // `!nvvm.annotations`.
+            let name = f.get_name().to_string_lossy().into_owned();
             let bound = f
                 .get_string_attribute(AttributeLoc::Function, "nvvm.maxntid")
-                .map(|a| a.get_string_value().to_string_lossy().into_owned());
-            (f.get_name().to_string_lossy().into_owned(), bound)
+                .map(|a| a.get_string_value().to_string_lossy().into_owned())
+                .or_else(|| {
+                    sl1_pass::ir::annotated_max_threads(&module, &name).map(|n| n.to_string())
+                });
+            (name, bound)
         })
         .collect()
 }

@@ -15,13 +15,16 @@ use crate::options::Options;
 use crate::panic::panic_message;
 use crate::report::Report;
 
-/// `llvm::PassPluginLibraryInfo` for plugin API version 2 (LLVM 22).
+/// `llvm::PassPluginLibraryInfo`: plugin API version 2 (LLVM 22) has a
+/// pre-codegen callback after the registration, version 1 (LLVM 19) ends
+/// there. clang takes it by value, so its size must be the version's.
 #[repr(C)]
 pub struct PassPluginLibraryInfo {
     api_version: u32,
     plugin_name: *const c_char,
     plugin_version: *const c_char,
     register_pass_builder_callbacks: unsafe extern "C" fn(*mut c_void),
+    #[cfg(feature = "llvm22")]
     pre_codegen_callback: *const c_void,
 }
 
@@ -80,7 +83,7 @@ extern "C" {
     );
 }
 
-const PLUGIN_API_VERSION: u32 = 2;
+const PLUGIN_API_VERSION: u32 = if cfg!(feature = "llvm19") { 1 } else { 2 };
 
 /// The symbol clang's `-fpass-plugin` and opt's `-load-pass-plugin` look up.
 #[no_mangle]
@@ -90,6 +93,7 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
         plugin_name: c"sl1".as_ptr(),
         plugin_version: concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr() as *const c_char,
         register_pass_builder_callbacks: sl1_register_pass_builder_callbacks,
+        #[cfg(feature = "llvm22")]
         pre_codegen_callback: std::ptr::null(),
     }
 }

@@ -5,6 +5,7 @@
 
 #include "llvm-c/Types.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -17,6 +18,16 @@
 #include <string>
 
 using namespace llvm;
+
+// LLVM 20 renamed the generic diagnostic and gave the optimizer's extension
+// points the LTO phase; the plugin builds against 19 and 22.
+#if LLVM_VERSION_MAJOR >= 20
+#define SL1_GENERIC_DIAGNOSTIC DiagnosticInfoGeneric
+#define SL1_LTO_PHASE , ThinOrFullLTOPhase
+#else
+#define SL1_GENERIC_DIAGNOSTIC DiagnosticInfoInlineAsm
+#define SL1_LTO_PHASE
+#endif
 
 namespace {
 
@@ -229,10 +240,10 @@ extern "C" void sl1_emit_diagnostic(LLVMModuleRef MRef, int Severity, const char
     }
     return;
   case Sl1Warning:
-    M->getContext().diagnose(DiagnosticInfoGeneric(Twine("sl1: ") + Message, DS_Warning));
+    M->getContext().diagnose(SL1_GENERIC_DIAGNOSTIC(Twine("sl1: ") + Message, DS_Warning));
     return;
   default:
-    M->getContext().diagnose(DiagnosticInfoGeneric(Twine("sl1: ") + Message, DS_Error));
+    M->getContext().diagnose(SL1_GENERIC_DIAGNOSTIC(Twine("sl1: ") + Message, DS_Error));
     return;
   }
 }
@@ -304,11 +315,11 @@ struct Sl1LateTuningPass : PassInfoMixin<Sl1LateTuningPass> {
 
 extern "C" void sl1_register_pass_builder_callbacks(PassBuilder *PB) {
   PB->registerOptimizerEarlyEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
+      [](ModulePassManager &MPM, OptimizationLevel SL1_LTO_PHASE) {
         MPM.addPass(Sl1Pass());
       });
   PB->registerOptimizerLastEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
+      [](ModulePassManager &MPM, OptimizationLevel SL1_LTO_PHASE) {
         if (Sl1DeviceTuning)
           MPM.addPass(Sl1LateTuningPass());
       });

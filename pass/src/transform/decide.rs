@@ -57,6 +57,33 @@ impl<'b> DecideIr<'b> {
         }
     }
 
+    /// The block's dynamic shared memory in bytes (`%dynamic_smem_size`):
+    /// an intrinsic from LLVM 20 on, inline PTX before.
+    fn dynamic_shared_bytes(&self) -> LLVMValueRef {
+        if !cfg!(feature = "llvm19") {
+            return self.sreg("dynamic_smem_size");
+        }
+        let asm = "mov.u32 $0, %dynamic_smem_size;";
+        let constraints = "=r";
+        // SAFETY: a side-effect-free inline PTX read of a special register,
+        // called at the builder.
+        unsafe {
+            let fty = LLVMFunctionType(self.i32t, std::ptr::null_mut(), 0, 0);
+            let read = LLVMGetInlineAsm(
+                fty,
+                asm.as_ptr() as *const std::ffi::c_char,
+                asm.len(),
+                constraints.as_ptr() as *const std::ffi::c_char,
+                constraints.len(),
+                0,
+                0,
+                inkwell::llvm_sys::LLVMInlineAsmDialect::LLVMInlineAsmDialectATT,
+                0,
+            );
+            LLVMBuildCall2(self.r, fty, read, std::ptr::null_mut(), 0, c"".as_ptr())
+        }
+    }
+
     fn compare(&self, pred: LLVMIntPredicate, a: LLVMValueRef, b: LLVMValueRef) -> LLVMValueRef {
         // SAFETY: compares two integers of one type at the builder.
         unsafe { LLVMBuildICmp(self.r, pred, a, b, c"".as_ptr()) }
@@ -173,7 +200,7 @@ impl LoopSlice<'_, '_> {
         if !self.launch_sized {
             return most;
         }
-        let given = ir.sreg("dynamic_smem_size");
+        let given = ir.dynamic_shared_bytes();
         let less = ir.compare(LLVMIntPredicate::LLVMIntULT, given, most);
         // SAFETY: a select of two i32 values at the builder.
         unsafe { LLVMBuildSelect(ir.r, less, given, most, c"sl1.buffer.bytes".as_ptr()) }

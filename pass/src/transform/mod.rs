@@ -89,7 +89,10 @@ fn kernel_shared_memory(module: &Module<'_>, kernel: FunctionValue<'_>) -> (u64,
     (bytes, dynamic)
 }
 
-fn max_threads(kernel: FunctionValue<'_>, options: &Options) -> u32 {
+/// The most threads a block of `kernel` has: its launch bounds (the
+/// `nvvm.maxntid` attribute, or `!nvvm.annotations` as LLVM 19's clang
+/// writes them), else `options.max_threads`.
+fn max_threads(module: &Module<'_>, kernel: FunctionValue<'_>, options: &Options) -> u32 {
     kernel
         .get_string_attribute(inkwell::attributes::AttributeLoc::Function, "nvvm.maxntid")
         .and_then(|a| {
@@ -99,6 +102,7 @@ fn max_threads(kernel: FunctionValue<'_>, options: &Options) -> u32 {
                 .map(|d| d.trim().parse::<u32>().ok())
                 .try_fold(1u32, |acc, d| d.map(|d| acc.saturating_mul(d)))
         })
+        .or_else(|| crate::ir::annotated_max_threads(module, &kernel.get_name().to_string_lossy()))
         .unwrap_or(options.max_threads)
 }
 
@@ -109,7 +113,7 @@ pub fn transform_kernel(
     options: &Options,
 ) -> TransformReport {
     let mut report = TransformReport {
-        max_threads: max_threads(kernel, options),
+        max_threads: max_threads(module, kernel, options),
         ..TransformReport::default()
     };
     let Some(shared) = shared_beside_lines(module, kernel, options, &mut report) else {
@@ -355,10 +359,33 @@ fn emit_loop(
 /// where the builds without S-L1 ran (H100, 2026-11-25). Declared once the
 /// transform has succeeded (a kernel restored after a failure keeps its
 /// attributes as they were).
-pub(crate) fn declare_block_size(kernel: FunctionValue<'_>, threads: u32) {
+pub(crate) fn declare_block_size<'ctx>(
+    module: &Module<'ctx>,
+    kernel: FunctionValue<'ctx>,
+    threads: u32,
+) {
     let loc = inkwell::attributes::AttributeLoc::Function;
-    if kernel.get_string_attribute(loc, "nvvm.maxntid").is_none() {
-        let context = kernel.get_type().get_context();
+    let name = kernel.get_name().to_string_lossy().into_owned();
+    if kernel.get_string_attribute(loc, "nvvm.maxntid").is_some()
+        || crate::ir::annotated_max_threads(module, &name).is_some()
+    {
+        return;
+    }
+    let context = kernel.get_type().get_context();
+    if cfg!(feature = "llvm19") {
+        // LLVM 19 reads launch bounds from `!nvvm.annotations` only.
+        let node = context.metadata_node(&[
+            kernel.as_global_value().as_pointer_value().into(),
+            context.metadata_string("maxntidx").into(),
+            context
+                .i32_type()
+                .const_int(u64::from(threads), false)
+                .into(),
+        ]);
+        module
+            .add_global_metadata("nvvm.annotations", &node)
+            .expect("nvvm.annotations is a named metadata list");
+    } else {
         let bound = context.create_string_attribute("nvvm.maxntid", &threads.to_string());
         kernel.add_attribute(loc, bound);
     }
@@ -378,14 +405,11 @@ fn cleanup(module: &Module<'_>, kernel: FunctionValue<'_>, rt: &Runtime<'_, '_>)
             opts,
         );
         assert!(err.is_null(), "always-inline failed");
-        let err = LLVMRunPassesOnFunction(
-            kernel.as_value_ref(),
-            c"sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg".as_ptr(),
-            std::ptr::null_mut(),
-            opts,
-        );
-        assert!(err.is_null(), "clean-up passes failed");
         LLVMDisposePassBuilderOptions(opts);
+        edit::run_function_passes(
+            kernel.as_value_ref(),
+            c"sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg",
+        );
         for name in rt.helper_names() {
             if let Some(f) = module.get_function(&name) {
                 if LLVMGetFirstUse(f.as_value_ref()).is_null() {

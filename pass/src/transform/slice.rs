@@ -532,12 +532,7 @@ impl<'m> LoopSlice<'_, 'm> {
                     c"sl1.monitored".as_ptr(),
                 );
                 let done = if self.uniform {
-                    block_reduce(
-                        b.raw(),
-                        function,
-                        "llvm.nvvm.barrier.cta.red.or.aligned.all",
-                        done,
-                    )
+                    block_reduce(b.raw(), function, BlockReduction::Or, done)
                 } else {
                     done
                 };
@@ -629,9 +624,8 @@ impl<'m> LoopSlice<'_, 'm> {
             let mut none = LLVMBuildNot(b.raw(), any, c"sl1.none.cached".as_ptr());
             // A static decision is the same for the whole block already.
             if self.uniform && self.static_rates.is_none() {
-                let and = "llvm.nvvm.barrier.cta.red.and.aligned.all";
-                all = block_reduce(b.raw(), function, and, all);
-                none = block_reduce(b.raw(), function, and, none);
+                all = block_reduce(b.raw(), function, BlockReduction::And, all);
+                none = block_reduce(b.raw(), function, BlockReduction::And, none);
             }
             let some = edit::new_block_before(self.header, self.header, "sl1.some.cached");
             LLVMBuildCondBr(b.raw(), all, fast_entry, some);
@@ -822,16 +816,45 @@ impl<'m> LoopSlice<'_, 'm> {
 fn block_reduce(
     builder: LLVMBuilderRef,
     function: LLVMValueRef,
-    intrinsic: &str,
+    reduction: BlockReduction,
     value: LLVMValueRef,
 ) -> LLVMValueRef {
     // SAFETY: `builder` builds in `function`; the intrinsic takes (i32 0,
-    // i1 value).
+    // i1 value) and gives an i1 (LLVM 22), or takes and gives an i32 (LLVM
+    // 19's `barrier0.or`/`barrier0.and`).
     unsafe {
         let ctx = LLVMGetTypeContext(LLVMTypeOf(value));
-        let mut args = [LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0), value];
-        edit::call_intrinsic(builder, function, intrinsic, &mut args, c"sl1.block")
+        let i32t = LLVMInt32TypeInContext(ctx);
+        if cfg!(feature = "llvm19") {
+            let name = match reduction {
+                BlockReduction::Or => "llvm.nvvm.barrier0.or",
+                BlockReduction::And => "llvm.nvvm.barrier0.and",
+            };
+            let mut args = [LLVMBuildZExt(builder, value, i32t, c"".as_ptr())];
+            let all = edit::call_intrinsic(builder, function, name, &mut args, c"sl1.block");
+            let zero = LLVMConstInt(i32t, 0, 0);
+            return LLVMBuildICmp(
+                builder,
+                inkwell::llvm_sys::LLVMIntPredicate::LLVMIntNE,
+                all,
+                zero,
+                c"".as_ptr(),
+            );
+        }
+        let name = match reduction {
+            BlockReduction::Or => "llvm.nvvm.barrier.cta.red.or.aligned.all",
+            BlockReduction::And => "llvm.nvvm.barrier.cta.red.and.aligned.all",
+        };
+        let mut args = [LLVMConstInt(i32t, 0, 0), value];
+        edit::call_intrinsic(builder, function, name, &mut args, c"sl1.block")
     }
+}
+
+/// A block-wide reduction of an i1 (`__syncthreads_or`, `__syncthreads_and`).
+#[derive(Clone, Copy)]
+enum BlockReduction {
+    Or,
+    And,
 }
 
 fn block_of(inst: LLVMValueRef) -> LLVMBasicBlockRef {

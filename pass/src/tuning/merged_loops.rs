@@ -689,13 +689,5 @@ unsafe fn add_rounds(
 
 /// Promotes the stack slots the merge added back to registers.
 fn rebuild_ssa(function: LLVMValueRef) {
-    // SAFETY: runs a pass pipeline on a live function.
-    unsafe {
-        use inkwell::llvm_sys::transforms::pass_builder::*;
-        let opts = LLVMCreatePassBuilderOptions();
-        let err =
-            LLVMRunPassesOnFunction(function, c"mem2reg".as_ptr(), std::ptr::null_mut(), opts);
-        assert!(err.is_null(), "mem2reg failed");
-        LLVMDisposePassBuilderOptions(opts);
-    }
+    edit::run_function_passes(function, c"mem2reg");
 }
