@@ -87,7 +87,14 @@ fn transformed_ir_of_every_ll_case() {
             omit_expression => true,
             input_file => &case,
         }, {
-            insta::assert_snapshot!(format!("{prefix}__{name}"), ir);
+            // The IR differs between LLVM versions: LLVM 19's build keeps
+            // its own snapshots (`ir_llvm19__*`), the reports are shared.
+            let version = if sl1_pass::LLVM_MAJOR == 22 {
+                String::new()
+            } else {
+                format!("_llvm{}", sl1_pass::LLVM_MAJOR)
+            };
+            insta::assert_snapshot!(format!("{prefix}{version}__{name}"), ir);
         });
     }
 }
