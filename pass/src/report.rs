@@ -336,17 +336,28 @@ impl KernelReport {
 
     /// One line per finding, for the text report and for LLVM remarks.
     pub fn summary_lines(&self) -> Vec<String> {
-        self.summary_entries()
-            .into_iter()
-            .map(|(line, _)| line)
-            .collect()
+        self.summary_entries().into_iter().map(|e| e.text).collect()
     }
 
-    /// The summary's lines, each with the header of the loop it is about
-    /// (remarks point at that loop's source location).
-    pub fn summary_entries(&self) -> Vec<(String, Option<String>)> {
-        let mut lines = self.analysis_entries();
-        lines.extend(self.transform.summary_entries());
+    /// The summary's lines, each with what it tells and the header of the
+    /// loop it is about (remarks point at that loop's source location).
+    pub fn summary_entries(&self) -> Vec<SummaryEntry> {
+        let mut lines: Vec<SummaryEntry> = self
+            .analysis_entries()
+            .into_iter()
+            .map(|(text, loop_header)| SummaryEntry {
+                text,
+                loop_header,
+                finding: Finding::Analysis,
+            })
+            .collect();
+        lines.extend(self.transform.summary_entries().into_iter().map(
+            |(finding, text, loop_header)| SummaryEntry {
+                text,
+                loop_header,
+                finding,
+            },
+        ));
         lines
     }
 
@@ -414,14 +425,32 @@ impl KernelReport {
     }
 }
 
+/// What a summary line tells: what S-L1 did (`-Rpass=sl1`), what it left
+/// and why (`-Rpass-missed=sl1`), or a finding (`-Rpass-analysis=sl1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finding {
+    Done,
+    Missed,
+    Analysis,
+}
+
+/// One line of a kernel's summary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SummaryEntry {
+    pub text: String,
+    /// The header of the loop the line is about, if any.
+    pub loop_header: Option<String>,
+    pub finding: Finding,
+}
+
 impl TransformReport {
     /// The summary's lines on what the transform did and left alone, each
     /// with the header of the loop it is about.
-    fn summary_entries(&self) -> Vec<(String, Option<String>)> {
-        let mut lines: Vec<(String, Option<String>)> = Vec::new();
+    fn summary_entries(&self) -> Vec<(Finding, String, Option<String>)> {
+        let mut lines: Vec<(Finding, String, Option<String>)> = Vec::new();
         let t = self;
         if t.applied {
-            lines.push((format!(
+            lines.push((Finding::Done, format!(
                 "S-L1: {} loop(s) sliced ({}), {} access(es) through the cache, {} B of shared memory for up to {} threads",
                 t.loops_sliced.len(),
                 t.loops_sliced.join(", "),
@@ -432,6 +461,7 @@ impl TransformReport {
         }
         if let (true, Some(bytes)) = (t.applied, t.dynamic_shared_bytes) {
             lines.push((
+                Finding::Analysis,
                 format!(
                 "dynamic shared memory: launches give at most {bytes} B (--dynamic-shared); the \
                  line buffer takes what the budget leaves beside it"
@@ -441,6 +471,7 @@ impl TransformReport {
         }
         if let (Some(all), Some(one)) = (t.warps_with_lines, t.warps_with_a_line) {
             lines.push((
+                Finding::Analysis,
                 format!(
                 "warp threshold: at blocks of {} threads ({} warps) the buffer gives the first {} \
                  warps a line for every structure and the first {} a line for one; the others \
@@ -455,6 +486,7 @@ impl TransformReport {
         }
         for p in &t.predictions {
             lines.push((
+                Finding::Analysis,
                 format!(
                     "structure `{}` in loop at {}: {}{}",
                     p.argument,
@@ -470,6 +502,7 @@ impl TransformReport {
         }
         for r in &t.rereads {
             lines.push((
+                Finding::Analysis,
                 format!(
                 "structure `{}` in loop at {}: read again on every iteration of the inner loop \
                  at {}; cached although read-only (between two reads the hardware L1 loses it)",
@@ -480,6 +513,7 @@ impl TransformReport {
         }
         for r in &t.line_runs {
             lines.push((
+                Finding::Analysis,
                 format!(
                     "{} in loop at {}: {}",
                     if r.applied {
@@ -496,6 +530,7 @@ impl TransformReport {
         for l in &t.lane_tests {
             let names: Vec<String> = l.arguments.iter().map(|a| format!("`{a}`")).collect();
             lines.push((
+                Finding::Analysis,
                 format!(
                     "lane test in loop at {}: {} cached only where a warp's neighbouring lanes \
                  access them at least {} B apart (tested at run time); closer lanes share the \
@@ -509,6 +544,7 @@ impl TransformReport {
         }
         for d in &t.accesses_direct {
             lines.push((
+                Finding::Missed,
                 format!(
                     "direct {:?} of `{}`{}: {}",
                     d.kind,
@@ -530,7 +566,7 @@ impl TransformReport {
             "not transformed"
         };
         for r in &t.reasons {
-            lines.push((format!("{left}: {r}"), None));
+            lines.push((Finding::Missed, format!("{left}: {r}"), None));
         }
         lines
     }

@@ -365,3 +365,31 @@ fn line_runs_where_strides_and_exit_tests_allow() {
     });
     assert!(off.kernels.iter().all(|k| k.transform.line_runs.is_empty()));
 }
+
+#[test]
+fn each_summary_line_says_what_it_tells() {
+    use sl1_pass::report::Finding;
+    let report = with_module(&repo().join("testdata/ll/lone_lane.ll"), |m| {
+        run_on_module(m, &Options::default()).unwrap()
+    });
+    let entries: Vec<_> = report
+        .kernels
+        .iter()
+        .flat_map(|k| k.summary_entries())
+        .collect();
+    let finding = |text: &str| {
+        entries
+            .iter()
+            .find(|e| e.text.starts_with(text))
+            .unwrap_or_else(|| panic!("no line starting `{text}`: {entries:?}"))
+            .finding
+    };
+    // A transformed kernel's headline, a kernel left alone, an analysis fact.
+    assert_eq!(finding("S-L1: "), Finding::Done);
+    assert_eq!(finding("not transformed: "), Finding::Missed);
+    assert_eq!(finding("data structure "), Finding::Analysis);
+    assert!(entries
+        .iter()
+        .filter(|e| e.text.starts_with("structure `"))
+        .all(|e| e.finding == Finding::Analysis && e.loop_header.is_some()));
+}

@@ -13,7 +13,7 @@ use inkwell::module::Module;
 
 use crate::options::Options;
 use crate::panic::panic_message;
-use crate::report::Report;
+use crate::report::{Finding, Report};
 
 /// `llvm::PassPluginLibraryInfo`: plugin API version 2 (LLVM 22) has a
 /// pre-codegen callback after the registration, version 1 (LLVM 19) ends
@@ -129,23 +129,18 @@ fn emit(
 /// `-Rpass-missed=sl1`, every finding for `-Rpass-analysis=sl1`.
 fn emit_remarks(module: LLVMModuleRef, report: &Report) {
     for k in &report.kernels {
-        for (line, loop_header) in k.summary_entries() {
-            let severity = if line.starts_with("S-L1: ") {
-                Severity::Remark
-            } else if ["not transformed: ", "left alone: ", "direct "]
-                .iter()
-                .any(|p| line.starts_with(p))
-            {
-                Severity::Missed
-            } else {
-                Severity::Analysis
+        for entry in k.summary_entries() {
+            let severity = match entry.finding {
+                Finding::Done => Severity::Remark,
+                Finding::Missed => Severity::Missed,
+                Finding::Analysis => Severity::Analysis,
             };
             emit(
                 module,
                 severity,
                 Some(&k.name),
-                &line,
-                loop_header.as_deref(),
+                &entry.text,
+                entry.loop_header.as_deref(),
             );
         }
     }
