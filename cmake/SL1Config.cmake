@@ -19,8 +19,8 @@ if(CMAKE_VERSION VERSION_LESS 3.18)
   return()
 endif()
 
-# The LLVM the plugin is built against (the workspace's inkwell feature
-# llvm22-1): a pass plugin loads only into the clang of its own LLVM.
+# The LLVM the plugin is built against (sl1-pass's default feature llvm22):
+# a pass plugin loads only into the clang of its own LLVM.
 set(SL1_LLVM_VERSION_MAJOR 22)
 
 set(_sl1_candidates "")

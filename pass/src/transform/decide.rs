@@ -1,4 +1,4 @@
-//! The decision between the slices (paper section 3.2.2).
+//! The decision between the slices (paper section 3.2).
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
@@ -114,7 +114,7 @@ struct Lines {
 }
 
 impl LoopSlice<'_, '_> {
-    /// The decision between the slices (paper 3.2.2), per thread: rank the
+    /// The decision between the slices (paper section 3.2), per thread: rank the
     /// structures whose simulated hit rate is above 50% (read-write ones count
     /// half), give lines to the best CLN of them. Unless asked otherwise,
     /// read-only restrict structures qualify only alongside a written one:

@@ -19,11 +19,13 @@ use crate::edit;
 use crate::options::Options;
 use crate::runtime::{Runtime, ADDRSPACE_SHARED};
 
+mod coherence;
 pub mod cost;
 mod decide;
 mod lanes;
 mod line_runs;
 mod local_nests;
+mod monitor;
 mod plan;
 pub mod predict;
 mod reports;

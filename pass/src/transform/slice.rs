@@ -36,18 +36,18 @@ pub(super) struct LaneTests {
 type PhiSlots = HashMap<usize, (LLVMValueRef, LLVMTypeRef)>;
 
 /// A loop's accesses, sorted before the loop changes (`sort_accesses`).
-struct SortedAccesses<'m> {
+pub(super) struct SortedAccesses<'m> {
     /// Accesses through the cache, with their structure's state and mode.
-    cached: Vec<(Access<'m>, State, Mode)>,
+    pub(super) cached: Vec<(Access<'m>, State, Mode)>,
     /// States of the structures cached in the loop, by id.
-    loop_states: Vec<State>,
+    pub(super) loop_states: Vec<State>,
     /// The cached structures without restrict, looked up together.
-    group: Vec<State>,
-    direct: Vec<DirectAccess>,
+    pub(super) group: Vec<State>,
+    pub(super) direct: Vec<DirectAccess>,
     /// Instructions before which these structures are written back.
-    flush_before: Vec<(LLVMValueRef, Vec<State>)>,
+    pub(super) flush_before: Vec<(LLVMValueRef, Vec<State>)>,
     /// Atomics before which the line holding their address is evicted.
-    evict_before: Vec<(LLVMValueRef, LLVMValueRef, State)>,
+    pub(super) evict_before: Vec<(LLVMValueRef, LLVMValueRef, State)>,
 }
 
 /// One main loop being sliced.
@@ -99,7 +99,7 @@ pub(super) struct LoopSlice<'a, 'm> {
 
 impl<'m> LoopSlice<'_, 'm> {
     /// The line size in bytes, as an i64 value before `before`.
-    fn bytes_at(&self, before: LLVMValueRef) -> LLVMValueRef {
+    pub(super) fn bytes_at(&self, before: LLVMValueRef) -> LLVMValueRef {
         // SAFETY: reads the i64 type of the function's context.
         let i64t = unsafe {
             LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(self.k.function.as_raw())))
@@ -322,25 +322,7 @@ impl<'m> LoopSlice<'_, 'm> {
         sorted: &SortedAccesses<'_>,
         exits: &[LLVMBasicBlockRef],
     ) -> Option<Result<Vec<RunSite>, String>> {
-        for (inst, states) in &sorted.flush_before {
-            for s in states {
-                call_flush(rt, *inst, *s, self.bytes_at(*inst));
-            }
-        }
-        let evict = rt.evict();
-        for (inst, addr, s) in &sorted.evict_before {
-            edit::call(
-                *inst,
-                evict.as_value_ref(),
-                &mut [
-                    *addr,
-                    s.tag,
-                    s.dirty,
-                    load_line(*inst, s),
-                    self.bytes_at(*inst),
-                ],
-            );
-        }
+        self.emit_coherence_points(rt, sorted);
         let mut run_sites = Vec::new();
         for (a, state, _) in &sorted.cached {
             run_sites.extend(self.route_through_cache(
@@ -357,15 +339,7 @@ impl<'m> LoopSlice<'_, 'm> {
             run_sites,
             !sorted.flush_before.is_empty() || !sorted.evict_before.is_empty(),
         );
-        for &exit in exits {
-            let at = edit::first_non_phi(exit);
-            for s in &sorted.loop_states {
-                call_flush(rt, at, *s, self.bytes_at(at));
-                if let Some(stats) = &self.stats {
-                    stats.flush_counts(&Builder::before(at), s);
-                }
-            }
-        }
+        self.emit_exit_flushes(rt, sorted, exits);
         runs
     }
 
@@ -453,93 +427,6 @@ impl<'m> LoopSlice<'_, 'm> {
             Ok(())
         };
         Some(check().map(|()| sites))
-    }
-
-    /// Slice 1: the monitoring clone, entered from the preheader. It simulates
-    /// a one-line cache per structure after each cacheable access, and its
-    /// latch leaves for `decide` once the thread has simulated THRESHOLD
-    /// accesses (block-wide in a loop with a barrier).
-    fn emit_monitoring(
-        &self,
-        rt: &mut Runtime<'_, '_>,
-        order: &[LLVMBasicBlockRef],
-        (preheader, latch, decide): (LLVMBasicBlockRef, LLVMBasicBlockRef, LLVMBasicBlockRef),
-        cached: &[(Access<'_>, State, Mode)],
-        loop_states: &[State],
-        lanes: &LaneTests,
-    ) {
-        let function = self.k.function.as_raw();
-        let clone = edit::clone_blocks(order, preheader, ".sl1.monitor");
-        edit::retarget_edges(preheader, self.header, clone.blocks[&self.header]);
-        let pre = Builder::before(edit::terminator(preheader));
-        // SAFETY: builds constants in the function's context.
-        let (i32t, i64t) = unsafe {
-            let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
-            (LLVMInt32TypeInContext(ctx), LLVMInt64TypeInContext(ctx))
-        };
-        pre.store(const_int(i32t, 0), self.count);
-        for s in loop_states {
-            pre.store(const_int(i64t, -1), s.sim_tag);
-            pre.store(const_int(i32t, 0), s.sim_hits);
-            pre.store(const_int(i32t, 0), s.sim_accesses);
-        }
-        // Where the lane tests decline the loop (every structure's lanes
-        // close, or a thread alone in its warp), monitoring cannot change
-        // the decision: straight to it (nothing simulated, nothing
-        // eligible), so that short chunks do not spend their whole run
-        // simulating.
-        if let Some(close) = lanes.declined {
-            let old = edit::terminator(preheader);
-            // SAFETY: replaces the preheader's branch by a conditional one to
-            // two blocks of the same function.
-            unsafe {
-                LLVMBuildCondBr(pre.raw(), close, decide, clone.blocks[&self.header]);
-            }
-            edit::erase(old);
-        }
-        drop(pre);
-        let simulate = rt.simulate();
-        for (a, state, _) in cached {
-            let copy = clone.values[&a.inst.as_raw()];
-            // SAFETY: `copy` is a live load/store with a successor instruction.
-            let after = unsafe { LLVMGetNextInstruction(copy) };
-            edit::call(
-                after,
-                simulate.as_value_ref(),
-                &mut [
-                    pointer_operand(copy, a.kind),
-                    state.sim_tag,
-                    state.sim_hits,
-                    state.sim_accesses,
-                    self.count,
-                ],
-            );
-        }
-
-        // Leave monitoring after THRESHOLD accesses: latch -> decide -> slice 2.
-        let monitor_latch = clone.blocks[&latch];
-        let old_br = edit::terminator(monitor_latch);
-        {
-            let b = Builder::before(old_br);
-            let n = b.load(i32t, self.count);
-            // SAFETY: builds a compare and a branch before the latch's old branch.
-            unsafe {
-                let done = LLVMBuildICmp(
-                    b.raw(),
-                    inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGE,
-                    n,
-                    const_int(i32t, i64::from(self.options.threshold)),
-                    c"sl1.monitored".as_ptr(),
-                );
-                let done = if self.uniform {
-                    block_reduce(b.raw(), function, BlockReduction::Or, done)
-                } else {
-                    done
-                };
-                LLVMBuildCondBr(b.raw(), done, decide, clone.blocks[&self.header]);
-            }
-        }
-        edit::erase(old_br);
     }
 
     /// Adds a copy of slice 2 for threads that cache every structure of the
@@ -813,7 +700,7 @@ impl<'m> LoopSlice<'_, 'm> {
 
 /// `intrinsic(0, value)`: a block-wide barrier that reduces an i1 (the
 /// `__syncthreads_or` / `__syncthreads_and` of CUDA).
-fn block_reduce(
+pub(super) fn block_reduce(
     builder: LLVMBuilderRef,
     function: LLVMValueRef,
     reduction: BlockReduction,
@@ -852,7 +739,7 @@ fn block_reduce(
 
 /// A block-wide reduction of an i1 (`__syncthreads_or`, `__syncthreads_and`).
 #[derive(Clone, Copy)]
-enum BlockReduction {
+pub(super) enum BlockReduction {
     Or,
     And,
 }
@@ -861,7 +748,7 @@ fn block_of(inst: LLVMValueRef) -> LLVMBasicBlockRef {
     edit::parent_block(inst)
 }
 
-fn load_line(before: LLVMValueRef, state: &State) -> LLVMValueRef {
+pub(super) fn load_line(before: LLVMValueRef, state: &State) -> LLVMValueRef {
     // SAFETY: reads the shared pointer type of the slot's context.
     let sp = unsafe {
         LLVMPointerTypeInContext(
@@ -870,14 +757,4 @@ fn load_line(before: LLVMValueRef, state: &State) -> LLVMValueRef {
         )
     };
     Builder::before(before).load(sp, state.line)
-}
-
-fn call_flush(rt: &mut Runtime<'_, '_>, before: LLVMValueRef, s: State, bytes: LLVMValueRef) {
-    let flush = rt.flush();
-    let line = load_line(before, &s);
-    edit::call(
-        before,
-        flush.as_value_ref(),
-        &mut [s.tag, s.dirty, line, bytes],
-    );
 }

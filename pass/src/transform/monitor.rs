@@ -1,0 +1,105 @@
+//! Slice 1 (paper section 3.2): the monitoring clone of a main loop,
+//! which simulates a one-line cache per structure (`sl1.simulate`) until
+//! the thread has seen THRESHOLD accesses, then leaves for the decision.
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::values::AsValueRef;
+
+use crate::analysis::accesses::Access;
+use crate::analysis::Mode;
+use crate::edit::{self, Builder};
+use crate::runtime::Runtime;
+
+use super::sites::pointer_operand;
+use super::slice::{block_reduce, BlockReduction, LaneTests, LoopSlice};
+use super::state::{const_int, State};
+
+impl LoopSlice<'_, '_> {
+    /// Slice 1: the monitoring clone, entered from the preheader. It simulates
+    /// a one-line cache per structure after each cacheable access, and its
+    /// latch leaves for `decide` once the thread has simulated THRESHOLD
+    /// accesses (block-wide in a loop with a barrier).
+    pub(super) fn emit_monitoring(
+        &self,
+        rt: &mut Runtime<'_, '_>,
+        order: &[LLVMBasicBlockRef],
+        (preheader, latch, decide): (LLVMBasicBlockRef, LLVMBasicBlockRef, LLVMBasicBlockRef),
+        cached: &[(Access<'_>, State, Mode)],
+        loop_states: &[State],
+        lanes: &LaneTests,
+    ) {
+        let function = self.k.function.as_raw();
+        let clone = edit::clone_blocks(order, preheader, ".sl1.monitor");
+        edit::retarget_edges(preheader, self.header, clone.blocks[&self.header]);
+        let pre = Builder::before(edit::terminator(preheader));
+        // SAFETY: builds constants in the function's context.
+        let (i32t, i64t) = unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
+            (LLVMInt32TypeInContext(ctx), LLVMInt64TypeInContext(ctx))
+        };
+        pre.store(const_int(i32t, 0), self.count);
+        for s in loop_states {
+            pre.store(const_int(i64t, -1), s.sim_tag);
+            pre.store(const_int(i32t, 0), s.sim_hits);
+            pre.store(const_int(i32t, 0), s.sim_accesses);
+        }
+        // Where the lane tests decline the loop (every structure's lanes
+        // close, or a thread alone in its warp), monitoring cannot change
+        // the decision: straight to it (nothing simulated, nothing
+        // eligible), so that short chunks do not spend their whole run
+        // simulating.
+        if let Some(close) = lanes.declined {
+            let old = edit::terminator(preheader);
+            // SAFETY: replaces the preheader's branch by a conditional one to
+            // two blocks of the same function.
+            unsafe {
+                LLVMBuildCondBr(pre.raw(), close, decide, clone.blocks[&self.header]);
+            }
+            edit::erase(old);
+        }
+        drop(pre);
+        let simulate = rt.simulate();
+        for (a, state, _) in cached {
+            let copy = clone.values[&a.inst.as_raw()];
+            // SAFETY: `copy` is a live load/store with a successor instruction.
+            let after = unsafe { LLVMGetNextInstruction(copy) };
+            edit::call(
+                after,
+                simulate.as_value_ref(),
+                &mut [
+                    pointer_operand(copy, a.kind),
+                    state.sim_tag,
+                    state.sim_hits,
+                    state.sim_accesses,
+                    self.count,
+                ],
+            );
+        }
+
+        // Leave monitoring after THRESHOLD accesses: latch -> decide -> slice 2.
+        let monitor_latch = clone.blocks[&latch];
+        let old_br = edit::terminator(monitor_latch);
+        {
+            let b = Builder::before(old_br);
+            let n = b.load(i32t, self.count);
+            // SAFETY: builds a compare and a branch before the latch's old branch.
+            unsafe {
+                let done = LLVMBuildICmp(
+                    b.raw(),
+                    inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGE,
+                    n,
+                    const_int(i32t, i64::from(self.options.threshold)),
+                    c"sl1.monitored".as_ptr(),
+                );
+                let done = if self.uniform {
+                    block_reduce(b.raw(), function, BlockReduction::Or, done)
+                } else {
+                    done
+                };
+                LLVMBuildCondBr(b.raw(), done, decide, clone.blocks[&self.header]);
+            }
+        }
+        edit::erase(old_br);
+    }
+}
