@@ -65,7 +65,7 @@ pub fn size_launches(module: &Module<'_>, bytes: &BTreeMap<String, LaunchBytes>)
         let Some(launch) = module.get_function(name) else {
             continue;
         };
-        for call in crate::edit::calls_to(launch) {
+        for call in crate::llvm::edit::calls_to(launch) {
             let Some(kernel) = call
                 .get_operand(0)
                 .and_then(|o| o.value())
@@ -144,7 +144,7 @@ fn registered_kernels(
     let Some(register) = module.get_function("__cudaRegisterFunction") else {
         return kernels;
     };
-    for call in crate::edit::calls_to(register) {
+    for call in crate::llvm::edit::calls_to(register) {
         let operand = |i| call.get_operand(i).and_then(|o| o.value());
         let (Some(handle), Some(BasicValueEnum::PointerValue(name))) = (operand(1), operand(2))
         else {

@@ -3,6 +3,8 @@
 //! `run_on_module` (`pipeline`) is the one entry point: the clang plugin
 //! (`plugin`), the driver's IR path and the tests all call it.
 
+#![deny(unsafe_code)]
+
 #[cfg(all(feature = "llvm19", feature = "llvm22"))]
 compile_error!("sl1-pass builds against one LLVM: feature llvm19 or llvm22, not both");
 #[cfg(not(any(feature = "llvm19", feature = "llvm22")))]
@@ -13,10 +15,10 @@ compile_error!("sl1-pass needs an LLVM: feature llvm22 (the default) or llvm19")
 pub const LLVM_MAJOR: u32 = if cfg!(feature = "llvm19") { 19 } else { 22 };
 
 pub mod analysis;
-mod edit;
 pub mod error;
-pub mod ir;
 pub mod launch;
+#[allow(unsafe_code)]
+pub mod llvm;
 pub mod options;
 mod panic;
 mod pipeline;

@@ -5,9 +5,10 @@
 use inkwell::module::Module;
 
 use crate::error::Error;
+use crate::llvm::{backup, build, ir};
 use crate::options::Options;
 use crate::report::{self, Report};
-use crate::{analysis, edit, ir, transform, tuning};
+use crate::{analysis, transform, tuning};
 
 /// Analyses every kernel of a device module and reports what it found.
 pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, Error> {
@@ -96,7 +97,7 @@ fn transform_all_or_nothing<'ctx>(
         return (transform::transform_kernel(module, kernel, options), false);
     }
     let globals_before: Vec<_> = module.get_globals().map(|g| g.as_value_ref()).collect();
-    let attempt = edit::all_or_nothing(kernel.as_value_ref(), || {
+    let attempt = backup::all_or_nothing(kernel.as_value_ref(), || {
         let report = transform::transform_kernel(module, kernel, options);
         if options.fail_kernel_for_testing.as_deref() == Some(report_name(kernel).as_str()) {
             panic!("failure requested for kernel `{}`", report_name(kernel));
@@ -115,8 +116,7 @@ fn transform_all_or_nothing<'ctx>(
     for global in module.get_globals() {
         let new = !globals_before.contains(&global.as_value_ref());
         if new && global.as_pointer_value().get_first_use().is_none() {
-            // SAFETY: a global this attempt added and nothing uses any more.
-            unsafe { global.delete() };
+            build::delete_global(global);
         }
     }
     let report = transform::TransformReport {

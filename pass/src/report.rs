@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::accesses::{AccessKind, Base};
 use crate::analysis::sync::SyncKind;
 use crate::analysis::{KernelAnalysis, Mode};
-pub use crate::ir::SourceLocation;
+pub use crate::llvm::ir::SourceLocation;
 use crate::options::Options;
 use crate::transform::TransformReport;
 

@@ -35,7 +35,7 @@ fn block_sizes(case: &str, options: &Options) -> Vec<(String, Option<String>)> {
                 .get_string_attribute(AttributeLoc::Function, "nvvm.maxntid")
                 .map(|a| a.get_string_value().to_string_lossy().into_owned())
                 .or_else(|| {
-                    sl1_pass::ir::annotated_max_threads(&module, &name).map(|n| n.to_string())
+                    sl1_pass::llvm::ir::annotated_max_threads(&module, &name).map(|n| n.to_string())
                 });
             (name, bound)
         })

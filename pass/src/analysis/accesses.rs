@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use inkwell::llvm_sys::LLVMOpcode;
 use serde::{Deserialize, Serialize};
 
-use crate::ir::{Function, Value, ValueKind};
+use crate::llvm::ir::{Function, Value, ValueKind};
 
 /// NVPTX address spaces (the NVPTX backend's numbering).
 pub const ADDRSPACE_SHARED: u32 = 3;
@@ -198,7 +198,7 @@ fn access_size(function: Function<'_>, inst: Value<'_>, kind: AccessKind) -> u64
 /// function's blocks in the order whose indices the result refers to.
 pub fn collect_accesses<'m>(
     function: Function<'m>,
-    blocks: &[crate::ir::Block<'m>],
+    blocks: &[crate::llvm::ir::Block<'m>],
 ) -> Vec<Access<'m>> {
     let mut out = Vec::new();
     for (block_index, block) in blocks.iter().enumerate() {

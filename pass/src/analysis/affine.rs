@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use inkwell::llvm_sys::prelude::LLVMValueRef;
 use inkwell::llvm_sys::LLVMOpcode;
 
-use crate::ir::{Block, Function, GepIndex, Value};
+use crate::llvm::ir::{Block, Function, GepIndex, Value};
 
 use super::loops::Loop;
 
@@ -94,7 +94,7 @@ type Affine = Result<AffineAddress, &'static str>;
 
 impl<'a, 'm> LoopScope<'a, 'm> {
     pub fn new(function: Function<'m>, blocks: &'a [Block<'m>], l: &'a Loop) -> Self {
-        let index = crate::ir::block_indices(blocks);
+        let index = crate::llvm::ir::block_indices(blocks);
         LoopScope {
             function,
             blocks,

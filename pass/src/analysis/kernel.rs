@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ir::{Block, Function};
+use crate::llvm::ir::{Block, Function};
 
 use super::accesses::{Access, Base};
 use super::loops::LoopForest;

@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
 use inkwell::llvm_sys::LLVMOpcode;
 
-use crate::ir::{Function, GepIndex, Value, ValueKind};
+use crate::llvm::ir::{Function, GepIndex, Value, ValueKind};
 
 use super::kernel::KernelAnalysis;
 

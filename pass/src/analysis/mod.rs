@@ -14,7 +14,7 @@ pub mod sync;
 use inkwell::module::Module;
 use inkwell::values::FunctionValue;
 
-use crate::ir::{self, Function};
+use crate::llvm::ir::{self, Function};
 use accesses::collect_accesses;
 pub use kernel::{DataStructure, KernelAnalysis, Mode};
 use loops::{find_loops, LoopForest};

@@ -18,7 +18,7 @@ use super::accesses::{Access, AccessKind};
 use super::affine::LoopScope;
 use super::kernel::KernelAnalysis;
 use super::loops::Loop;
-use crate::ir::Value;
+use crate::llvm::ir::Value;
 
 /// The header label of the innermost counted loop inside `main` (and
 /// containing `access`) whose iterations all read the bytes `access` reads,
@@ -28,7 +28,7 @@ pub fn reread_across(k: &KernelAnalysis<'_>, main: &Loop, access: &Access<'_>) -
         return None;
     }
     let address = access.inst.operand(0)?;
-    let index = crate::ir::block_indices(&k.blocks);
+    let index = crate::llvm::ir::block_indices(&k.blocks);
     let invariant = |l: &Loop| {
         let inner_headers: BTreeSet<usize> = k.loops.nested_in(l).map(|i| i.header).collect();
         invariant_in(l, &inner_headers, address, &index)

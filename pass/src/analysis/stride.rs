@@ -6,7 +6,7 @@
 
 use inkwell::llvm_sys::LLVMOpcode;
 
-use crate::ir::{Block, Value};
+use crate::llvm::ir::{Block, Value};
 
 use super::loops::Loop;
 

@@ -3,7 +3,7 @@
 use inkwell::llvm_sys::LLVMOpcode;
 use serde::{Deserialize, Serialize};
 
-use crate::ir::{Block, Value};
+use crate::llvm::ir::{Block, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

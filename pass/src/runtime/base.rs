@@ -15,6 +15,8 @@ use inkwell::types::{AsTypeRef, BasicType, BasicTypeEnum, IntType, PointerType};
 use inkwell::values::{BasicValue, FunctionValue, IntValue, PointerValue};
 use inkwell::{AddressSpace, IntPredicate};
 
+use crate::llvm::build;
+
 pub const ADDRSPACE_GLOBAL: u16 = 1;
 pub const ADDRSPACE_SHARED: u16 = 3;
 
@@ -338,8 +340,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         line: PointerValue<'ctx>,
         off: IntValue<'ctx>,
     ) -> BuildResult<PointerValue<'ctx>> {
-        // SAFETY of the IR: offsets stay inside the thread's line.
-        unsafe { b.build_gep(self.ctx.i8_type(), line, &[off], "s") }
+        build::inkwell_gep(b, self.ctx.i8_type(), line, &[off], "s")
     }
 }
 

@@ -7,6 +7,7 @@ use inkwell::types::{AsTypeRef, BasicType};
 use inkwell::values::{FunctionValue, IntValue, PointerValue};
 
 use super::base::{set_align, BuildResult, Runtime};
+use crate::llvm::build;
 
 impl<'ctx, 'm> Runtime<'ctx, 'm> {
     /// The type of a stage: the words of the largest line, in registers once
@@ -57,8 +58,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         k: usize,
     ) -> BuildResult<PointerValue<'ctx>> {
         let ty = self.line_words()[0].1;
-        // SAFETY of the IR: `k` is below the stage's word count.
-        unsafe { b.build_gep(ty, words, &[self.i64().const_int(k as u64, false)], "w") }
+        build::inkwell_gep(b, ty, words, &[self.i64().const_int(k as u64, false)], "w")
     }
 
     /// Copies the staged words of a line of `bytes` bytes into the line.

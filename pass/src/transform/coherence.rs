@@ -6,7 +6,7 @@
 use inkwell::llvm_sys::prelude::*;
 use inkwell::values::AsValueRef;
 
-use crate::edit::{self, Builder};
+use crate::llvm::edit::{self, Builder};
 use crate::runtime::Runtime;
 
 use super::slice::{load_line, LoopSlice, SortedAccesses};

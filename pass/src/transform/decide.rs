@@ -1,12 +1,12 @@
 //! The decision between the slices (paper section 3.2).
 
-use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::LLVMIntPredicate;
 
 use crate::analysis::accesses::Access;
 use crate::analysis::Mode;
-use crate::edit::{self, Builder};
+use crate::llvm::build;
+use crate::llvm::edit::{self, Builder};
 
 use super::slice::LoopSlice;
 use super::state::{const_int, read_only_companion, State};
@@ -20,7 +20,6 @@ const COMPANION_MIN_HIT_PERCENT: i64 = 75;
 /// Where the decision builds: its builder and the types it uses.
 struct DecideIr<'b> {
     b: &'b Builder,
-    r: LLVMBuilderRef,
     ctx: LLVMContextRef,
     i32t: LLVMTypeRef,
     i64t: LLVMTypeRef,
@@ -28,33 +27,25 @@ struct DecideIr<'b> {
 }
 
 impl<'b> DecideIr<'b> {
-    /// SAFETY (for callers): `function` is a live function and `b` is
+    /// `function` is a live function and `b` is
     /// positioned in it.
-    unsafe fn new(b: &'b Builder, function: LLVMValueRef) -> Self {
-        let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
+    fn new(b: &'b Builder, function: LLVMValueRef) -> Self {
+        let ctx = build::context_of(function);
         DecideIr {
             b,
-            r: b.raw(),
             ctx,
-            i32t: LLVMInt32TypeInContext(ctx),
-            i64t: LLVMInt64TypeInContext(ctx),
-            module: LLVMGetGlobalParent(function),
+            i32t: build::i32_type(ctx),
+            i64t: build::i64_type(ctx),
+            module: build::module_of(function),
         }
     }
 
     /// Reads PTX special register `name` (`tid.x`, `ntid.x`, ...).
     fn sreg(&self, name: &str) -> LLVMValueRef {
         let cname = std::ffi::CString::new(format!("llvm.nvvm.read.ptx.sreg.{name}")).unwrap();
-        // SAFETY: declares the intrinsic in the live module when missing and
-        // calls it at the builder.
-        unsafe {
-            let mut f = LLVMGetNamedFunction(self.module, cname.as_ptr());
-            let fty = LLVMFunctionType(self.i32t, std::ptr::null_mut(), 0, 0);
-            if f.is_null() {
-                f = LLVMAddFunction(self.module, cname.as_ptr(), fty);
-            }
-            LLVMBuildCall2(self.r, fty, f, std::ptr::null_mut(), 0, c"".as_ptr())
-        }
+        let fty = build::function_type(self.i32t, &mut []);
+        let f = build::get_or_declare_function(self.module, &cname, fty);
+        self.b.call(fty, f, &mut [], c"")
     }
 
     /// The block's dynamic shared memory in bytes (`%dynamic_smem_size`):
@@ -63,35 +54,17 @@ impl<'b> DecideIr<'b> {
         if !cfg!(feature = "llvm19") {
             return self.sreg("dynamic_smem_size");
         }
-        let asm = "mov.u32 $0, %dynamic_smem_size;";
-        let constraints = "=r";
-        // SAFETY: a side-effect-free inline PTX read of a special register,
-        // called at the builder.
-        unsafe {
-            let fty = LLVMFunctionType(self.i32t, std::ptr::null_mut(), 0, 0);
-            let read = LLVMGetInlineAsm(
-                fty,
-                asm.as_ptr() as *const std::ffi::c_char,
-                asm.len(),
-                constraints.as_ptr() as *const std::ffi::c_char,
-                constraints.len(),
-                0,
-                0,
-                inkwell::llvm_sys::LLVMInlineAsmDialect::LLVMInlineAsmDialectATT,
-                0,
-            );
-            LLVMBuildCall2(self.r, fty, read, std::ptr::null_mut(), 0, c"".as_ptr())
-        }
+        let fty = build::function_type(self.i32t, &mut []);
+        let read = build::inline_asm(fty, "mov.u32 $0, %dynamic_smem_size;", "=r", false);
+        self.b.call(fty, read, &mut [], c"")
     }
 
     fn compare(&self, pred: LLVMIntPredicate, a: LLVMValueRef, b: LLVMValueRef) -> LLVMValueRef {
-        // SAFETY: compares two integers of one type at the builder.
-        unsafe { LLVMBuildICmp(self.r, pred, a, b, c"".as_ptr()) }
+        self.b.icmp(pred, a, b, c"")
     }
 
     fn boolean(&self, value: bool) -> LLVMValueRef {
-        // SAFETY: an i1 constant of the function's context.
-        unsafe { LLVMConstInt(LLVMInt1TypeInContext(self.ctx), u64::from(value), 0) }
+        build::const_int(build::i1_type(self.ctx), u64::from(value), false)
     }
 }
 
@@ -137,9 +110,7 @@ impl LoopSlice<'_, '_> {
             }
         }
         let b = Builder::before(edit::terminator(decide));
-        // SAFETY: `decide` is a block of the live kernel, which ends in
-        // `br header`; the steps below build straight-line code before it.
-        let ir = unsafe { DecideIr::new(&b, function) };
+        let ir = DecideIr::new(&b, function);
         let threads = self.emit_threads(&ir);
         let buffer_bytes = self.emit_buffer_bytes(&ir);
         let companion: Vec<bool> = structures
@@ -166,30 +137,16 @@ impl LoopSlice<'_, '_> {
 
     /// The block's size and this thread's index in it.
     fn emit_threads(&self, ir: &DecideIr<'_>) -> Threads {
-        let r = ir.r;
+        let r = ir.b;
         let (tx, ty, tz) = (ir.sreg("tid.x"), ir.sreg("tid.y"), ir.sreg("tid.z"));
         let (nx, ny, nz) = (ir.sreg("ntid.x"), ir.sreg("ntid.y"), ir.sreg("ntid.z"));
-        // SAFETY: integer arithmetic on values of the decide block.
-        unsafe {
-            let count = LLVMBuildMul(
-                r,
-                LLVMBuildMul(r, nx, ny, c"".as_ptr()),
-                nz,
-                c"sl1.threads".as_ptr(),
-            );
-            let tid = LLVMBuildAdd(
-                r,
-                tx,
-                LLVMBuildMul(
-                    r,
-                    nx,
-                    LLVMBuildAdd(r, ty, LLVMBuildMul(r, ny, tz, c"".as_ptr()), c"".as_ptr()),
-                    c"".as_ptr(),
-                ),
-                c"sl1.tid".as_ptr(),
-            );
-            Threads { count, tid }
-        }
+        let count = r.mul(r.mul(nx, ny, c""), nz, c"sl1.threads");
+        let tid = r.add(
+            tx,
+            r.mul(nx, r.add(ty, r.mul(ny, tz, c""), c""), c""),
+            c"sl1.tid",
+        );
+        Threads { count, tid }
     }
 
     /// The buffer's bytes: what the launch gave a launch-sized one (all its
@@ -202,8 +159,7 @@ impl LoopSlice<'_, '_> {
         }
         let given = ir.dynamic_shared_bytes();
         let less = ir.compare(LLVMIntPredicate::LLVMIntULT, given, most);
-        // SAFETY: a select of two i32 values at the builder.
-        unsafe { LLVMBuildSelect(ir.r, less, given, most, c"sl1.buffer.bytes".as_ptr()) }
+        ir.b.select(less, given, most, c"sl1.buffer.bytes")
     }
 
     /// The line size: the largest that gives every structure of the loop a
@@ -219,7 +175,7 @@ impl LoopSlice<'_, '_> {
         buffer_bytes: LLVMValueRef,
         companion: &[bool],
     ) -> LLVMValueRef {
-        let (r, i32t) = (ir.r, ir.i32t);
+        let (r, i32t) = (ir.b, ir.i32t);
         let mut line = const_int(i32t, i64::from(self.options.line_size));
         if self.line_bytes.is_none() {
             return line;
@@ -233,21 +189,17 @@ impl LoopSlice<'_, '_> {
         } else {
             self.structures_to_fit(r, &|name| ir.sreg(name), threads.count, written, total)
         };
-        // SAFETY: integer arithmetic and selects on values of the decide block.
-        unsafe {
-            let all = LLVMBuildMul(r, threads.count, sized, c"".as_ptr());
-            for size in self.options.line_sizes().into_iter().skip(1) {
-                let pitch = const_int(i32t, i64::from(size + self.pad));
-                let need = LLVMBuildMul(r, all, pitch, c"".as_ptr());
-                let fits = ir.compare(LLVMIntPredicate::LLVMIntULE, need, buffer_bytes);
-                line = LLVMBuildSelect(
-                    r,
-                    fits,
-                    const_int(i32t, i64::from(size)),
-                    line,
-                    c"sl1.line.size".as_ptr(),
-                );
-            }
+        let all = r.mul(threads.count, sized, c"");
+        for size in self.options.line_sizes().into_iter().skip(1) {
+            let pitch = const_int(i32t, i64::from(size + self.pad));
+            let need = r.mul(all, pitch, c"");
+            let fits = ir.compare(LLVMIntPredicate::LLVMIntULE, need, buffer_bytes);
+            line = r.select(
+                fits,
+                const_int(i32t, i64::from(size)),
+                line,
+                c"sl1.line.size",
+            );
         }
         line
     }
@@ -266,29 +218,25 @@ impl LoopSlice<'_, '_> {
         buffer_bytes: LLVMValueRef,
         line: LLVMValueRef,
     ) -> Lines {
-        let (r, i32t, i64t) = (ir.r, ir.i32t, ir.i64t);
-        // SAFETY: integer arithmetic and a store to the line-size slot, an
-        // entry alloca of the kernel.
-        unsafe {
-            let line64 = LLVMBuildZExt(r, line, i64t, c"".as_ptr());
-            if let Some(slot) = self.line_bytes {
-                ir.b.store(line64, slot);
-            }
-            let pitch = LLVMBuildAdd(r, line, const_int(i32t, i64::from(self.pad)), c"".as_ptr());
-            let pitch64 = LLVMBuildZExt(r, pitch, i64t, c"".as_ptr());
-            let per_line = LLVMBuildMul(r, threads.count, pitch, c"".as_ptr());
-            let cln = LLVMBuildUDiv(r, buffer_bytes, per_line, c"sl1.cln".as_ptr());
-            let capacity = LLVMBuildUDiv(r, buffer_bytes, pitch, c"sl1.capacity".as_ptr());
-            let last = LLVMBuildOr(r, threads.tid, const_int(i32t, 31), c"".as_ptr());
-            let block_last = LLVMBuildSub(r, threads.count, const_int(i32t, 1), c"".as_ptr());
-            let inside = ir.compare(LLVMIntPredicate::LLVMIntULT, last, block_last);
-            let warp_last = LLVMBuildSelect(r, inside, last, block_last, c"sl1.warp.last".as_ptr());
-            Lines {
-                pitch64,
-                cln,
-                capacity,
-                warp_last,
-            }
+        let (r, i32t, i64t) = (ir.b, ir.i32t, ir.i64t);
+        let line64 = r.zext(line, i64t, c"");
+        if let Some(slot) = self.line_bytes {
+            ir.b.store(line64, slot);
+        }
+        let pitch = r.add(line, const_int(i32t, i64::from(self.pad)), c"");
+        let pitch64 = r.zext(pitch, i64t, c"");
+        let per_line = r.mul(threads.count, pitch, c"");
+        let cln = r.udiv(buffer_bytes, per_line, c"sl1.cln");
+        let capacity = r.udiv(buffer_bytes, pitch, c"sl1.capacity");
+        let last = r.or(threads.tid, const_int(i32t, 31), c"");
+        let block_last = r.sub(threads.count, const_int(i32t, 1), c"");
+        let inside = ir.compare(LLVMIntPredicate::LLVMIntULT, last, block_last);
+        let warp_last = r.select(inside, last, block_last, c"sl1.warp.last");
+        Lines {
+            pitch64,
+            cln,
+            capacity,
+            warp_last,
         }
     }
 
@@ -303,7 +251,7 @@ impl LoopSlice<'_, '_> {
         companion: &[bool],
         lanes: &super::slice::LaneTests,
     ) -> (Vec<LLVMValueRef>, Vec<LLVMValueRef>) {
-        let (r, i32t, i64t) = (ir.r, ir.i32t, ir.i64t);
+        let (r, i32t, i64t) = (ir.b, ir.i32t, ir.i64t);
         // (accesses, hits) per structure: simulated, or predicted.
         let counts: Vec<(LLVMValueRef, LLVMValueRef)> = structures
             .iter()
@@ -319,53 +267,44 @@ impl LoopSlice<'_, '_> {
             .collect();
         let mut eligible = Vec::new();
         let mut score = Vec::new();
-        // SAFETY: integer arithmetic on values of the decide block.
-        unsafe {
-            for ((_, mode), &(acc, hits)) in structures.iter().zip(&counts) {
-                let twice = LLVMBuildShl(r, hits, const_int(i32t, 1), c"".as_ptr());
-                eligible.push(ir.compare(LLVMIntPredicate::LLVMIntUGT, twice, acc));
-                score.push(if *mode == Mode::ReadOnly { twice } else { hits });
+        for ((_, mode), &(acc, hits)) in structures.iter().zip(&counts) {
+            let twice = r.shl(hits, const_int(i32t, 1), c"");
+            eligible.push(ir.compare(LLVMIntPredicate::LLVMIntUGT, twice, acc));
+            score.push(if *mode == Mode::ReadOnly { twice } else { hits });
+        }
+        // Lanes close together share the hardware's lines (`lanes`):
+        // restrict structures one by one, the others only all together
+        // (their lines are looked up as a group).
+        for ((s, _), e) in structures.iter().zip(eligible.iter_mut()) {
+            if let Some(&apart) = lanes.apart.get(&s.id).filter(|_| s.restrict) {
+                *e = r.and(*e, apart, c"");
             }
-            // Lanes close together share the hardware's lines (`lanes`):
-            // restrict structures one by one, the others only all together
-            // (their lines are looked up as a group).
-            for ((s, _), e) in structures.iter().zip(eligible.iter_mut()) {
-                if let Some(&apart) = lanes.apart.get(&s.id).filter(|_| s.restrict) {
-                    *e = LLVMBuildAnd(r, *e, apart, c"".as_ptr());
-                }
+        }
+        if let Some(declined) = lanes.declined {
+            let apart = r.not(declined, c"");
+            for e in eligible.iter_mut() {
+                *e = r.and(*e, apart, c"");
             }
-            if let Some(declined) = lanes.declined {
-                let apart = LLVMBuildNot(r, declined, c"".as_ptr());
-                for e in eligible.iter_mut() {
-                    *e = LLVMBuildAnd(r, *e, apart, c"".as_ptr());
-                }
-            }
-            let mut writes_cached = ir.boolean(false);
-            for (e, _) in eligible.iter().zip(companion).filter(|(_, c)| !**c) {
-                writes_cached = LLVMBuildOr(r, writes_cached, *e, c"".as_ptr());
-            }
-            for ((e, c), &(acc, hits)) in eligible.iter_mut().zip(companion).zip(&counts) {
-                if *c {
-                    // A companion also needs a high hit rate of its own: a
-                    // thread that caches a read stream it reuses little
-                    // (random lookups) waits on shared-memory fills the
-                    // hardware L1 would have served, and its warp with it.
-                    // In 64 bits: 100 times a 32-bit count does not fit 32.
-                    let wide = |v| LLVMBuildZExt(r, v, i64t, c"".as_ptr());
-                    let acc = wide(acc);
-                    let hits = wide(hits);
-                    let scaled_hits = LLVMBuildMul(r, hits, const_int(i64t, 100), c"".as_ptr());
-                    let scaled_accesses = LLVMBuildMul(
-                        r,
-                        acc,
-                        const_int(i64t, COMPANION_MIN_HIT_PERCENT),
-                        c"".as_ptr(),
-                    );
-                    let reused =
-                        ir.compare(LLVMIntPredicate::LLVMIntUGE, scaled_hits, scaled_accesses);
-                    *e = LLVMBuildAnd(r, *e, writes_cached, c"".as_ptr());
-                    *e = LLVMBuildAnd(r, *e, reused, c"".as_ptr());
-                }
+        }
+        let mut writes_cached = ir.boolean(false);
+        for (e, _) in eligible.iter().zip(companion).filter(|(_, c)| !**c) {
+            writes_cached = r.or(writes_cached, *e, c"");
+        }
+        for ((e, c), &(acc, hits)) in eligible.iter_mut().zip(companion).zip(&counts) {
+            if *c {
+                // A companion also needs a high hit rate of its own: a
+                // thread that caches a read stream it reuses little
+                // (random lookups) waits on shared-memory fills the
+                // hardware L1 would have served, and its warp with it.
+                // In 64 bits: 100 times a 32-bit count does not fit 32.
+                let wide = |v| r.zext(v, i64t, c"");
+                let acc = wide(acc);
+                let hits = wide(hits);
+                let scaled_hits = r.mul(hits, const_int(i64t, 100), c"");
+                let scaled_accesses = r.mul(acc, const_int(i64t, COMPANION_MIN_HIT_PERCENT), c"");
+                let reused = ir.compare(LLVMIntPredicate::LLVMIntUGE, scaled_hits, scaled_accesses);
+                *e = r.and(*e, writes_cached, c"");
+                *e = r.and(*e, reused, c"");
             }
         }
         (eligible, score)
@@ -382,85 +321,58 @@ impl LoopSlice<'_, '_> {
         threads: &Threads,
         lines: &Lines,
     ) {
-        let (r, i32t, i64t) = (ir.r, ir.i32t, ir.i64t);
+        let (r, i32t, i64t) = (ir.b, ir.i32t, ir.i64t);
         let s = &structures[d].0;
-        // SAFETY: integer arithmetic, a GEP into the line buffer and stores
-        // to the structure's state slots, entry allocas of the kernel.
-        unsafe {
-            let mut rank = const_int(i32t, 0);
-            for e in 0..structures.len() {
-                if e == d {
-                    continue;
-                }
-                let pred = if e < d {
-                    LLVMIntPredicate::LLVMIntUGE
-                } else {
-                    LLVMIntPredicate::LLVMIntUGT
-                };
-                // Companions rank after the written structures: a line
-                // for a read stream alone saves little (see above).
-                let better = match (companion[e], companion[d]) {
-                    (false, true) => ir.boolean(true),
-                    (true, false) => ir.boolean(false),
-                    _ => ir.compare(pred, score[e], score[d]),
-                };
-                let counts = LLVMBuildAnd(r, better, eligible[e], c"".as_ptr());
-                rank = LLVMBuildAdd(
-                    r,
-                    rank,
-                    LLVMBuildZExt(r, counts, i32t, c"".as_ptr()),
-                    c"".as_ptr(),
-                );
+        let mut rank = const_int(i32t, 0);
+        for e in 0..structures.len() {
+            if e == d {
+                continue;
             }
-            let fits = if self.uniform {
-                ir.compare(LLVMIntPredicate::LLVMIntULT, rank, lines.cln)
+            let pred = if e < d {
+                LLVMIntPredicate::LLVMIntUGE
             } else {
-                let slot = LLVMBuildAdd(
-                    r,
-                    LLVMBuildMul(r, rank, threads.count, c"".as_ptr()),
-                    lines.warp_last,
-                    c"".as_ptr(),
-                );
-                LLVMBuildICmp(
-                    r,
-                    LLVMIntPredicate::LLVMIntULT,
-                    slot,
-                    lines.capacity,
-                    c"sl1.fits".as_ptr(),
-                )
+                LLVMIntPredicate::LLVMIntUGT
             };
-            let on = if self.options.force_uncached {
-                LLVMConstInt(LLVMTypeOf(fits), 0, 0)
-            } else {
-                LLVMBuildAnd(r, eligible[d], fits, c"sl1.cached".as_ptr())
+            // Companions rank after the written structures: a line
+            // for a read stream alone saves little (see above).
+            let better = match (companion[e], companion[d]) {
+                (false, true) => ir.boolean(true),
+                (true, false) => ir.boolean(false),
+                _ => ir.compare(pred, score[e], score[d]),
             };
-            ir.b.store(on, s.cached);
-            if let Some(stats) = &self.stats {
-                let hits = ir.b.load(i32t, s.sim_hits);
-                let accesses = ir.b.load(i32t, s.sim_accesses);
-                stats.record_decision(ir.b, s, hits, accesses, on);
-            }
-            // Slot-major: line `rank` of thread `tid` is element rank*threads + tid.
-            let index = LLVMBuildAdd(
-                r,
-                LLVMBuildMul(r, rank, threads.count, c"".as_ptr()),
-                threads.tid,
-                c"".as_ptr(),
-            );
-            let index = LLVMBuildZExt(r, index, i64t, c"".as_ptr());
-            let offset = LLVMBuildMul(r, index, lines.pitch64, c"".as_ptr());
-            let mut idx = [offset];
-            let ptr = LLVMBuildGEP2(
-                r,
-                LLVMInt8TypeInContext(ir.ctx),
-                self.buffer,
-                idx.as_mut_ptr(),
-                1,
-                c"sl1.line".as_ptr(),
-            );
-            let chosen = LLVMBuildSelect(r, on, ptr, self.buffer, c"".as_ptr());
-            ir.b.store(chosen, s.line);
+            let counts = r.and(better, eligible[e], c"");
+            rank = r.add(rank, r.zext(counts, i32t, c""), c"");
         }
+        let fits = if self.uniform {
+            ir.compare(LLVMIntPredicate::LLVMIntULT, rank, lines.cln)
+        } else {
+            let slot = r.add(r.mul(rank, threads.count, c""), lines.warp_last, c"");
+            r.icmp(
+                LLVMIntPredicate::LLVMIntULT,
+                slot,
+                lines.capacity,
+                c"sl1.fits",
+            )
+        };
+        let on = if self.options.force_uncached {
+            build::const_int(build::type_of(fits), 0, false)
+        } else {
+            r.and(eligible[d], fits, c"sl1.cached")
+        };
+        ir.b.store(on, s.cached);
+        if let Some(stats) = &self.stats {
+            let hits = ir.b.load(i32t, s.sim_hits);
+            let accesses = ir.b.load(i32t, s.sim_accesses);
+            stats.record_decision(ir.b, s, hits, accesses, on);
+        }
+        // Slot-major: line `rank` of thread `tid` is element rank*threads + tid.
+        let index = r.add(r.mul(rank, threads.count, c""), threads.tid, c"");
+        let index = r.zext(index, i64t, c"");
+        let offset = r.mul(index, lines.pitch64, c"");
+        let mut idx = [offset];
+        let ptr = r.gep(build::i8_type(ir.ctx), self.buffer, &mut idx, c"sl1.line");
+        let chosen = r.select(on, ptr, self.buffer, c"");
+        ir.b.store(chosen, s.line);
     }
 }
 
@@ -483,64 +395,42 @@ impl LoopSlice<'_, '_> {
     /// estimated from the grid spread over the SMs (`%nsmid`).
     fn structures_to_fit(
         &self,
-        r: LLVMBuilderRef,
+        r: &Builder,
         sreg: &dyn Fn(&str) -> LLVMValueRef,
         threads: LLVMValueRef,
         written: usize,
         total: usize,
     ) -> LLVMValueRef {
         let function = self.k.function.as_raw();
-        // SAFETY: integer arithmetic on values of the decide block.
-        unsafe {
-            let i32t = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(function)));
-            let grid = LLVMBuildMul(
-                r,
-                LLVMBuildMul(r, sreg("nctaid.x"), sreg("nctaid.y"), c"".as_ptr()),
-                sreg("nctaid.z"),
-                c"".as_ptr(),
-            );
-            let sms = sreg("nsmid");
-            let one = const_int(i32t, 1);
-            let per_sm = LLVMBuildUDiv(
-                r,
-                LLVMBuildSub(
-                    r,
-                    LLVMBuildAdd(r, grid, sms, c"".as_ptr()),
-                    one,
-                    c"".as_ptr(),
-                ),
-                sms,
-                c"".as_ptr(),
-            );
-            let fit = LLVMBuildUDiv(
-                r,
-                const_int(i32t, MAX_THREADS_PER_SM),
-                threads,
-                c"".as_ptr(),
-            );
-            let fewer = LLVMBuildICmp(
-                r,
-                inkwell::llvm_sys::LLVMIntPredicate::LLVMIntULT,
-                per_sm,
-                fit,
-                c"".as_ptr(),
-            );
-            let blocks = LLVMBuildSelect(r, fewer, per_sm, fit, c"".as_ptr());
-            let resident = LLVMBuildMul(r, blocks, threads, c"sl1.resident".as_ptr());
-            let crowded = LLVMBuildICmp(
-                r,
-                inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGT,
-                resident,
-                const_int(i32t, L1_RESIDENT_THREADS),
-                c"sl1.crowded".as_ptr(),
-            );
-            LLVMBuildSelect(
-                r,
-                crowded,
-                const_int(i32t, total as i64),
-                const_int(i32t, written as i64),
-                c"sl1.fitted".as_ptr(),
-            )
-        }
+        let i32t = build::i32_type(build::context_of(function));
+        let grid = r.mul(
+            r.mul(sreg("nctaid.x"), sreg("nctaid.y"), c""),
+            sreg("nctaid.z"),
+            c"",
+        );
+        let sms = sreg("nsmid");
+        let one = const_int(i32t, 1);
+        let per_sm = r.udiv(r.sub(r.add(grid, sms, c""), one, c""), sms, c"");
+        let fit = r.udiv(const_int(i32t, MAX_THREADS_PER_SM), threads, c"");
+        let fewer = r.icmp(
+            inkwell::llvm_sys::LLVMIntPredicate::LLVMIntULT,
+            per_sm,
+            fit,
+            c"",
+        );
+        let blocks = r.select(fewer, per_sm, fit, c"");
+        let resident = r.mul(blocks, threads, c"sl1.resident");
+        let crowded = r.icmp(
+            inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGT,
+            resident,
+            const_int(i32t, L1_RESIDENT_THREADS),
+            c"sl1.crowded",
+        );
+        r.select(
+            crowded,
+            const_int(i32t, total as i64),
+            const_int(i32t, written as i64),
+            c"sl1.fitted",
+        )
     }
 }

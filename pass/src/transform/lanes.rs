@@ -35,9 +35,9 @@
 //! from its affine form, and compares it with its neighbour's
 //! (`shfl.sync.bfly`), where the neighbour is there.
 
+use crate::llvm::build;
 use std::collections::{BTreeMap, HashMap};
 
-use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMTypeKind};
 
@@ -45,7 +45,7 @@ use crate::analysis::accesses::{Access, AccessKind};
 use crate::analysis::affine::{AffineAddress, LoopScope};
 use crate::analysis::lane_step::LaneSteps;
 use crate::analysis::KernelAnalysis;
-use crate::edit::{self, Builder};
+use crate::llvm::edit::{self, Builder};
 
 use super::slice::{LaneTests, LoopSlice};
 use super::state::{const_int, State};
@@ -125,7 +125,8 @@ pub fn without_uniform_terms(
     let mut steps = LaneSteps::new(k);
     for form in forms.values_mut() {
         form.terms.retain(|&symbol, _| {
-            crate::ir::Value::from_raw(symbol as LLVMValueRef).and_then(|v| steps.of(v)) != Some(0)
+            crate::llvm::ir::Value::from_raw(symbol as LLVMValueRef).and_then(|v| steps.of(v))
+                != Some(0)
         });
     }
     forms
@@ -179,12 +180,10 @@ impl LoopSlice<'_, '_> {
         }
         let b = Builder::before(edit::terminator(preheader));
         let function = self.k.function.as_raw();
-        // SAFETY: reads the parent block of an instruction.
-        let inside = |v: LLVMValueRef| unsafe {
-            !LLVMIsAInstruction(v).is_null() && self.blocks.contains(&LLVMGetInstructionParent(v))
+        let inside = |v: LLVMValueRef| {
+            build::is_instruction(v) && self.blocks.contains(&build::instruction_block(v))
         };
-        // SAFETY: reads the i1 type of the function's context.
-        let i1t = unsafe { LLVMInt1TypeInContext(LLVMGetTypeContext(LLVMTypeOf(function))) };
+        let i1t = build::i1_type(build::context_of(function));
         let apart: BTreeMap<u32, LLVMValueRef> = states
             .iter()
             .filter_map(|s| {
@@ -211,45 +210,34 @@ fn all_close(
     let mut any_apart = None;
     for s in states {
         let apart = *lanes_apart.get(&s.id)?;
-        // SAFETY: an `or` of two i1 values of the preheader.
+        // An `or` of two i1 values of the preheader.
         any_apart = Some(match any_apart {
             None => apart,
-            Some(a) => unsafe { LLVMBuildOr(b.raw(), a, apart, c"".as_ptr()) },
+            Some(a) => b.or(a, apart, c""),
         });
     }
-    // SAFETY: negates an i1 value.
-    any_apart.map(|a| unsafe { LLVMBuildNot(b.raw(), a, c"sl1.lanes.close".as_ptr()) })
+    any_apart.map(|a| b.not(a, c"sl1.lanes.close"))
 }
 
 /// Where `value` comes in `function`: its argument number, or after the
 /// arguments its instruction's place in block order; last for others
 /// (globals), by name.
 fn position(function: LLVMValueRef, value: LLVMValueRef) -> (usize, usize, String) {
-    // SAFETY: walks the arguments and instructions of a live function.
-    unsafe {
-        for i in 0..LLVMCountParams(function) {
-            if LLVMGetParam(function, i) == value {
-                return (0, i as usize, String::new());
-            }
+    for i in 0..build::count_params(function) {
+        if build::param(function, i) == value {
+            return (0, i as usize, String::new());
         }
-        let mut n = 0;
-        for block in edit::blocks(function) {
-            for inst in edit::instructions(block) {
-                if inst == value {
-                    return (1, n, String::new());
-                }
-                n += 1;
-            }
-        }
-        let mut len = 0;
-        let name = LLVMGetValueName2(value, &mut len);
-        let name = if name.is_null() {
-            String::new()
-        } else {
-            String::from_utf8_lossy(std::slice::from_raw_parts(name.cast::<u8>(), len)).into_owned()
-        };
-        (2, 0, name)
     }
+    let mut n = 0;
+    for block in edit::blocks(function) {
+        for inst in edit::instructions(block) {
+            if inst == value {
+                return (1, n, String::new());
+            }
+            n += 1;
+        }
+    }
+    (2, 0, build::value_name(value))
 }
 
 /// Emits, before `b`'s position, whether this lane and its neighbour
@@ -264,95 +252,85 @@ fn emit_lanes_apart(
     slots: &HashMap<usize, (LLVMValueRef, LLVMTypeRef)>,
     inside: &dyn Fn(LLVMValueRef) -> bool,
 ) -> Option<LLVMValueRef> {
-    // SAFETY: integer arithmetic, loads of the function's own slots and NVVM
-    // intrinsic calls, built before the preheader's terminator; every symbol
-    // used is a value from before the loop (which dominates the preheader)
-    // or a slot.
-    unsafe {
-        let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
-        let i32t = LLVMInt32TypeInContext(ctx);
-        let r = b.raw();
-        // The terms in the function's order, not their addresses', so that
-        // the output does not depend on where LLVM allocated the values.
-        let mut terms = Vec::new();
-        for (&symbol, &coefficient) in &form.terms {
-            let (value, slot) = match slots.get(&symbol) {
-                Some(&(slot, ty)) => (slot, Some(ty)),
-                None => {
-                    let v = symbol as LLVMValueRef;
-                    if inside(v) {
-                        return None;
-                    }
-                    (v, None)
+    let ctx = build::context_of(function);
+    let i32t = build::i32_type(ctx);
+    let r = b;
+    // The terms in the function's order, not their addresses', so that
+    // the output does not depend on where LLVM allocated the values.
+    let mut terms = Vec::new();
+    for (&symbol, &coefficient) in &form.terms {
+        let (value, slot) = match slots.get(&symbol) {
+            Some(&(slot, ty)) => (slot, Some(ty)),
+            None => {
+                let v = symbol as LLVMValueRef;
+                if inside(v) {
+                    return None;
                 }
-            };
-            terms.push((position(function, value), value, slot, coefficient));
-        }
-        terms.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut address = const_int(i32t, form.constant);
-        for (_, value, slot, coefficient) in terms {
-            let value = match slot {
-                Some(ty) => b.load(ty, value),
-                None => value,
-            };
-            let low = match LLVMGetTypeKind(LLVMTypeOf(value)) {
-                LLVMTypeKind::LLVMPointerTypeKind => {
-                    LLVMBuildPtrToInt(r, value, i32t, c"".as_ptr())
-                }
-                LLVMTypeKind::LLVMIntegerTypeKind => match LLVMGetIntTypeWidth(LLVMTypeOf(value)) {
-                    32 => value,
-                    w if w > 32 => LLVMBuildTrunc(r, value, i32t, c"".as_ptr()),
-                    _ => LLVMBuildZExt(r, value, i32t, c"".as_ptr()),
-                },
-                _ => return None,
-            };
-            let term = LLVMBuildMul(r, low, const_int(i32t, coefficient), c"".as_ptr());
-            address = LLVMBuildAdd(r, address, term, c"".as_ptr());
-        }
-        // The low 32 bits suffice: lanes of one structure lie far less than
-        // 4 GiB apart, and a wrong answer costs time, never correctness.
-        // The lanes here exchange addresses; a lane whose neighbour is not
-        // here (a block of fewer than 32 threads has a partial warp) cannot
-        // tell, and caches.
-        let active = edit::call_intrinsic(r, function, "llvm.nvvm.activemask", &mut [], c"");
-        let lane =
-            edit::call_intrinsic(r, function, "llvm.nvvm.read.ptx.sreg.laneid", &mut [], c"");
-        let partner = LLVMBuildXor(r, lane, const_int(i32t, 1), c"".as_ptr());
-        let shifted = LLVMBuildLShr(r, active, partner, c"".as_ptr());
-        let bit = LLVMBuildAnd(r, shifted, const_int(i32t, 1), c"".as_ptr());
-        let paired = LLVMBuildICmp(
-            r,
-            LLVMIntPredicate::LLVMIntNE,
-            bit,
-            const_int(i32t, 0),
-            c"sl1.lanes.paired".as_ptr(),
-        );
-        let mut args = [active, address, const_int(i32t, 1), const_int(i32t, 0x1f)];
-        let neighbour = edit::call_intrinsic(
-            r,
-            function,
-            "llvm.nvvm.shfl.sync.bfly.i32",
-            &mut args,
-            c"sl1.lanes.neighbour",
-        );
-        let diff = LLVMBuildSub(r, neighbour, address, c"".as_ptr());
-        let negative = LLVMBuildICmp(
-            r,
-            LLVMIntPredicate::LLVMIntSLT,
-            diff,
-            const_int(i32t, 0),
-            c"".as_ptr(),
-        );
-        let minus = LLVMBuildNeg(r, diff, c"".as_ptr());
-        let distance = LLVMBuildSelect(r, negative, minus, diff, c"sl1.lanes.distance".as_ptr());
-        let apart = LLVMBuildICmp(
-            r,
-            LLVMIntPredicate::LLVMIntUGE,
-            distance,
-            const_int(i32t, HARDWARE_LINE_BYTES),
-            c"".as_ptr(),
-        );
-        let unknown = LLVMBuildNot(r, paired, c"".as_ptr());
-        Some(LLVMBuildOr(r, apart, unknown, c"sl1.lanes.apart".as_ptr()))
+                (v, None)
+            }
+        };
+        terms.push((position(function, value), value, slot, coefficient));
     }
+    terms.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut address = const_int(i32t, form.constant);
+    for (_, value, slot, coefficient) in terms {
+        let value = match slot {
+            Some(ty) => b.load(ty, value),
+            None => value,
+        };
+        let low = match build::type_kind(build::type_of(value)) {
+            LLVMTypeKind::LLVMPointerTypeKind => r.ptr_to_int(value, i32t, c""),
+            LLVMTypeKind::LLVMIntegerTypeKind => match build::int_width(build::type_of(value)) {
+                32 => value,
+                w if w > 32 => r.trunc(value, i32t, c""),
+                _ => r.zext(value, i32t, c""),
+            },
+            _ => return None,
+        };
+        let term = r.mul(low, const_int(i32t, coefficient), c"");
+        address = r.add(address, term, c"");
+    }
+    // The low 32 bits suffice: lanes of one structure lie far less than
+    // 4 GiB apart, and a wrong answer costs time, never correctness.
+    // The lanes here exchange addresses; a lane whose neighbour is not
+    // here (a block of fewer than 32 threads has a partial warp) cannot
+    // tell, and caches.
+    let active =
+        crate::llvm::intrinsics::call_intrinsic(r, function, "llvm.nvvm.activemask", &mut [], c"");
+    let lane = crate::llvm::intrinsics::call_intrinsic(
+        r,
+        function,
+        "llvm.nvvm.read.ptx.sreg.laneid",
+        &mut [],
+        c"",
+    );
+    let partner = r.xor(lane, const_int(i32t, 1), c"");
+    let shifted = r.lshr(active, partner, c"");
+    let bit = r.and(shifted, const_int(i32t, 1), c"");
+    let paired = r.icmp(
+        LLVMIntPredicate::LLVMIntNE,
+        bit,
+        const_int(i32t, 0),
+        c"sl1.lanes.paired",
+    );
+    let mut args = [active, address, const_int(i32t, 1), const_int(i32t, 0x1f)];
+    let neighbour = crate::llvm::intrinsics::call_intrinsic(
+        r,
+        function,
+        "llvm.nvvm.shfl.sync.bfly.i32",
+        &mut args,
+        c"sl1.lanes.neighbour",
+    );
+    let diff = r.sub(neighbour, address, c"");
+    let negative = r.icmp(LLVMIntPredicate::LLVMIntSLT, diff, const_int(i32t, 0), c"");
+    let minus = r.neg(diff, c"");
+    let distance = r.select(negative, minus, diff, c"sl1.lanes.distance");
+    let apart = r.icmp(
+        LLVMIntPredicate::LLVMIntUGE,
+        distance,
+        const_int(i32t, HARDWARE_LINE_BYTES),
+        c"",
+    );
+    let unknown = r.not(paired, c"");
+    Some(r.or(apart, unknown, c"sl1.lanes.apart"))
 }

@@ -14,14 +14,13 @@
 //! each store sets its own bits. A counted run over the rest of whole lines
 //! also gets an unrolled copy whose accesses merge into words (`full`).
 
-use inkwell::llvm_sys::core::*;
+use crate::llvm::build;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::LLVMIntPredicate;
-use inkwell::types::BasicTypeEnum;
 use inkwell::values::AsValueRef;
 
 use crate::analysis::affine::CountedExit;
-use crate::edit::{self, Builder};
+use crate::llvm::edit::{self, Builder};
 use crate::runtime::Runtime;
 
 use super::state::const_int;
@@ -70,11 +69,7 @@ pub(super) fn add(
         exit,
         run,
     };
-    // SAFETY: builds integer arithmetic and branches in live blocks of the
-    // kernel; every value used at the checked latch is an address of an
-    // access or the exit test, which run on every iteration, so they
-    // dominate the latch.
-    let staged = unsafe {
+    let staged = {
         let staged = loop_.end_checked_iteration(rt, sites, line, extras.stage);
         loop_.end_run_iteration();
         staged
@@ -142,15 +137,15 @@ impl RunLoop<'_> {
     /// (a full run when one starts here). Returns the staged structures
     /// with their stage slots.
     ///
-    /// SAFETY (for callers): as `add` says.
-    unsafe fn end_checked_iteration(
+    /// as `add` says.
+    fn end_checked_iteration(
         &self,
         rt: &mut Runtime<'_, '_>,
         sites: &[RunSite],
         line: u32,
         stage: bool,
     ) -> Vec<(usize, LLVMValueRef, LLVMValueRef)> {
-        let i64t = LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(self.run)));
+        let i64t = build::i64_type(build::context_of(self.run));
         let old = edit::terminator(self.latch);
         let b = Builder::before(old);
         let (mut left, stays) = self.stays_in_lines(&b, sites, line, i64t);
@@ -174,7 +169,7 @@ impl RunLoop<'_> {
             let full_len = self.full.len() as i64;
             let starts = full::starts(&b, &stays, left, full_len);
             let other = edit::new_block_before(self.header, self.header, "sl1.run.pick");
-            LLVMBuildCondBr(b.raw(), starts, first.blocks[&self.header], other);
+            b.cond_br(starts, first.blocks[&self.header], other);
             edit::erase(old);
             let placeholder = edit::terminator(other);
             branch_on_run(
@@ -194,8 +189,8 @@ impl RunLoop<'_> {
     /// Per site: its tag, and how many next iterations stay in its line;
     /// with the least of those.
     ///
-    /// SAFETY (for callers): as `add` says.
-    unsafe fn stays_in_lines(
+    /// as `add` says.
+    fn stays_in_lines(
         &self,
         b: &Builder,
         sites: &[RunSite],
@@ -207,35 +202,27 @@ impl RunLoop<'_> {
         let mut stays = Vec::new();
         for site in sites {
             let access = self.copy.values[&site.call];
-            let addr = LLVMBuildPtrToInt(b.raw(), LLVMGetOperand(access, 0), i64t, c"".as_ptr());
+            let addr = b.ptr_to_int(build::operand(access, 0), i64t, c"");
             let tag = b.load(i64t, site.state.tag);
-            let d = LLVMBuildSub(b.raw(), addr, tag, c"sl1.run.off".as_ptr());
+            let d = b.sub(addr, tag, c"sl1.run.off");
             let s = const_int(i64t, site.stride);
             // Iteration t >= 1 accesses [d + t*s, d + t*s + size): inside the
             // line while d + s >= 0 and t <= (line - size - d) / s.
-            let room = LLVMBuildSub(
-                b.raw(),
+            let room = b.sub(
                 const_int(i64t, i64::from(line) - i64::from(site.kind.size)),
                 d,
-                c"".as_ptr(),
+                c"",
             );
-            let n = LLVMBuildSDiv(b.raw(), room, s, c"".as_ptr());
-            let next = LLVMBuildAdd(b.raw(), d, s, c"".as_ptr());
-            let at_least_zero =
-                |v| LLVMBuildICmp(b.raw(), LLVMIntPredicate::LLVMIntSGE, v, zero, c"".as_ptr());
+            let n = b.sdiv(room, s, c"");
+            let next = b.add(d, s, c"");
+            let at_least_zero = |v| b.icmp(LLVMIntPredicate::LLVMIntSGE, v, zero, c"");
             // None when the next access is before the line or the room is
             // negative (this access is in another line of the structure).
-            let ahead = LLVMBuildAnd(
-                b.raw(),
-                at_least_zero(next),
-                at_least_zero(room),
-                c"".as_ptr(),
-            );
-            let n = LLVMBuildSelect(b.raw(), ahead, n, zero, c"".as_ptr());
+            let ahead = b.and(at_least_zero(next), at_least_zero(room), c"");
+            let n = b.select(ahead, n, zero, c"");
             left = smaller(b, n, left, LLVMIntPredicate::LLVMIntSLT);
             // This access lies in the resident line: 0 <= d <= line - size.
-            let in_line =
-                LLVMBuildAnd(b.raw(), at_least_zero(d), at_least_zero(room), c"".as_ptr());
+            let in_line = b.and(at_least_zero(d), at_least_zero(room), c"");
             stays.push(Stay { tag, d, n, in_line });
         }
         (left, stays)
@@ -245,14 +232,14 @@ impl RunLoop<'_> {
     /// iterations follow one another, the last back to the checked loop. A
     /// counted run stays in the loop: its copies of the exit test go.
     ///
-    /// SAFETY (for callers): as `add` says.
-    unsafe fn end_run_iteration(&self) {
-        let i64t = LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(self.run)));
+    /// as `add` says.
+    fn end_run_iteration(&self) {
+        let i64t = build::i64_type(build::context_of(self.run));
         let fast_header = self.fast.blocks[&self.header];
         let old = edit::terminator(self.fast.blocks[&self.latch]);
         let b = Builder::before(old);
         let left = b.load(i64t, self.run);
-        let left = LLVMBuildSub(b.raw(), left, const_int(i64t, 1), c"sl1.run.left".as_ptr());
+        let left = b.sub(left, const_int(i64t, 1), c"sl1.run.left");
         b.store(left, self.run);
         branch_on_run(&b, left, fast_header, self.header);
         edit::erase(old);
@@ -269,8 +256,8 @@ impl RunLoop<'_> {
             if let Some(exit) = self.exit {
                 let branch = clone.values[&self.copy.values[&exit.branch]];
                 // A conditional branch's operands: condition, false, true.
-                let stay = LLVMGetOperand(branch, if exit.stays_on_true { 2 } else { 1 });
-                Builder::before(branch).br(LLVMValueAsBasicBlock(stay));
+                let stay = build::operand(branch, if exit.stays_on_true { 2 } else { 1 });
+                Builder::before(branch).br(build::value_as_block(stay));
                 edit::erase(branch);
             }
         }
@@ -290,10 +277,7 @@ impl RunLoop<'_> {
         if self.full.is_empty() {
             return;
         }
-        // SAFETY: the context of the kernel the sites are in.
-        let scopes = unsafe {
-            full::LineScopes::new(LLVMGetTypeContext(LLVMTypeOf(self.run)), kernel, sites)
-        };
+        let scopes = full::LineScopes::new(build::context_of(self.run), kernel, sites);
         // Iterations before the first whose accesses all sit at aligned offsets
         // keep the hit calls: SLP would otherwise group accesses from the
         // run's first, unaligned offset on, and misaligned groups split again.
@@ -302,12 +286,8 @@ impl RunLoop<'_> {
             for site in sites {
                 let access = copy_t.values[&self.copy.values[&site.call]];
                 if t as i64 >= aligned_from && (site.is_load || self.premarked(site)) {
-                    // SAFETY: `access` is the site's call; its line operand
-                    // (load: 4, store: 5) is defined before it in its copy.
-                    unsafe {
-                        let line = LLVMGetOperand(access, if site.is_load { 4 } else { 5 });
-                        full::in_place(rt, &scopes, access, site, line, t as i64);
-                    }
+                    let line = build::operand(access, if site.is_load { 4 } else { 5 });
+                    full::in_place(rt, &scopes, access, site, line, t as i64);
                 } else {
                     hit(rt, access, site, self.premarked(site));
                 }
@@ -330,14 +310,11 @@ impl RunLoop<'_> {
                 continue;
             };
             let access = self.copy.values[&site.call];
-            // SAFETY: `site.ty` is the sized first-class type the access moves.
-            let ty = unsafe { BasicTypeEnum::new(site.ty) };
+            let ty = build::basic_type(site.ty);
             let f = rt.load(ty, site.kind, true);
-            // SAFETY: `access` is an `sl1.load` call: (addr, cached, tag, dirty,
+            // `access` is an `sl1.load` call: (addr, cached, tag, dirty,
             // line, bytes).
-            let mut args: Vec<LLVMValueRef> = (0..6)
-                .map(|i| unsafe { LLVMGetOperand(access, i) })
-                .collect();
+            let mut args: Vec<LLVMValueRef> = (0..6).map(|i| build::operand(access, i)).collect();
             args.splice(5..5, [stage_tag, words]);
             let v = edit::call(access, f.as_value_ref(), &mut args);
             edit::replace_uses(access, v);
@@ -357,9 +334,9 @@ impl RunLoop<'_> {
 /// Returns (structure id, stage tag slot, stage words slot) per staged
 /// structure.
 ///
-/// SAFETY (for callers): `stays` holds each site's values, available
+/// `stays` holds each site's values, available
 /// before `before`, `k` an i64 there too.
-unsafe fn stage_next_lines(
+fn stage_next_lines(
     rt: &mut Runtime<'_, '_>,
     before: LLVMValueRef,
     sites: &[RunSite],
@@ -367,9 +344,9 @@ unsafe fn stage_next_lines(
     k: LLVMValueRef,
     line: u32,
 ) -> Vec<(usize, LLVMValueRef, LLVMValueRef)> {
-    let function = LLVMGetBasicBlockParent(LLVMGetInstructionParent(before));
+    let function = build::block_function(build::instruction_block(before));
     let b = Builder::before(before);
-    let i64t = LLVMTypeOf(k);
+    let i64t = build::type_of(k);
     let stage = rt.stage();
     let mut staged = Vec::new();
     for (j, site) in sites.iter().enumerate() {
@@ -387,15 +364,14 @@ unsafe fn stage_next_lines(
         let Stay {
             tag, n, in_line, ..
         } = stays[j];
-        let next = LLVMBuildAdd(b.raw(), tag, const_int(i64t, i64::from(line)), c"".as_ptr());
-        let touched = LLVMBuildAnd(
-            b.raw(),
+        let next = b.add(tag, const_int(i64t, i64::from(line)), c"");
+        let touched = b.and(
             in_line,
-            LLVMBuildICmp(b.raw(), LLVMIntPredicate::LLVMIntULT, n, k, c"".as_ptr()),
-            c"".as_ptr(),
+            b.icmp(LLVMIntPredicate::LLVMIntULT, n, k, c""),
+            c"",
         );
-        let from = LLVMBuildSelect(b.raw(), touched, next, tag, c"".as_ptr());
-        let holds = LLVMBuildSelect(b.raw(), touched, next, const_int(i64t, -1), c"".as_ptr());
+        let from = b.select(touched, next, tag, c"");
+        let holds = b.select(touched, next, const_int(i64t, -1), c"");
         edit::call(
             before,
             stage.as_value_ref(),
@@ -415,36 +391,28 @@ unsafe fn stage_next_lines(
 /// Branches at `b` into the run while `left` iterations remain, else into
 /// the checked copy.
 ///
-/// SAFETY (for callers): `b` is at the end of a block without terminator or
+/// `b` is at the end of a block without terminator or
 /// before its terminator (which the caller erases), `left` an i64 available
 /// there.
-unsafe fn branch_on_run(
+fn branch_on_run(
     b: &Builder,
     left: LLVMValueRef,
     run_header: LLVMBasicBlockRef,
     checked_header: LLVMBasicBlockRef,
 ) {
-    let zero = LLVMConstNull(LLVMTypeOf(left));
-    let go = LLVMBuildICmp(
-        b.raw(),
-        LLVMIntPredicate::LLVMIntSGT,
-        left,
-        zero,
-        c"".as_ptr(),
-    );
-    LLVMBuildCondBr(b.raw(), go, run_header, checked_header);
+    let zero = build::const_null(build::type_of(left));
+    let go = b.icmp(LLVMIntPredicate::LLVMIntSGT, left, zero, c"");
+    b.cond_br(go, run_header, checked_header);
 }
 
 /// Replaces `access`, a run's `sl1.load` / `sl1.store` call of `site`, by
 /// the matching `sl1.hit.*` call: no tag check, no fill, no write-back. A
 /// store sets its dirty bits unless the run set them before it started.
 fn hit(rt: &mut Runtime<'_, '_>, access: LLVMValueRef, site: &RunSite, premarked: bool) {
-    // SAFETY: `site.ty` is the sized first-class type the access moves.
-    let ty = unsafe { BasicTypeEnum::new(site.ty) };
+    let ty = build::basic_type(site.ty);
     // Operands: load (addr, cached, tag, dirty, line, bytes), store
     // (addr, value, cached, tag, dirty, line, bytes).
-    // SAFETY: `access` is one of those calls; the indices are in range.
-    let operand = |i: u32| unsafe { LLVMGetOperand(access, i) };
+    let operand = |i: u32| build::operand(access, i);
     let first_state = if site.is_load { 1 } else { 2 };
     let (tag, dirty, line) = (
         operand(first_state + 1),
@@ -468,56 +436,55 @@ fn hit(rt: &mut Runtime<'_, '_>, access: LLVMValueRef, site: &RunSite, premarked
 
 /// `a` when `a pred b`, else `b`.
 ///
-/// SAFETY (for callers): both are i64 values available at the builder.
-unsafe fn smaller(
+/// both are i64 values available at the builder.
+fn smaller(
     b: &Builder,
     a: LLVMValueRef,
     other: LLVMValueRef,
     pred: LLVMIntPredicate,
 ) -> LLVMValueRef {
-    let less = LLVMBuildICmp(b.raw(), pred, a, other, c"".as_ptr());
-    LLVMBuildSelect(b.raw(), less, a, other, c"sl1.run.left".as_ptr())
+    let less = b.icmp(pred, a, other, c"");
+    b.select(less, a, other, c"sl1.run.left")
 }
 
 /// Further iterations the loop stays for, as an i64, from this iteration's
 /// exit test (`branch`, in the checked copy): `CountedExit::iterations_left`
 /// in the compared values' own width.
 ///
-/// SAFETY (for callers): `branch` is the conditional branch of `exit` in a
+/// `branch` is the conditional branch of `exit` in a
 /// block that dominates the builder's position.
-unsafe fn iterations_left(
+fn iterations_left(
     b: &Builder,
     branch: LLVMValueRef,
     exit: &CountedExit,
     i64t: LLVMTypeRef,
 ) -> LLVMValueRef {
-    let compare = LLVMGetOperand(branch, 0);
-    let mut x0 = LLVMGetOperand(compare, exit.x_operand);
-    let mut bound = LLVMGetOperand(compare, 1 - exit.x_operand);
-    if LLVMGetTypeKind(LLVMTypeOf(x0)) == inkwell::llvm_sys::LLVMTypeKind::LLVMPointerTypeKind {
-        x0 = LLVMBuildPtrToInt(b.raw(), x0, i64t, c"".as_ptr());
-        bound = LLVMBuildPtrToInt(b.raw(), bound, i64t, c"".as_ptr());
+    let compare = build::operand(branch, 0);
+    let mut x0 = build::operand(compare, exit.x_operand);
+    let mut bound = build::operand(compare, 1 - exit.x_operand);
+    if build::type_kind(build::type_of(x0)) == inkwell::llvm_sys::LLVMTypeKind::LLVMPointerTypeKind
+    {
+        x0 = b.ptr_to_int(x0, i64t, c"");
+        bound = b.ptr_to_int(bound, i64t, c"");
     }
-    let ty = LLVMTypeOf(x0);
+    let ty = build::type_of(x0);
     let distance = if exit.step > 0 {
-        LLVMBuildSub(b.raw(), bound, x0, c"".as_ptr())
+        b.sub(bound, x0, c"")
     } else {
-        LLVMBuildSub(b.raw(), x0, bound, c"".as_ptr())
+        b.sub(x0, bound, c"")
     };
-    let distance = LLVMBuildSub(
-        b.raw(),
+    let distance = b.sub(
         distance,
-        LLVMConstInt(ty, u64::from(exit.strict), 0),
-        c"".as_ptr(),
+        build::const_int(ty, u64::from(exit.strict), false),
+        c"",
     );
-    let k = LLVMBuildUDiv(
-        b.raw(),
+    let k = b.udiv(
         distance,
-        LLVMConstInt(ty, exit.step.unsigned_abs(), 0),
-        c"sl1.run.loop.left".as_ptr(),
+        build::const_int(ty, exit.step.unsigned_abs(), false),
+        c"sl1.run.loop.left",
     );
-    if LLVMGetIntTypeWidth(ty) < 64 {
-        LLVMBuildZExt(b.raw(), k, i64t, c"".as_ptr())
+    if build::int_width(ty) < 64 {
+        b.zext(k, i64t, c"")
     } else {
         k
     }
@@ -527,73 +494,31 @@ unsafe fn iterations_left(
 /// iterations before it starts: bytes `[d + s, d + left*s - s + size)`,
 /// one range because the stride `s` is at most the store's size.
 ///
-/// SAFETY (for callers): `d` (the site's offset in its line this
+/// `d` (the site's offset in its line this
 /// iteration) and `left` are i64 values available at the builder.
-unsafe fn premark(
-    b: &Builder,
-    rt: &Runtime<'_, '_>,
-    site: &RunSite,
-    d: LLVMValueRef,
-    left: LLVMValueRef,
-) {
-    let i64t = LLVMTypeOf(left);
+fn premark(b: &Builder, rt: &Runtime<'_, '_>, site: &RunSite, d: LLVMValueRef, left: LLVMValueRef) {
+    let i64t = build::type_of(left);
     let ty = rt.dirty_type();
-    let width = LLVMGetIntTypeWidth(ty);
+    let width = build::int_width(ty);
     let s = const_int(i64t, site.stride);
     let size = const_int(i64t, i64::from(site.kind.size));
-    let last = LLVMBuildSub(b.raw(), left, const_int(i64t, 1), c"".as_ptr());
-    let len = LLVMBuildAdd(
-        b.raw(),
-        LLVMBuildMul(b.raw(), last, s, c"".as_ptr()),
-        size,
-        c"".as_ptr(),
-    );
-    let start = LLVMBuildAdd(b.raw(), d, s, c"".as_ptr());
-    let one = LLVMConstInt(ty, 1, 0);
+    let last = b.sub(left, const_int(i64t, 1), c"");
+    let len = b.add(b.mul(last, s, c""), size, c"");
+    let start = b.add(d, s, c"");
+    let one = build::const_int(ty, 1, false);
     // A shift by the mask's width is poison: a full range takes every bit.
-    let below = LLVMBuildSub(
-        b.raw(),
-        LLVMBuildShl(
-            b.raw(),
-            one,
-            LLVMBuildTrunc(b.raw(), len, ty, c"".as_ptr()),
-            c"".as_ptr(),
-        ),
-        one,
-        c"".as_ptr(),
-    );
-    let full = LLVMBuildICmp(
-        b.raw(),
+    let below = b.sub(b.shl(one, b.trunc(len, ty, c""), c""), one, c"");
+    let full = b.icmp(
         LLVMIntPredicate::LLVMIntUGE,
         len,
         const_int(i64t, i64::from(width)),
-        c"".as_ptr(),
+        c"",
     );
-    let ones = LLVMBuildSelect(b.raw(), full, LLVMConstAllOnes(ty), below, c"".as_ptr());
-    let mask = LLVMBuildShl(
-        b.raw(),
-        ones,
-        LLVMBuildTrunc(b.raw(), start, ty, c"".as_ptr()),
-        c"".as_ptr(),
-    );
+    let ones = b.select(full, build::const_all_ones(ty), below, c"");
+    let mask = b.shl(ones, b.trunc(start, ty, c""), c"");
     // No run, no bits (the shifts above may then be poison).
-    let any = LLVMBuildICmp(
-        b.raw(),
-        LLVMIntPredicate::LLVMIntSGT,
-        left,
-        const_int(i64t, 0),
-        c"".as_ptr(),
-    );
-    let mask = LLVMBuildSelect(
-        b.raw(),
-        any,
-        mask,
-        LLVMConstNull(ty),
-        c"sl1.run.dirty".as_ptr(),
-    );
+    let any = b.icmp(LLVMIntPredicate::LLVMIntSGT, left, const_int(i64t, 0), c"");
+    let mask = b.select(any, mask, build::const_null(ty), c"sl1.run.dirty");
     let dirty = b.load(ty, site.state.dirty);
-    b.store(
-        LLVMBuildOr(b.raw(), dirty, mask, c"".as_ptr()),
-        site.state.dirty,
-    );
+    b.store(b.or(dirty, mask, c""), site.state.dirty);
 }

@@ -4,9 +4,9 @@
 //! loop with its accesses routed through the cache; coherence is kept at fences,
 //! barriers, calls and atomics, and the cache is flushed on every loop exit.
 
+use crate::llvm::build;
 use std::collections::BTreeMap;
 
-use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::module::{Linkage, Module};
 use inkwell::types::AnyTypeEnum;
@@ -15,7 +15,7 @@ use inkwell::AddressSpace;
 
 use crate::analysis::accesses::Access;
 use crate::analysis::analyse_kernel;
-use crate::edit;
+use crate::llvm::edit;
 use crate::options::Options;
 use crate::runtime::{Runtime, ADDRSPACE_SHARED};
 
@@ -66,7 +66,7 @@ fn kernel_shared_memory(module: &Module<'_>, kernel: FunctionValue<'_>) -> (u64,
         if ptr.get_type().get_address_space() != AddressSpace::from(ADDRSPACE_SHARED) {
             continue;
         }
-        let used_here = crate::ir::using_functions(global.as_value_ref())
+        let used_here = crate::llvm::ir::using_functions(global.as_value_ref())
             .into_iter()
             .any(|f| f.is_none_or(|f| f == mine || !kernels.contains(&f)));
         if !used_here {
@@ -78,13 +78,10 @@ fn kernel_shared_memory(module: &Module<'_>, kernel: FunctionValue<'_>) -> (u64,
                 dynamic = true;
                 0
             }
-            // SAFETY: the store size of a global's sized type, by the module's layout.
-            _ => unsafe {
-                inkwell::llvm_sys::target::LLVMStoreSizeOfType(
-                    inkwell::llvm_sys::target::LLVMGetModuleDataLayout(module.as_mut_ptr()),
-                    LLVMGlobalGetValueType(global.as_value_ref()),
-                )
-            },
+            _ => build::store_size(
+                module.as_mut_ptr(),
+                build::global_value_type(global.as_value_ref()),
+            ),
         };
         bytes += size;
     }
@@ -104,7 +101,9 @@ fn max_threads(module: &Module<'_>, kernel: FunctionValue<'_>, options: &Options
                 .map(|d| d.trim().parse::<u32>().ok())
                 .try_fold(1u32, |acc, d| d.map(|d| acc.saturating_mul(d)))
         })
-        .or_else(|| crate::ir::annotated_max_threads(module, &kernel.get_name().to_string_lossy()))
+        .or_else(|| {
+            crate::llvm::ir::annotated_max_threads(module, &kernel.get_name().to_string_lossy())
+        })
         .unwrap_or(options.max_threads)
 }
 
@@ -242,8 +241,7 @@ impl KernelSlots {
         let count = edit::entry_alloca(function, i32_type(function), "sl1.count");
         store_before_entry_end(function, count, const_int(i32_type(function), 0));
         let line_bytes = (options.max_line_size > line).then(|| {
-            // SAFETY: reads the i64 type of the function's context.
-            let i64t = unsafe { LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(function))) };
+            let i64t = build::i64_type(build::context_of(function));
             let slot = edit::entry_alloca(function, i64t, "sl1.line.bytes");
             store_before_entry_end(function, slot, const_int(i64t, i64::from(line)));
             slot
@@ -369,7 +367,7 @@ pub(crate) fn declare_block_size<'ctx>(
     let loc = inkwell::attributes::AttributeLoc::Function;
     let name = kernel.get_name().to_string_lossy().into_owned();
     if kernel.get_string_attribute(loc, "nvvm.maxntid").is_some()
-        || crate::ir::annotated_max_threads(module, &name).is_some()
+        || crate::llvm::ir::annotated_max_threads(module, &name).is_some()
     {
         return;
     }
@@ -395,28 +393,15 @@ pub(crate) fn declare_block_size<'ctx>(
 
 /// Inlines the runtime and promotes the state slots back to registers.
 fn cleanup(module: &Module<'_>, kernel: FunctionValue<'_>, rt: &Runtime<'_, '_>) {
-    // SAFETY: runs LLVM pass pipelines on the live module and kernel; the
-    // helpers are deleted only after inlining left them without uses.
-    unsafe {
-        use inkwell::llvm_sys::transforms::pass_builder::*;
-        let opts = LLVMCreatePassBuilderOptions();
-        let err = LLVMRunPasses(
-            module.as_mut_ptr(),
-            c"always-inline".as_ptr(),
-            std::ptr::null_mut(),
-            opts,
-        );
-        assert!(err.is_null(), "always-inline failed");
-        LLVMDisposePassBuilderOptions(opts);
-        edit::run_function_passes(
-            kernel.as_value_ref(),
-            c"sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg",
-        );
-        for name in rt.helper_names() {
-            if let Some(f) = module.get_function(&name) {
-                if LLVMGetFirstUse(f.as_value_ref()).is_null() {
-                    f.delete();
-                }
+    build::run_module_passes(module.as_mut_ptr(), c"always-inline");
+    edit::run_function_passes(
+        kernel.as_value_ref(),
+        c"sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg",
+    );
+    for name in rt.helper_names() {
+        if let Some(f) = module.get_function(&name) {
+            if !build::has_uses(f.as_value_ref()) {
+                build::delete_function(f);
             }
         }
     }

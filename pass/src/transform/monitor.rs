@@ -2,13 +2,13 @@
 //! which simulates a one-line cache per structure (`sl1.simulate`) until
 //! the thread has seen THRESHOLD accesses, then leaves for the decision.
 
-use inkwell::llvm_sys::core::*;
+use crate::llvm::build;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::values::AsValueRef;
 
 use crate::analysis::accesses::Access;
 use crate::analysis::Mode;
-use crate::edit::{self, Builder};
+use crate::llvm::edit::{self, Builder};
 use crate::runtime::Runtime;
 
 use super::sites::pointer_operand;
@@ -33,10 +33,9 @@ impl LoopSlice<'_, '_> {
         let clone = edit::clone_blocks(order, preheader, ".sl1.monitor");
         edit::retarget_edges(preheader, self.header, clone.blocks[&self.header]);
         let pre = Builder::before(edit::terminator(preheader));
-        // SAFETY: builds constants in the function's context.
-        let (i32t, i64t) = unsafe {
-            let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
-            (LLVMInt32TypeInContext(ctx), LLVMInt64TypeInContext(ctx))
+        let (i32t, i64t) = {
+            let ctx = build::context_of(function);
+            (build::i32_type(ctx), build::i64_type(ctx))
         };
         pre.store(const_int(i32t, 0), self.count);
         for s in loop_states {
@@ -51,19 +50,15 @@ impl LoopSlice<'_, '_> {
         // simulating.
         if let Some(close) = lanes.declined {
             let old = edit::terminator(preheader);
-            // SAFETY: replaces the preheader's branch by a conditional one to
-            // two blocks of the same function.
-            unsafe {
-                LLVMBuildCondBr(pre.raw(), close, decide, clone.blocks[&self.header]);
-            }
+            pre.cond_br(close, decide, clone.blocks[&self.header]);
             edit::erase(old);
         }
         drop(pre);
         let simulate = rt.simulate();
         for (a, state, _) in cached {
             let copy = clone.values[&a.inst.as_raw()];
-            // SAFETY: `copy` is a live load/store with a successor instruction.
-            let after = unsafe { LLVMGetNextInstruction(copy) };
+            let after =
+                build::next_instruction(copy).expect("a monitored access is not a terminator");
             edit::call(
                 after,
                 simulate.as_value_ref(),
@@ -80,26 +75,20 @@ impl LoopSlice<'_, '_> {
         // Leave monitoring after THRESHOLD accesses: latch -> decide -> slice 2.
         let monitor_latch = clone.blocks[&latch];
         let old_br = edit::terminator(monitor_latch);
-        {
-            let b = Builder::before(old_br);
-            let n = b.load(i32t, self.count);
-            // SAFETY: builds a compare and a branch before the latch's old branch.
-            unsafe {
-                let done = LLVMBuildICmp(
-                    b.raw(),
-                    inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGE,
-                    n,
-                    const_int(i32t, i64::from(self.options.threshold)),
-                    c"sl1.monitored".as_ptr(),
-                );
-                let done = if self.uniform {
-                    block_reduce(b.raw(), function, BlockReduction::Or, done)
-                } else {
-                    done
-                };
-                LLVMBuildCondBr(b.raw(), done, decide, clone.blocks[&self.header]);
-            }
-        }
+        let b = Builder::before(old_br);
+        let n = b.load(i32t, self.count);
+        let done = b.icmp(
+            inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGE,
+            n,
+            const_int(i32t, i64::from(self.options.threshold)),
+            c"sl1.monitored",
+        );
+        let done = if self.uniform {
+            block_reduce(&b, function, BlockReduction::Or, done)
+        } else {
+            done
+        };
+        b.cond_br(done, decide, clone.blocks[&self.header]);
         edit::erase(old_br);
     }
 }

@@ -15,7 +15,7 @@ pub struct DirectAccess {
     pub reason: String,
     /// Where the access is in the source (with debug information).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub location: Option<crate::ir::SourceLocation>,
+    pub location: Option<crate::llvm::ir::SourceLocation>,
 }
 
 /// What the transformation did to one kernel.

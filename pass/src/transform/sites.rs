@@ -1,6 +1,6 @@
 //! Which accesses can go through the cache, and their operands.
 
-use inkwell::llvm_sys::core::*;
+use crate::llvm::build;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::LLVMTypeKind;
 
@@ -30,8 +30,7 @@ pub(super) fn uncacheable_reason(
         return Some("wider than a line or of odd size: the structure is flushed first");
     }
     let ty = access_type(a.inst.as_raw(), a.kind);
-    // SAFETY: reads a type.
-    let kind = unsafe { LLVMGetTypeKind(ty) };
+    let kind = build::type_kind(ty);
     if matches!(
         kind,
         LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind
@@ -43,16 +42,12 @@ pub(super) fn uncacheable_reason(
 
 /// The type a load produces or a store writes.
 pub(super) fn access_type(inst: LLVMValueRef, kind: AccessKind) -> LLVMTypeRef {
-    // SAFETY: `inst` is a load or a store.
-    unsafe {
-        match kind {
-            AccessKind::Store => LLVMTypeOf(LLVMGetOperand(inst, 0)),
-            _ => LLVMTypeOf(inst),
-        }
+    match kind {
+        AccessKind::Store => build::type_of(build::operand(inst, 0)),
+        _ => build::type_of(inst),
     }
 }
 
 pub(super) fn pointer_operand(inst: LLVMValueRef, kind: AccessKind) -> LLVMValueRef {
-    // SAFETY: loads take the address as operand 0, stores as operand 1.
-    unsafe { LLVMGetOperand(inst, if kind == AccessKind::Store { 1 } else { 0 }) }
+    build::operand(inst, if kind == AccessKind::Store { 1 } else { 0 })
 }

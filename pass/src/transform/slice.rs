@@ -1,17 +1,16 @@
 //! Slicing one main loop: normal form, the monitoring clone, the cached loop,
 //! coherence around it and the all-cached version.
 
+use crate::llvm::build;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::types::BasicTypeEnum;
 use inkwell::values::AsValueRef;
 
 use crate::analysis::accesses::{Access, AccessKind};
 use crate::analysis::affine::{AffineAddress, CountedExit};
 use crate::analysis::{KernelAnalysis, Mode};
-use crate::edit::{self, Builder};
+use crate::llvm::edit::{self, Builder};
 use crate::options::Options;
 use crate::runtime::{Runtime, SiteKind, ADDRSPACE_SHARED};
 
@@ -100,10 +99,7 @@ pub(super) struct LoopSlice<'a, 'm> {
 impl<'m> LoopSlice<'_, 'm> {
     /// The line size in bytes, as an i64 value before `before`.
     pub(super) fn bytes_at(&self, before: LLVMValueRef) -> LLVMValueRef {
-        // SAFETY: reads the i64 type of the function's context.
-        let i64t = unsafe {
-            LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(self.k.function.as_raw())))
-        };
+        let i64t = build::i64_type(build::context_of(self.k.function.as_raw()));
         match self.line_bytes {
             Some(slot) => Builder::before(before).load(i64t, slot),
             None => const_int(i64t, i64::from(self.options.line_size)),
@@ -261,8 +257,7 @@ impl<'m> LoopSlice<'_, 'm> {
             .into_iter()
             .filter(|i| edit::is_phi(*i))
         {
-            // SAFETY: reads the type of a live phi.
-            let ty = unsafe { LLVMTypeOf(phi) };
+            let ty = build::type_of(phi);
             slots.insert(phi as usize, (edit::demote_phi(function, phi), ty));
         }
         let preds = edit::predecessors(function, self.header);
@@ -467,9 +462,7 @@ impl<'m> LoopSlice<'_, 'm> {
             let copy = edit::clone_blocks(slice2, decide, &suffix("cached", size));
             self.fold_slots(copy.values.values().copied(), &flags, size);
             if let Some(sites) = run_sites {
-                // SAFETY: reads the i64 type of the function's context.
-                let i64t =
-                    unsafe { LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(function))) };
+                let i64t = build::i64_type(build::context_of(function));
                 let run = edit::entry_alloca(function, i64t, "sl1.run");
                 let exit = self.exit.as_ref().ok();
                 let blocks = (slice2, self.header, latch);
@@ -495,32 +488,29 @@ impl<'m> LoopSlice<'_, 'm> {
         }
         let fast_entry = self.pick_line_size(&sizes, &fast);
         let some_entry = self.pick_line_size(&sizes, &some_cached);
-        // SAFETY: rewrites the decide block's terminator, in `function`.
-        unsafe {
-            let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
-            let i1t = LLVMInt1TypeInContext(ctx);
-            let old = edit::terminator(decide);
-            let b = Builder::before(old);
-            let mut all = LLVMConstInt(i1t, 1, 0);
-            let mut any = LLVMConstInt(i1t, 0, 0);
-            for slot in &flags {
-                let flag = b.load(i1t, *slot);
-                all = LLVMBuildAnd(b.raw(), all, flag, c"sl1.all.cached".as_ptr());
-                any = LLVMBuildOr(b.raw(), any, flag, c"sl1.any.cached".as_ptr());
-            }
-            let mut none = LLVMBuildNot(b.raw(), any, c"sl1.none.cached".as_ptr());
-            // A static decision is the same for the whole block already.
-            if self.uniform && self.static_rates.is_none() {
-                all = block_reduce(b.raw(), function, BlockReduction::And, all);
-                none = block_reduce(b.raw(), function, BlockReduction::And, none);
-            }
-            let some = edit::new_block_before(self.header, self.header, "sl1.some.cached");
-            LLVMBuildCondBr(b.raw(), all, fast_entry, some);
-            edit::erase(old);
-            let old = edit::terminator(some);
-            LLVMBuildCondBr(Builder::before(old).raw(), none, plain, some_entry);
-            edit::erase(old);
+        let ctx = build::context_of(function);
+        let i1t = build::i1_type(ctx);
+        let old = edit::terminator(decide);
+        let b = Builder::before(old);
+        let mut all = build::const_int(i1t, 1, false);
+        let mut any = build::const_int(i1t, 0, false);
+        for slot in &flags {
+            let flag = b.load(i1t, *slot);
+            all = b.and(all, flag, c"sl1.all.cached");
+            any = b.or(any, flag, c"sl1.any.cached");
         }
+        let mut none = b.not(any, c"sl1.none.cached");
+        // A static decision is the same for the whole block already.
+        if self.uniform && self.static_rates.is_none() {
+            all = block_reduce(&b, function, BlockReduction::And, all);
+            none = block_reduce(&b, function, BlockReduction::And, none);
+        }
+        let some = edit::new_block_before(self.header, self.header, "sl1.some.cached");
+        b.cond_br(all, fast_entry, some);
+        edit::erase(old);
+        let old = edit::terminator(some);
+        Builder::before(old).cond_br(none, plain, some_entry);
+        edit::erase(old);
         staged
     }
 
@@ -532,28 +522,25 @@ impl<'m> LoopSlice<'_, 'm> {
         flags: &[LLVMValueRef],
         size: u32,
     ) {
-        // SAFETY: reads and rewrites live instructions of the kernel.
-        unsafe {
-            let ctx = LLVMGetTypeContext(LLVMTypeOf(self.k.function.as_raw()));
-            let known = |slot: LLVMValueRef| {
-                if flags.contains(&slot) {
-                    Some(LLVMConstInt(LLVMInt1TypeInContext(ctx), 1, 0))
-                } else if self.line_bytes == Some(slot) {
-                    Some(const_int(LLVMInt64TypeInContext(ctx), i64::from(size)))
-                } else {
-                    None
-                }
-            };
-            let loads: Vec<(LLVMValueRef, LLVMValueRef)> = instructions
-                .filter(|&i| LLVMGetInstructionOpcode(i) == inkwell::llvm_sys::LLVMOpcode::LLVMLoad)
-                .filter_map(|i| known(LLVMGetOperand(i, 0)).map(|v| (i, v)))
-                .collect();
-            for &(load, value) in &loads {
-                edit::replace_uses(load, value);
+        let ctx = build::context_of(self.k.function.as_raw());
+        let known = |slot: LLVMValueRef| {
+            if flags.contains(&slot) {
+                Some(build::const_int(build::i1_type(ctx), 1, false))
+            } else if self.line_bytes == Some(slot) {
+                Some(const_int(build::i64_type(ctx), i64::from(size)))
+            } else {
+                None
             }
-            for (load, _) in loads {
-                edit::erase(load);
-            }
+        };
+        let loads: Vec<(LLVMValueRef, LLVMValueRef)> = instructions
+            .filter(|&i| build::opcode(i) == inkwell::llvm_sys::LLVMOpcode::LLVMLoad)
+            .filter_map(|i| known(build::operand(i, 0)).map(|v| (i, v)))
+            .collect();
+        for &(load, value) in &loads {
+            edit::replace_uses(load, value);
+        }
+        for (load, _) in loads {
+            edit::erase(load);
         }
     }
 
@@ -564,25 +551,21 @@ impl<'m> LoopSlice<'_, 'm> {
         let Some(slot) = self.line_bytes else {
             return entry;
         };
-        // SAFETY: builds compares and branches in new blocks of the kernel.
-        unsafe {
-            let i64t = LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(slot)));
-            for (&size, &header) in sizes.iter().zip(headers).rev().skip(1) {
-                let pick = edit::new_block_before(self.header, self.header, "sl1.pick.line");
-                let old = edit::terminator(pick);
-                let b = Builder::before(old);
-                let bytes = b.load(i64t, slot);
-                let is = LLVMBuildICmp(
-                    b.raw(),
-                    inkwell::llvm_sys::LLVMIntPredicate::LLVMIntEQ,
-                    bytes,
-                    const_int(i64t, i64::from(size)),
-                    c"".as_ptr(),
-                );
-                LLVMBuildCondBr(b.raw(), is, header, entry);
-                edit::erase(old);
-                entry = pick;
-            }
+        let i64t = build::i64_type(build::context_of(slot));
+        for (&size, &header) in sizes.iter().zip(headers).rev().skip(1) {
+            let pick = edit::new_block_before(self.header, self.header, "sl1.pick.line");
+            let old = edit::terminator(pick);
+            let b = Builder::before(old);
+            let bytes = b.load(i64t, slot);
+            let is = b.icmp(
+                inkwell::llvm_sys::LLVMIntPredicate::LLVMIntEQ,
+                bytes,
+                const_int(i64t, i64::from(size)),
+                c"",
+            );
+            b.cond_br(is, header, entry);
+            edit::erase(old);
+            entry = pick;
         }
         entry
     }
@@ -598,10 +581,8 @@ impl<'m> LoopSlice<'_, 'm> {
     ) -> Option<RunSite> {
         let inst = a.inst.as_raw();
         let ty_raw = access_type(inst, a.kind);
-        // SAFETY: `ty_raw` is a sized first-class type of the module's context.
-        let ty = unsafe { BasicTypeEnum::new(ty_raw) };
-        // SAFETY: reads the alignment of a load or store.
-        let align = unsafe { LLVMGetAlignment(inst) }.max(1);
+        let ty = build::basic_type(ty_raw);
+        let align = build::alignment(inst).max(1);
         // A structure that the loop also reads must be filled before a write.
         let read_in_loop = all
             .iter()
@@ -612,8 +593,7 @@ impl<'m> LoopSlice<'_, 'm> {
             fetch_on_write: read_in_loop,
         };
         let b = Builder::before(inst);
-        // SAFETY: reads the i1 type of the context.
-        let i1t = unsafe { LLVMInt1TypeInContext(LLVMGetTypeContext(ty_raw)) };
+        let i1t = build::i1_type(build::type_context(ty_raw));
         let cached = b.load(i1t, state.cached);
         let line = load_line(inst, &state);
         let addr = pointer_operand(inst, a.kind);
@@ -635,8 +615,7 @@ impl<'m> LoopSlice<'_, 'm> {
             let f = rt.aliased(ty, site, group.len() as u32, own as u32, is_load);
             let mut args = vec![addr];
             if !is_load {
-                // SAFETY: operand 0 of a store is the stored value.
-                args.push(unsafe { LLVMGetOperand(inst, 0) });
+                args.push(build::operand(inst, 0));
             }
             args.push(cached);
             args.extend(group.iter().map(|s| s.tag));
@@ -670,8 +649,7 @@ impl<'m> LoopSlice<'_, 'm> {
             v
         } else {
             let f = rt.store(ty, site);
-            // SAFETY: operand 0 of a store is the stored value.
-            let value = unsafe { LLVMGetOperand(inst, 0) };
+            let value = build::operand(inst, 0);
             edit::call(
                 inst,
                 f.as_value_ref(),
@@ -701,40 +679,40 @@ impl<'m> LoopSlice<'_, 'm> {
 /// `intrinsic(0, value)`: a block-wide barrier that reduces an i1 (the
 /// `__syncthreads_or` / `__syncthreads_and` of CUDA).
 pub(super) fn block_reduce(
-    builder: LLVMBuilderRef,
+    builder: &Builder,
     function: LLVMValueRef,
     reduction: BlockReduction,
     value: LLVMValueRef,
 ) -> LLVMValueRef {
-    // SAFETY: `builder` builds in `function`; the intrinsic takes (i32 0,
-    // i1 value) and gives an i1 (LLVM 22), or takes and gives an i32 (LLVM
-    // 19's `barrier0.or`/`barrier0.and`).
-    unsafe {
-        let ctx = LLVMGetTypeContext(LLVMTypeOf(value));
-        let i32t = LLVMInt32TypeInContext(ctx);
-        if cfg!(feature = "llvm19") {
-            let name = match reduction {
-                BlockReduction::Or => "llvm.nvvm.barrier0.or",
-                BlockReduction::And => "llvm.nvvm.barrier0.and",
-            };
-            let mut args = [LLVMBuildZExt(builder, value, i32t, c"".as_ptr())];
-            let all = edit::call_intrinsic(builder, function, name, &mut args, c"sl1.block");
-            let zero = LLVMConstInt(i32t, 0, 0);
-            return LLVMBuildICmp(
-                builder,
-                inkwell::llvm_sys::LLVMIntPredicate::LLVMIntNE,
-                all,
-                zero,
-                c"".as_ptr(),
-            );
-        }
+    let ctx = build::context_of(value);
+    let i32t = build::i32_type(ctx);
+    if cfg!(feature = "llvm19") {
         let name = match reduction {
-            BlockReduction::Or => "llvm.nvvm.barrier.cta.red.or.aligned.all",
-            BlockReduction::And => "llvm.nvvm.barrier.cta.red.and.aligned.all",
+            BlockReduction::Or => "llvm.nvvm.barrier0.or",
+            BlockReduction::And => "llvm.nvvm.barrier0.and",
         };
-        let mut args = [LLVMConstInt(i32t, 0, 0), value];
-        edit::call_intrinsic(builder, function, name, &mut args, c"sl1.block")
+        let mut args = [builder.zext(value, i32t, c"")];
+        let all = crate::llvm::intrinsics::call_intrinsic(
+            builder,
+            function,
+            name,
+            &mut args,
+            c"sl1.block",
+        );
+        let zero = build::const_int(i32t, 0, false);
+        return builder.icmp(
+            inkwell::llvm_sys::LLVMIntPredicate::LLVMIntNE,
+            all,
+            zero,
+            c"",
+        );
     }
+    let name = match reduction {
+        BlockReduction::Or => "llvm.nvvm.barrier.cta.red.or.aligned.all",
+        BlockReduction::And => "llvm.nvvm.barrier.cta.red.and.aligned.all",
+    };
+    let mut args = [build::const_int(i32t, 0, false), value];
+    crate::llvm::intrinsics::call_intrinsic(builder, function, name, &mut args, c"sl1.block")
 }
 
 /// A block-wide reduction of an i1 (`__syncthreads_or`, `__syncthreads_and`).
@@ -749,12 +727,6 @@ fn block_of(inst: LLVMValueRef) -> LLVMBasicBlockRef {
 }
 
 pub(super) fn load_line(before: LLVMValueRef, state: &State) -> LLVMValueRef {
-    // SAFETY: reads the shared pointer type of the slot's context.
-    let sp = unsafe {
-        LLVMPointerTypeInContext(
-            LLVMGetTypeContext(LLVMTypeOf(state.line)),
-            u32::from(ADDRSPACE_SHARED),
-        )
-    };
+    let sp = build::pointer_type(build::context_of(state.line), u32::from(ADDRSPACE_SHARED));
     Builder::before(before).load(sp, state.line)
 }

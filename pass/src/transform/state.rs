@@ -2,11 +2,11 @@
 //! its entry block, promoted back to registers by the clean-up), and the
 //! small IR helpers they and the transform's other stages build with.
 
-use inkwell::llvm_sys::core::*;
+use crate::llvm::build;
 use inkwell::llvm_sys::prelude::*;
 
 use crate::analysis::Mode;
-use crate::edit::{self, Builder};
+use crate::llvm::edit::{self, Builder};
 use crate::options::Options;
 use crate::runtime::ADDRSPACE_SHARED;
 
@@ -49,13 +49,11 @@ pub(super) fn read_only_companion(restrict: bool, mode: Mode, options: &Options)
 }
 
 pub(super) fn i32_type(function: LLVMValueRef) -> LLVMTypeRef {
-    // SAFETY: reads the function's context.
-    unsafe { LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(function))) }
+    build::i32_type(build::context_of(function))
 }
 
 pub(super) fn const_int(ty: LLVMTypeRef, v: i64) -> LLVMValueRef {
-    // SAFETY: builds a constant.
-    unsafe { LLVMConstInt(ty, v as u64, 1) }
+    build::const_int(ty, v as u64, true)
 }
 
 pub(super) fn store_before_entry_end(
@@ -63,8 +61,7 @@ pub(super) fn store_before_entry_end(
     slot: LLVMValueRef,
     value: LLVMValueRef,
 ) {
-    // SAFETY: the entry block has a terminator.
-    let entry = unsafe { LLVMGetEntryBasicBlock(function) };
+    let entry = build::entry_block(function);
     Builder::before(edit::terminator(entry)).store(value, slot);
 }
 
@@ -76,37 +73,33 @@ pub(super) fn new_state(
 ) -> State {
     let name = ds.name.as_str();
     let stats = options.stats;
-    // SAFETY: builds types and constants in the function's context.
-    unsafe {
-        let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
-        let i64t = LLVMInt64TypeInContext(ctx);
-        let i32t = LLVMInt32TypeInContext(ctx);
-        let i1t = LLVMInt1TypeInContext(ctx);
-        let sp = LLVMPointerTypeInContext(ctx, u32::from(ADDRSPACE_SHARED));
-        // The runtime's dirty mask: one bit per byte of the largest line.
-        let dirty_t =
-            LLVMIntTypeInContext(ctx, crate::runtime::dirty_mask_bits(options.max_line_size));
-        let slot = |ty, what: &str, init| {
-            let s = edit::entry_alloca(function, ty, &format!("sl1.{name}.{what}"));
-            store_before_entry_end(function, s, init);
-            s
-        };
-        State {
-            id: ds.id,
-            restrict: ds.restrict,
-            tag: slot(i64t, "tag", const_int(i64t, -1)),
-            dirty: slot(dirty_t, "dirty", const_int(dirty_t, 0)),
-            cached: slot(i1t, "cached", const_int(i1t, 0)),
-            line: slot(sp, "line", buffer),
-            sim_tag: slot(i64t, "sim.tag", const_int(i64t, -1)),
-            sim_hits: slot(i32t, "sim.hits", const_int(i32t, 0)),
-            sim_accesses: slot(i32t, "sim.accesses", const_int(i32t, 0)),
-            counts: stats.then(|| {
-                (
-                    slot(i64t, "hits", const_int(i64t, 0)),
-                    slot(i64t, "misses", const_int(i64t, 0)),
-                )
-            }),
-        }
+    let ctx = build::context_of(function);
+    let i64t = build::i64_type(ctx);
+    let i32t = build::i32_type(ctx);
+    let i1t = build::i1_type(ctx);
+    let sp = build::pointer_type(ctx, u32::from(ADDRSPACE_SHARED));
+    // The runtime's dirty mask: one bit per byte of the largest line.
+    let dirty_t = build::int_type(ctx, crate::runtime::dirty_mask_bits(options.max_line_size));
+    let slot = |ty, what: &str, init| {
+        let s = edit::entry_alloca(function, ty, &format!("sl1.{name}.{what}"));
+        store_before_entry_end(function, s, init);
+        s
+    };
+    State {
+        id: ds.id,
+        restrict: ds.restrict,
+        tag: slot(i64t, "tag", const_int(i64t, -1)),
+        dirty: slot(dirty_t, "dirty", const_int(dirty_t, 0)),
+        cached: slot(i1t, "cached", const_int(i1t, 0)),
+        line: slot(sp, "line", buffer),
+        sim_tag: slot(i64t, "sim.tag", const_int(i64t, -1)),
+        sim_hits: slot(i32t, "sim.hits", const_int(i32t, 0)),
+        sim_accesses: slot(i32t, "sim.accesses", const_int(i32t, 0)),
+        counts: stats.then(|| {
+            (
+                slot(i64t, "hits", const_int(i64t, 0)),
+                slot(i64t, "misses", const_int(i64t, 0)),
+            )
+        }),
     }
 }

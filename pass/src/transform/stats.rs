@@ -8,11 +8,11 @@
 //! their hit and miss counts in registers and add them atomically when they
 //! leave a sliced loop; decisions are added once per thread and loop.
 
-use inkwell::llvm_sys::core::*;
+use crate::llvm::build;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::{LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMLinkage};
+use inkwell::llvm_sys::LLVMIntPredicate;
 
-use crate::edit::Builder;
+use crate::llvm::edit::Builder;
 use crate::runtime::ADDRSPACE_GLOBAL;
 
 use super::state::{const_int, State};
@@ -47,44 +47,19 @@ impl Stats {
     /// Adds the zero-initialised global for `structures` data structures.
     pub(super) fn add_global(module: LLVMModuleRef, kernel: &str, structures: usize) -> Stats {
         let name = std::ffi::CString::new(symbol(kernel)).expect("kernel names have no NUL");
-        // SAFETY: builds a global of the module's context; visible, so that
-        // the driver API finds it by name.
-        unsafe {
-            let ctx = LLVMGetModuleContext(module);
-            let i64t = LLVMInt64TypeInContext(ctx);
-            let ty = LLVMArrayType2(i64t, structures.max(1) as u64 * COUNTERS);
-            let global =
-                LLVMAddGlobalInAddressSpace(module, ty, name.as_ptr(), u32::from(ADDRSPACE_GLOBAL));
-            LLVMSetInitializer(global, LLVMConstNull(ty));
-            LLVMSetLinkage(global, LLVMLinkage::LLVMExternalLinkage);
-            LLVMSetAlignment(global, 8);
-            Stats { global, i64t }
-        }
+        let ctx = build::module_context(module);
+        let i64t = build::i64_type(ctx);
+        let ty = build::array_type(i64t, structures.max(1) as u64 * COUNTERS);
+        let global = build::add_zeroed_global(module, ty, &name, u32::from(ADDRSPACE_GLOBAL), 8);
+        Stats { global, i64t }
     }
 
     /// `atomicrmw add` of an i64 `value` to one counter, before `b`'s point.
     fn add(&self, b: &Builder, structure: u32, counter: Counter, value: LLVMValueRef) {
         let index = u64::from(structure) * COUNTERS + counter as u64;
-        // SAFETY: the index is inside the array (one row per structure id).
-        unsafe {
-            let mut idx = [const_int(self.i64t, index as i64)];
-            let at = LLVMBuildGEP2(
-                b.raw(),
-                self.i64t,
-                self.global,
-                idx.as_mut_ptr(),
-                1,
-                c"sl1.stat".as_ptr(),
-            );
-            LLVMBuildAtomicRMW(
-                b.raw(),
-                LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpAdd,
-                at,
-                value,
-                LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic,
-                0,
-            );
-        }
+        let mut idx = [const_int(self.i64t, index as i64)];
+        let at = b.gep(self.i64t, self.global, &mut idx, c"sl1.stat");
+        b.atomic_add(at, value);
     }
 
     /// Records one thread's decision for `state`: its simulated hits and
@@ -97,23 +72,20 @@ impl Stats {
         sim_accesses: LLVMValueRef,
         cached: LLVMValueRef,
     ) {
-        let r = b.raw();
-        // SAFETY: integer arithmetic on values of the function.
-        unsafe {
-            let hits = LLVMBuildZExt(r, sim_hits, self.i64t, c"".as_ptr());
-            let accesses = LLVMBuildZExt(r, sim_accesses, self.i64t, c"".as_ptr());
-            let misses = LLVMBuildSub(r, accesses, hits, c"".as_ptr());
-            let caching = LLVMBuildZExt(r, cached, self.i64t, c"".as_ptr());
-            self.add(b, state.id, Counter::SimulatedHits, hits);
-            self.add(b, state.id, Counter::SimulatedMisses, misses);
-            self.add(b, state.id, Counter::ThreadsCaching, caching);
-            self.add(
-                b,
-                state.id,
-                Counter::ThreadsDeciding,
-                const_int(self.i64t, 1),
-            );
-        }
+        let r = b;
+        let hits = r.zext(sim_hits, self.i64t, c"");
+        let accesses = r.zext(sim_accesses, self.i64t, c"");
+        let misses = r.sub(accesses, hits, c"");
+        let caching = r.zext(cached, self.i64t, c"");
+        self.add(b, state.id, Counter::SimulatedHits, hits);
+        self.add(b, state.id, Counter::SimulatedMisses, misses);
+        self.add(b, state.id, Counter::ThreadsCaching, caching);
+        self.add(
+            b,
+            state.id,
+            Counter::ThreadsDeciding,
+            const_int(self.i64t, 1),
+        );
     }
 
     /// Before an access of slice 2 at `addr`: counts a hit when the thread
@@ -131,25 +103,22 @@ impl Stats {
         let (hits, misses) = state
             .counts
             .expect("statistics slots in a statistics build");
-        let r = b.raw();
-        // SAFETY: loads and integer arithmetic on values of the function.
-        unsafe {
-            let a = LLVMBuildPtrToInt(r, addr, self.i64t, c"".as_ptr());
-            let mask = LLVMBuildSub(r, line_bytes, const_int(self.i64t, 1), c"".as_ptr());
-            let line = LLVMBuildAnd(r, a, LLVMBuildNot(r, mask, c"".as_ptr()), c"".as_ptr());
-            let mut held = LLVMConstInt(LLVMTypeOf(cached), 0, 0);
-            for h in holders {
-                let tag = b.load(self.i64t, h.tag);
-                let same = LLVMBuildICmp(r, LLVMIntPredicate::LLVMIntEQ, tag, line, c"".as_ptr());
-                held = LLVMBuildOr(r, held, same, c"".as_ptr());
-            }
-            let hit = LLVMBuildAnd(r, cached, held, c"".as_ptr());
-            let miss = LLVMBuildAnd(r, cached, LLVMBuildNot(r, held, c"".as_ptr()), c"".as_ptr());
-            for (slot, happened) in [(hits, hit), (misses, miss)] {
-                let n = b.load(self.i64t, slot);
-                let one = LLVMBuildZExt(r, happened, self.i64t, c"".as_ptr());
-                b.store(LLVMBuildAdd(r, n, one, c"".as_ptr()), slot);
-            }
+        let r = b;
+        let a = r.ptr_to_int(addr, self.i64t, c"");
+        let mask = r.sub(line_bytes, const_int(self.i64t, 1), c"");
+        let line = r.and(a, r.not(mask, c""), c"");
+        let mut held = build::const_int(build::type_of(cached), 0, false);
+        for h in holders {
+            let tag = b.load(self.i64t, h.tag);
+            let same = r.icmp(LLVMIntPredicate::LLVMIntEQ, tag, line, c"");
+            held = r.or(held, same, c"");
+        }
+        let hit = r.and(cached, held, c"");
+        let miss = r.and(cached, r.not(held, c""), c"");
+        for (slot, happened) in [(hits, hit), (misses, miss)] {
+            let n = b.load(self.i64t, slot);
+            let one = r.zext(happened, self.i64t, c"");
+            b.store(r.add(n, one, c""), slot);
         }
     }
 

@@ -16,10 +16,10 @@ use inkwell::module::Module;
 
 use crate::analysis::loop_forest;
 use crate::analysis::loops::LoopForest;
-use crate::edit;
+use crate::llvm::edit;
 use inkwell::llvm_sys::prelude::LLVMBasicBlockRef;
 
-use crate::ir::{Function, Value};
+use crate::llvm::ir::{Function, Value};
 
 /// Most users followed from one division looking for a nested loop.
 const MAX_USERS_FOLLOWED: usize = 64;
@@ -32,7 +32,7 @@ pub fn freeze_divisions(module: &Module<'_>) -> usize {
             continue;
         }
         let (blocks, forest) = loop_forest(function);
-        let index = crate::ir::block_indices(&blocks);
+        let index = crate::llvm::ir::block_indices(&blocks);
         let divisions: Vec<(usize, Value<'_>)> = blocks
             .iter()
             .enumerate()

@@ -45,9 +45,9 @@
 //! it), which makes them meet, and go on to their targets. `mem2reg` then
 //! rebuilds SSA form.
 
+use crate::llvm::build;
 use std::collections::BTreeSet;
 
-use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
 use inkwell::module::Module;
@@ -56,8 +56,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::loop_forest;
 use crate::analysis::loops::{Loop, LoopForest};
-use crate::edit::{self, Builder};
-use crate::ir::{Block, Function};
+use crate::llvm::edit::{self, Builder};
+use crate::llvm::ir::{Block, Function};
 
 /// Block -> its index in the function's block order.
 type BlockIndex = std::collections::HashMap<LLVMBasicBlockRef, usize>;
@@ -129,7 +129,7 @@ pub fn merge_divergent_loops(
     let function = Function::of(module, kernel);
     let name = function.name();
     let (blocks, forest) = loop_forest(function);
-    let index = crate::ir::block_indices(&blocks);
+    let index = crate::llvm::ir::block_indices(&blocks);
     let mut merging = Merging::default();
     if !forest.irreducible_edges.is_empty() {
         return Ok(merging);
@@ -180,7 +180,7 @@ pub fn merge_divergent_loops(
         return Ok(merging);
     }
     let raw = kernel.as_value_ref();
-    edit::all_or_nothing(raw, || {
+    crate::llvm::backup::all_or_nothing(raw, || {
         for plan in &plans {
             apply(raw, plan);
         }
@@ -315,8 +315,7 @@ fn unmergeable(outer: &Loop, blocks: &[Block<'_>]) -> Option<String> {
                     .to_string(),
             );
         }
-        // SAFETY: reads the type of a live instruction.
-        let kind = unsafe { LLVMGetTypeKind(LLVMTypeOf(inst.as_raw())) };
+        let kind = build::type_kind(build::type_of(inst.as_raw()));
         if kind == LLVMTypeKind::LLVMTokenTypeKind {
             return Some("it defines a token value, which cannot be kept in memory".to_string());
         }
@@ -350,9 +349,7 @@ fn exit_depends_on_loads(inner: &Loop, blocks: &[Block<'_>], index: &BlockIndex)
 /// return.
 fn branch_condition(block: LLVMBasicBlockRef) -> Option<LLVMValueRef> {
     let term = edit::terminator(block);
-    // SAFETY: reads operand 0 of a terminator that has operands: the
-    // condition of a conditional branch, the value of a switch.
-    unsafe { (LLVMGetNumOperands(term) > 1).then(|| LLVMGetOperand(term, 0)) }
+    (build::num_operands(term) > 1).then(|| build::operand(term, 0))
 }
 
 /// Whether any of `tests` is computed from a value loaded from memory
@@ -364,20 +361,14 @@ fn depends_on_loads(tests: Vec<LLVMValueRef>) -> bool {
         if !seen.insert(value as usize) || seen.len() > MAX_VALUES_FOLLOWED {
             continue;
         }
-        // SAFETY: `value` is a live value; only instructions have an opcode.
-        let opcode = unsafe {
-            (!LLVMIsAInstruction(value).is_null()).then(|| LLVMGetInstructionOpcode(value))
-        };
+        let opcode = build::is_instruction(value).then(|| build::opcode(value));
         match opcode {
             Some(
                 LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMAtomicRMW | LLVMOpcode::LLVMAtomicCmpXchg,
             ) => return true,
             Some(_) => {
-                // SAFETY: operands of a live instruction.
-                unsafe {
-                    for i in 0..LLVMGetNumOperands(value) as u32 {
-                        work.push(LLVMGetOperand(value, i));
-                    }
+                for i in 0..build::num_operands(value) {
+                    work.push(build::operand(value, i));
                 }
             }
             None => {}
@@ -484,9 +475,7 @@ fn demote(function: LLVMValueRef, blocks: &[LLVMBasicBlockRef]) {
     for &block in blocks {
         let here = BTreeSet::from([block]);
         for inst in edit::instructions(block) {
-            // SAFETY: reads the type of a live instruction.
-            let void =
-                unsafe { LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMTypeKind::LLVMVoidTypeKind };
+            let void = build::type_kind(build::type_of(inst)) == LLVMTypeKind::LLVMVoidTypeKind;
             if !void {
                 edit::demote_uses_outside(function, inst, &here);
             }
@@ -536,102 +525,100 @@ fn add_dispatch(
             targets.push((k, to));
         }
     }
-    // SAFETY: builds the dispatch blocks and their flag phis in the live
-    // function and points edges at them; no phi is left in the blocks the
-    // edges lead to.
-    unsafe {
-        let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
-        let i1t = LLVMInt1TypeInContext(ctx);
-        let dispatch = LLVMInsertBasicBlockInContext(ctx, plan.header, c"sl1.merged".as_ptr());
-        // One latch for every back edge into the dispatch block.
-        let latch = edit::new_block_before(plan.header, dispatch, "sl1.merged.latch");
-        let in_latch = Builder::before(edit::terminator(latch));
-        let in_dispatch = Builder::at_end(dispatch);
-        // Per target: its flag in the latch and in the dispatch block.
-        let flags: Vec<(LLVMValueRef, LLVMValueRef)> = targets
-            .iter()
-            .map(|_| {
-                let next = LLVMBuildPhi(in_latch.raw(), i1t, c"sl1.merged.next".as_ptr());
-                let now = LLVMBuildPhi(in_dispatch.raw(), i1t, c"sl1.merged.to".as_ptr());
-                let (mut value, mut block) = (next, latch);
-                LLVMAddIncoming(now, &mut value, &mut block, 1);
-                (next, now)
-            })
-            .collect();
-        // The threads in the loop: those that entered it together, less
-        // those that left it. Each entry edge gets a block of its own where
-        // the threads that take it read the active mask: read before the
-        // branch, it would name threads that never enter (a guard such as
-        // `if (begin < end)`), which the vote would then wait for.
-        let i32t = LLVMInt32TypeInContext(ctx);
-        let members = edit::entry_alloca(function, i32t, "sl1.merged.members");
-        for &(from, to, k) in edges {
-            let (block, pick) = if inside.contains(&from) {
-                // A block per edge: one block may branch to several targets.
-                let edge = edit::new_block_before(plan.header, latch, "sl1.merged.edge");
-                edit::retarget_edges(from, to, edge);
-                (edge, 0)
-            } else {
-                let enter = edit::new_block_before(plan.header, dispatch, "sl1.merged.enter");
-                edit::retarget_edges(from, to, enter);
-                let b = Builder::before(edit::terminator(enter));
-                let active =
-                    edit::call_intrinsic(b.raw(), function, "llvm.nvvm.activemask", &mut [], c"");
-                b.store(active, members);
-                (enter, 1)
-            };
-            for (&(t, _), &flag) in targets.iter().zip(&flags) {
-                let phi = if pick == 0 { flag.0 } else { flag.1 };
-                let mut value = LLVMConstInt(i1t, u64::from(t == k), 0);
-                let mut from_block = block;
-                LLVMAddIncoming(phi, &mut value, &mut from_block, 1);
-            }
-        }
-        // The vote: who stays.
-        let mut stay = LLVMConstInt(i1t, 1, 0);
-        for (&(t, _), &(_, now)) in targets.iter().zip(&flags) {
-            if t >= first_exit {
-                let leaves = LLVMBuildNot(in_dispatch.raw(), now, c"".as_ptr());
-                stay = LLVMBuildAnd(in_dispatch.raw(), stay, leaves, c"".as_ptr());
-            }
-        }
-        let before = in_dispatch.load(i32t, members);
-        let after = edit::call_intrinsic(
-            in_dispatch.raw(),
-            function,
-            "llvm.nvvm.vote.ballot.sync",
-            &mut [before, stay],
-            c"",
-        );
-        in_dispatch.store(after, members);
-        let own_code = if plan.rounds {
-            add_rounds(
-                function,
-                plan,
-                &in_dispatch,
-                latch,
-                &targets,
-                &flags,
-                first_exit,
-                after,
-            )
+    let ctx = build::context_of(function);
+    let i1t = build::i1_type(ctx);
+    let dispatch = build::insert_block_before(plan.header, c"sl1.merged");
+    // One latch for every back edge into the dispatch block.
+    let latch = edit::new_block_before(plan.header, dispatch, "sl1.merged.latch");
+    let in_latch = Builder::before(edit::terminator(latch));
+    let in_dispatch = Builder::at_end(dispatch);
+    // Per target: its flag in the latch and in the dispatch block.
+    let flags: Vec<(LLVMValueRef, LLVMValueRef)> = targets
+        .iter()
+        .map(|_| {
+            let next = in_latch.phi(i1t, c"sl1.merged.next");
+            let now = in_dispatch.phi(i1t, c"sl1.merged.to");
+            build::add_incoming(now, &[(next, latch)]);
+            (next, now)
+        })
+        .collect();
+    // The threads in the loop: those that entered it together, less
+    // those that left it. Each entry edge gets a block of its own where
+    // the threads that take it read the active mask: read before the
+    // branch, it would name threads that never enter (a guard such as
+    // `if (begin < end)`), which the vote would then wait for.
+    let i32t = build::i32_type(ctx);
+    let members = edit::entry_alloca(function, i32t, "sl1.merged.members");
+    for &(from, to, k) in edges {
+        let (block, pick) = if inside.contains(&from) {
+            // A block per edge: one block may branch to several targets.
+            let edge = edit::new_block_before(plan.header, latch, "sl1.merged.edge");
+            edit::retarget_edges(from, to, edge);
+            (edge, 0)
         } else {
-            plan.header
+            let enter = edit::new_block_before(plan.header, dispatch, "sl1.merged.enter");
+            edit::retarget_edges(from, to, enter);
+            let b = Builder::before(edit::terminator(enter));
+            let active = crate::llvm::intrinsics::call_intrinsic(
+                &b,
+                function,
+                "llvm.nvvm.activemask",
+                &mut [],
+                c"",
+            );
+            b.store(active, members);
+            (enter, 1)
         };
-        // Test the flags in turn; none set: the outer header.
-        let mut at = dispatch;
-        for (i, (&(_, to), &(_, now))) in targets.iter().zip(&flags).enumerate() {
-            let otherwise = if i + 1 == targets.len() {
-                own_code
-            } else {
-                LLVMInsertBasicBlockInContext(ctx, plan.header, c"sl1.merged.test".as_ptr())
-            };
-            LLVMBuildCondBr(Builder::at_end(at).raw(), now, to, otherwise);
-            at = otherwise;
+        for (&(t, _), &flag) in targets.iter().zip(&flags) {
+            let phi = if pick == 0 { flag.0 } else { flag.1 };
+            let value = build::const_int(i1t, u64::from(t == k), false);
+            build::add_incoming(phi, &[(value, block)]);
         }
-        if targets.is_empty() {
-            Builder::at_end(dispatch).br(plan.header);
+    }
+    // The vote: who stays.
+    let mut stay = build::const_int(i1t, 1, false);
+    for (&(t, _), &(_, now)) in targets.iter().zip(&flags) {
+        if t >= first_exit {
+            let leaves = in_dispatch.not(now, c"");
+            stay = in_dispatch.and(stay, leaves, c"");
         }
+    }
+    let before = in_dispatch.load(i32t, members);
+    let after = crate::llvm::intrinsics::call_intrinsic(
+        &in_dispatch,
+        function,
+        "llvm.nvvm.vote.ballot.sync",
+        &mut [before, stay],
+        c"",
+    );
+    in_dispatch.store(after, members);
+    let own_code = if plan.rounds {
+        add_rounds(
+            function,
+            plan,
+            &in_dispatch,
+            latch,
+            &targets,
+            &flags,
+            first_exit,
+            after,
+        )
+    } else {
+        plan.header
+    };
+    // Test the flags in turn; none set: the outer header.
+    let mut at = dispatch;
+    for (i, (&(_, to), &(_, now))) in targets.iter().zip(&flags).enumerate() {
+        let otherwise = if i + 1 == targets.len() {
+            own_code
+        } else {
+            build::insert_block_before(plan.header, c"sl1.merged.test")
+        };
+        Builder::at_end(at).cond_br(now, to, otherwise);
+        at = otherwise;
+    }
+    if targets.is_empty() {
+        Builder::at_end(dispatch).br(plan.header);
     }
 }
 
@@ -643,7 +630,7 @@ fn add_dispatch(
 /// its own code). Each thread still runs its own instructions in order;
 /// only the iteration each runs in changes.
 #[allow(clippy::too_many_arguments)]
-unsafe fn add_rounds(
+fn add_rounds(
     function: LLVMValueRef,
     plan: &Plan,
     in_dispatch: &Builder,
@@ -653,37 +640,35 @@ unsafe fn add_rounds(
     first_exit: u64,
     members: LLVMValueRef,
 ) -> LLVMBasicBlockRef {
-    let ctx = LLVMGetTypeContext(LLVMTypeOf(function));
-    let i1t = LLVMInt1TypeInContext(ctx);
-    let i32t = LLVMInt32TypeInContext(ctx);
-    let mut to_inner = LLVMConstInt(i1t, 0, 0);
+    let ctx = build::context_of(function);
+    let i1t = build::i1_type(ctx);
+    let i32t = build::i32_type(ctx);
+    let mut to_inner = build::const_int(i1t, 0, false);
     for (&(t, _), &(_, now)) in targets.iter().zip(flags) {
         if t < first_exit {
-            to_inner = LLVMBuildOr(in_dispatch.raw(), to_inner, now, c"".as_ptr());
+            to_inner = in_dispatch.or(to_inner, now, c"");
         }
     }
-    let in_inner = edit::call_intrinsic(
-        in_dispatch.raw(),
+    let in_inner = crate::llvm::intrinsics::call_intrinsic(
+        in_dispatch,
         function,
         "llvm.nvvm.vote.ballot.sync",
         &mut [members, to_inner],
         c"",
     );
-    let busy = LLVMBuildICmp(
-        in_dispatch.raw(),
+    let busy = in_dispatch.icmp(
         inkwell::llvm_sys::LLVMIntPredicate::LLVMIntNE,
         in_inner,
-        LLVMConstInt(i32t, 0, 0),
-        c"sl1.merged.busy".as_ptr(),
+        build::const_int(i32t, 0, false),
+        c"sl1.merged.busy",
     );
     let wait = edit::new_block_before(plan.header, latch, "sl1.merged.wait");
     for &(next, _) in flags {
-        let mut clear = LLVMConstInt(i1t, 0, 0);
-        let mut from = wait;
-        LLVMAddIncoming(next, &mut clear, &mut from, 1);
+        let clear = build::const_int(i1t, 0, false);
+        build::add_incoming(next, &[(clear, wait)]);
     }
-    let own = LLVMInsertBasicBlockInContext(ctx, plan.header, c"sl1.merged.own".as_ptr());
-    LLVMBuildCondBr(Builder::at_end(own).raw(), busy, wait, plan.header);
+    let own = build::insert_block_before(plan.header, c"sl1.merged.own");
+    Builder::at_end(own).cond_br(busy, wait, plan.header);
     own
 }
 

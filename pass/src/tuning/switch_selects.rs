@@ -14,7 +14,7 @@ use inkwell::llvm_sys::prelude::*;
 use inkwell::module::Module;
 use inkwell::values::AsValueRef;
 
-use crate::edit;
+use crate::llvm::edit;
 
 /// Most cases a rewritten switch may have.
 pub const MAX_CASES: usize = 8;
@@ -161,8 +161,8 @@ fn apply(block: LLVMBasicBlockRef, plan: Plan) {
         for (v, cases) in choice.groups() {
             let cond = cases[1..]
                 .iter()
-                .fold(compares[cases[0]], |acc, &i| b.or(acc, compares[i]));
-            value = b.select(cond, v, value);
+                .fold(compares[cases[0]], |acc, &i| b.or(acc, compares[i], c""));
+            value = b.select(cond, v, value, c"");
         }
         chosen.push(value);
     }

@@ -6,7 +6,7 @@
 use inkwell::llvm_sys::prelude::LLVMValueRef;
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 
-use crate::ir::Value;
+use crate::llvm::ir::Value;
 
 use super::scope::LoopScope;
 
@@ -103,8 +103,7 @@ impl LoopScope<'_, '_> {
     }
 
     fn inside_block(&self, block_value: Value<'_>) -> bool {
-        // SAFETY: a branch's block operands are basic-block values.
-        let block = unsafe { inkwell::llvm_sys::core::LLVMValueAsBasicBlock(block_value.as_raw()) };
+        let block = block_value.as_block();
         self.index
             .get(&block)
             .is_some_and(|i| self.l.blocks.contains(i))
@@ -122,15 +121,7 @@ impl LoopScope<'_, '_> {
         };
         if let Some(signed) = widened {
             let sum = v.operand(0)?;
-            let flagged = sum.opcode() == Some(LLVMOpcode::LLVMAdd)
-                // SAFETY: `sum` is an add instruction.
-                && unsafe {
-                    if signed {
-                        inkwell::llvm_sys::core::LLVMGetNSW(sum.as_raw()) != 0
-                    } else {
-                        inkwell::llvm_sys::core::LLVMGetNUW(sum.as_raw()) != 0
-                    }
-                };
+            let flagged = sum.opcode() == Some(LLVMOpcode::LLVMAdd) && sum.has_no_wrap(signed);
             return if flagged { self.exact_step(sum) } else { None };
         }
         let header_phi = |p: Value<'_>| -> Option<i64> {

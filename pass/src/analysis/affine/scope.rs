@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use inkwell::llvm_sys::prelude::LLVMBasicBlockRef;
 
 use crate::analysis::loops::Loop;
-use crate::ir::{Block, Function};
+use crate::llvm::ir::{Block, Function};
 
 /// One loop, as the analysis sees it.
 pub struct LoopScope<'a, 'm> {

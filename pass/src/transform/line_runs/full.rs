@@ -11,11 +11,12 @@
 //! `noalias` (lines of two structures never overlap), so the loads of one
 //! line may move past the stores to another.
 
-use inkwell::llvm_sys::core::*;
+use crate::llvm::build;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::LLVMIntPredicate;
 
-use crate::edit::Builder;
+use crate::llvm::edit::Builder;
+use crate::llvm::metadata::AliasScopes;
 use crate::runtime::Runtime;
 
 use super::site::{RunSite, Stay};
@@ -51,7 +52,7 @@ const MOST_COPIED_INSTRUCTIONS: usize = 4096;
 pub(super) fn small_enough(blocks: &[LLVMBasicBlockRef], len: i64) -> bool {
     let body: usize = blocks
         .iter()
-        .map(|&b| crate::edit::instructions(b).len())
+        .map(|&b| crate::llvm::edit::instructions(b).len())
         .sum();
     body.saturating_mul(len.max(0) as usize) <= MOST_COPIED_INSTRUCTIONS
 }
@@ -60,83 +61,41 @@ pub(super) fn small_enough(blocks: &[LLVMBasicBlockRef], len: i64) -> bool {
 /// line's first byte and the run as long as `len` (so the loop has that
 /// many iterations left).
 ///
-/// SAFETY (for callers): the stays' values and `left` are i64 values
-/// available at the builder.
-pub(super) unsafe fn starts(
-    b: &Builder,
-    stays: &[Stay],
-    left: LLVMValueRef,
-    len: i64,
-) -> LLVMValueRef {
-    let i64t = LLVMTypeOf(left);
-    let mut go = LLVMBuildICmp(
-        b.raw(),
+/// The stays' values and `left` are i64 values available at the builder.
+pub(super) fn starts(b: &Builder, stays: &[Stay], left: LLVMValueRef, len: i64) -> LLVMValueRef {
+    let i64t = build::type_of(left);
+    let mut go = b.icmp(
         LLVMIntPredicate::LLVMIntEQ,
         left,
         const_int(i64t, len),
-        c"sl1.run.full".as_ptr(),
+        c"sl1.run.full",
     );
     for stay in stays {
-        let first = LLVMBuildICmp(
-            b.raw(),
-            LLVMIntPredicate::LLVMIntEQ,
-            stay.d,
-            const_int(i64t, 0),
-            c"".as_ptr(),
-        );
-        go = LLVMBuildAnd(b.raw(), go, first, c"sl1.run.full".as_ptr());
+        let first = b.icmp(LLVMIntPredicate::LLVMIntEQ, stay.d, const_int(i64t, 0), c"");
+        go = b.and(go, first, c"sl1.run.full");
     }
     go
 }
 
 /// The alias scopes of a kernel's lines: one per structure.
-pub(super) struct LineScopes {
-    ctx: LLVMContextRef,
-    /// (structure id, its scope).
-    scopes: Vec<(u32, LLVMMetadataRef)>,
-}
+pub(super) struct LineScopes(AliasScopes);
 
 impl LineScopes {
     /// Scopes for the structures of `sites`, named after `kernel`.
-    ///
-    /// SAFETY (for callers): `ctx` is the kernel's live context.
-    pub(super) unsafe fn new(ctx: LLVMContextRef, kernel: &str, sites: &[RunSite]) -> LineScopes {
+    pub(super) fn new(ctx: LLVMContextRef, kernel: &str, sites: &[RunSite]) -> LineScopes {
         let mut ids: Vec<u32> = sites.iter().map(|s| s.state.id).collect();
         ids.sort_unstable();
         ids.dedup();
-        let mut name = [md_string(ctx, "sl1.lines")];
-        let domain = LLVMMDNodeInContext2(ctx, name.as_mut_ptr(), 1);
         let scopes = ids
             .into_iter()
-            .map(|id| {
-                let mut ops = [md_string(ctx, &format!("sl1.line.{kernel}.{id}")), domain];
-                (id, LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), 2))
-            })
-            .collect();
-        LineScopes { ctx, scopes }
+            .map(|id| (id, format!("sl1.line.{kernel}.{id}")));
+        LineScopes(AliasScopes::new(ctx, "sl1.lines", scopes))
     }
 
     /// Marks `access` (a load or store of structure `id`'s line) as in that
     /// line's scope and apart from every other line.
-    ///
-    /// SAFETY (for callers): `access` is a live load or store.
-    unsafe fn mark(&self, access: LLVMValueRef, id: u32) {
-        let list = |pick: &dyn Fn(u32) -> bool| {
-            let mut ops: Vec<LLVMMetadataRef> = self
-                .scopes
-                .iter()
-                .filter(|(s, _)| pick(*s))
-                .map(|(_, m)| *m)
-                .collect();
-            LLVMMetadataAsValue(
-                self.ctx,
-                LLVMMDNodeInContext2(self.ctx, ops.as_mut_ptr(), ops.len()),
-            )
-        };
-        LLVMSetMetadata(access, md_kind(self.ctx, "alias.scope"), list(&|s| s == id));
-        if self.scopes.len() > 1 {
-            LLVMSetMetadata(access, md_kind(self.ctx, "noalias"), list(&|s| s != id));
-        }
+    fn mark(&self, access: LLVMValueRef, id: u32) {
+        self.0.mark(access, id)
     }
 }
 
@@ -146,10 +105,9 @@ impl LineScopes {
 /// before the run took at its first byte. The access carries its line's
 /// scope and the alignment its offset has.
 ///
-/// SAFETY (for callers): `access` is such a call (operand 0 its address,
-/// 1 a store's value) and `line` its line, a shared pointer that dominates
-/// it.
-pub(super) unsafe fn in_place(
+/// `access` is such a call (operand 0 its address, 1 a store's value) and
+/// `line` its line, a shared pointer that dominates it.
+pub(super) fn in_place(
     rt: &Runtime<'_, '_>,
     scopes: &LineScopes,
     access: LLVMValueRef,
@@ -158,36 +116,21 @@ pub(super) unsafe fn in_place(
     t: i64,
 ) {
     let b = Builder::before(access);
-    let ctx = LLVMGetTypeContext(LLVMTypeOf(line));
+    let ctx = build::context_of(line);
     let offset = site.stride * (t + 1);
-    let mut off = [const_int(LLVMInt64TypeInContext(ctx), offset)];
-    let at = LLVMBuildGEP2(
-        b.raw(),
-        LLVMInt8TypeInContext(ctx),
-        line,
-        off.as_mut_ptr(),
-        1,
-        c"sl1.full".as_ptr(),
-    );
+    let mut off = [const_int(build::i64_type(ctx), offset)];
+    let at = b.gep(build::i8_type(ctx), line, &mut off, c"sl1.full");
     let moved = if site.is_load {
         let v = b.load(site.ty, at);
-        crate::edit::replace_uses(access, v);
+        crate::llvm::edit::replace_uses(access, v);
         v
     } else {
-        b.store(LLVMGetOperand(access, 1), at)
+        b.store(build::operand(access, 1), at)
     };
     // Lines start aligned to `shared_line_align`; the offset's lowest set
     // bit bounds what it keeps of that.
     let align = rt.shared_line_align().min(1 << offset.trailing_zeros());
-    LLVMSetAlignment(moved, align.max(rt.in_line_align(site.kind)));
+    build::set_alignment(moved, align.max(rt.in_line_align(site.kind)));
     scopes.mark(moved, site.state.id);
-    crate::edit::erase(access);
-}
-
-unsafe fn md_string(ctx: LLVMContextRef, s: &str) -> LLVMMetadataRef {
-    LLVMMDStringInContext2(ctx, s.as_ptr().cast(), s.len())
-}
-
-unsafe fn md_kind(ctx: LLVMContextRef, name: &str) -> u32 {
-    LLVMGetMDKindIDInContext(ctx, name.as_ptr().cast(), name.len() as u32)
+    crate::llvm::edit::erase(access);
 }

@@ -1,6 +1,6 @@
 //! Changes to the control-flow graph that the C API offers only piecemeal:
 //! demoting values to stack slots, preheaders and single latches, and cloning
-//! a loop's blocks. This and `ir.rs` are the audited places that call llvm-sys.
+//! a loop's blocks.
 //!
 //! Values that cross a loop's boundary are demoted to allocas (as LLVM's
 //! reg2mem does) so that the loop can be cloned and re-entered without phi
@@ -11,6 +11,8 @@ use std::collections::{BTreeSet, HashMap};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::LLVMOpcode;
+
+pub use super::build::Builder;
 
 /// Every block of `function`, in layout order.
 pub fn blocks(function: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
@@ -89,57 +91,6 @@ pub fn first_non_phi(block: LLVMBasicBlockRef) -> LLVMValueRef {
         .into_iter()
         .find(|i| !is_phi(*i))
         .expect("a block ends in a terminator")
-}
-
-/// A builder positioned before `inst`. The caller disposes of it.
-pub struct Builder(LLVMBuilderRef);
-
-impl Builder {
-    pub fn before(inst: LLVMValueRef) -> Builder {
-        // SAFETY: creates a builder in the instruction's context.
-        unsafe {
-            let ctx = LLVMGetTypeContext(LLVMTypeOf(inst));
-            let b = LLVMCreateBuilderInContext(ctx);
-            LLVMPositionBuilderBefore(b, inst);
-            Builder(b)
-        }
-    }
-
-    pub fn at_end(block: LLVMBasicBlockRef) -> Builder {
-        // SAFETY: creates a builder in the block's context.
-        unsafe {
-            let ctx = LLVMGetTypeContext(LLVMTypeOf(LLVMBasicBlockAsValue(block)));
-            let b = LLVMCreateBuilderInContext(ctx);
-            LLVMPositionBuilderAtEnd(b, block);
-            Builder(b)
-        }
-    }
-
-    pub fn raw(&self) -> LLVMBuilderRef {
-        self.0
-    }
-
-    pub fn load(&self, ty: LLVMTypeRef, ptr: LLVMValueRef) -> LLVMValueRef {
-        // SAFETY: builds an instruction at the builder's position.
-        unsafe { LLVMBuildLoad2(self.0, ty, ptr, c"".as_ptr()) }
-    }
-
-    pub fn store(&self, value: LLVMValueRef, ptr: LLVMValueRef) -> LLVMValueRef {
-        // SAFETY: as above.
-        unsafe { LLVMBuildStore(self.0, value, ptr) }
-    }
-
-    pub fn br(&self, dest: LLVMBasicBlockRef) -> LLVMValueRef {
-        // SAFETY: as above.
-        unsafe { LLVMBuildBr(self.0, dest) }
-    }
-}
-
-impl Drop for Builder {
-    fn drop(&mut self) {
-        // SAFETY: the builder was created by us and is disposed of once.
-        unsafe { LLVMDisposeBuilder(self.0) }
-    }
 }
 
 /// Creates an alloca of `ty` at the start of the function's entry block.
@@ -494,36 +445,6 @@ pub fn delete_block(block: LLVMBasicBlockRef) {
     unsafe { LLVMDeleteBasicBlock(block) }
 }
 
-impl Builder {
-    pub fn icmp_eq(&self, a: LLVMValueRef, b: LLVMValueRef) -> LLVMValueRef {
-        // SAFETY: builds an instruction at the builder's position.
-        unsafe {
-            LLVMBuildICmp(
-                self.0,
-                inkwell::llvm_sys::LLVMIntPredicate::LLVMIntEQ,
-                a,
-                b,
-                c"".as_ptr(),
-            )
-        }
-    }
-
-    pub fn or(&self, a: LLVMValueRef, b: LLVMValueRef) -> LLVMValueRef {
-        // SAFETY: as above.
-        unsafe { LLVMBuildOr(self.0, a, b, c"".as_ptr()) }
-    }
-
-    pub fn select(
-        &self,
-        cond: LLVMValueRef,
-        then: LLVMValueRef,
-        other: LLVMValueRef,
-    ) -> LLVMValueRef {
-        // SAFETY: as above.
-        unsafe { LLVMBuildSelect(self.0, cond, then, other, c"".as_ptr()) }
-    }
-}
-
 /// Inserts `freeze inst` right after `inst` (not a phi or terminator) and
 /// sends every other use of `inst` through it.
 pub fn freeze_after(inst: LLVMValueRef) -> LLVMValueRef {
@@ -582,103 +503,6 @@ pub fn run_function_passes(function: LLVMValueRef, passes: &std::ffi::CStr) {
 extern "C" {
     fn sl1_switch_case_value(switch: LLVMValueRef, i: u32) -> LLVMValueRef;
     fn sl1_run_function_passes(function: LLVMValueRef, passes: *const std::ffi::c_char) -> bool;
-}
-
-extern "C" {
-    fn sl1_backup_function(function: LLVMValueRef) -> LLVMValueRef;
-    fn sl1_discard_backup(copy: LLVMValueRef);
-    fn sl1_restore_backup(function: LLVMValueRef, copy: LLVMValueRef);
-    fn sl1_verify_function(function: LLVMValueRef, out: *mut std::ffi::c_char, size: u32) -> bool;
-}
-
-/// A copy of a function's body (`kernel_backup.cpp`), to put back when a
-/// transform of it fails. Dropping it without `restore` discards it.
-pub struct Backup {
-    function: LLVMValueRef,
-    copy: LLVMValueRef,
-}
-
-impl Backup {
-    pub fn take(function: LLVMValueRef) -> Backup {
-        // SAFETY: `function` is a live function with a body.
-        let copy = unsafe { sl1_backup_function(function) };
-        Backup { function, copy }
-    }
-
-    /// Puts the saved body back in place of the current one.
-    pub fn restore(self) {
-        let me = std::mem::ManuallyDrop::new(self);
-        // SAFETY: both are live functions of one module with one type; the
-        // copy is consumed.
-        unsafe { sl1_restore_backup(me.function, me.copy) }
-    }
-}
-
-impl Drop for Backup {
-    fn drop(&mut self) {
-        // SAFETY: the copy is live and unused (a private clone).
-        unsafe { sl1_discard_backup(self.copy) }
-    }
-}
-
-/// The verifier's first complaint about `function`, if any.
-pub fn verify_function(function: LLVMValueRef) -> Result<(), String> {
-    let mut buffer = vec![0 as std::ffi::c_char; 4096];
-    // SAFETY: `function` is live; the buffer's size is passed.
-    let ok = unsafe { sl1_verify_function(function, buffer.as_mut_ptr(), buffer.len() as u32) };
-    if ok {
-        return Ok(());
-    }
-    // SAFETY: the callee NUL-terminated the buffer.
-    let message = unsafe { std::ffi::CStr::from_ptr(buffer.as_ptr()) };
-    Err(message.to_string_lossy().trim().to_string())
-}
-
-/// Runs `change` on `function` and keeps it only when it neither panics nor
-/// leaves a body the verifier rejects; otherwise puts the body back as it
-/// was and returns why.
-pub fn all_or_nothing<T>(function: LLVMValueRef, change: impl FnOnce() -> T) -> Result<T, String> {
-    let backup = Backup::take(function);
-    let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(change));
-    let failure = match &attempt {
-        Ok(_) => verify_function(function).err(),
-        Err(payload) => Some(crate::panic::panic_message(payload.as_ref())),
-    };
-    match (attempt, failure) {
-        (Ok(done), None) => Ok(done),
-        (_, why) => {
-            backup.restore();
-            Err(why.unwrap_or_default())
-        }
-    }
-}
-
-/// Calls the (not overloaded) intrinsic `name` with `args` at the end of
-/// `builder`'s position, declared with the attributes LLVM gives it
-/// (convergent for the warp and block collectives).
-///
-/// SAFETY (for callers): `builder` builds in `function`, `args` have the
-/// intrinsic's parameter types.
-pub unsafe fn call_intrinsic(
-    builder: LLVMBuilderRef,
-    function: LLVMValueRef,
-    name: &str,
-    args: &mut [LLVMValueRef],
-    result: &std::ffi::CStr,
-) -> LLVMValueRef {
-    let module = LLVMGetGlobalParent(function);
-    let id = LLVMLookupIntrinsicID(name.as_ptr() as *const std::ffi::c_char, name.len());
-    assert!(id != 0, "LLVM lacks {name}");
-    let decl = LLVMGetIntrinsicDeclaration(module, id, std::ptr::null_mut(), 0);
-    let ty = LLVMGlobalGetValueType(decl);
-    LLVMBuildCall2(
-        builder,
-        ty,
-        decl,
-        args.as_mut_ptr(),
-        args.len() as u32,
-        result.as_ptr(),
-    )
 }
 
 /// Builds `call f(args)` before `before`.

@@ -273,6 +273,24 @@ impl<'m> Value<'m> {
         }
     }
 
+    /// The block a block operand (of a branch) stands for.
+    pub fn as_block(self) -> LLVMBasicBlockRef {
+        // SAFETY: callers pass block operands, which are basic-block values.
+        unsafe { LLVMValueAsBasicBlock(self.raw) }
+    }
+
+    /// Whether an add instruction is `nsw` (`signed`) or `nuw`.
+    pub fn has_no_wrap(self, signed: bool) -> bool {
+        // SAFETY: `self` is a live add instruction (callers check the opcode).
+        unsafe {
+            if signed {
+                LLVMGetNSW(self.raw) != 0
+            } else {
+                LLVMGetNUW(self.raw) != 0
+            }
+        }
+    }
+
     pub fn as_raw(self) -> LLVMValueRef {
         self.raw
     }

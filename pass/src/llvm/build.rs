@@ -1,0 +1,519 @@
+//! Instructions, constants, types and globals, built through LLVM's C API
+//! for the parts of the transform that work on raw handles (the slices, the
+//! decision, line runs, merged loops), and the few inkwell calls that inkwell
+//! marks unsafe.
+//!
+//! Every handle passed in is live and of the kind its name says (LLVM gave
+//! it to the caller from the module being transformed); names are C strings
+//! because LLVM copies them.
+
+use std::ffi::{c_char, CStr};
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::{
+    LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMInlineAsmDialect, LLVMIntPredicate, LLVMLinkage,
+    LLVMOpcode, LLVMTypeKind,
+};
+
+/// An instruction builder of its own, disposed of when dropped.
+pub struct Builder(LLVMBuilderRef);
+
+impl Builder {
+    /// A builder positioned before `inst`.
+    pub fn before(inst: LLVMValueRef) -> Builder {
+        // SAFETY: creates a builder in the instruction's context.
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(inst));
+            let b = LLVMCreateBuilderInContext(ctx);
+            LLVMPositionBuilderBefore(b, inst);
+            Builder(b)
+        }
+    }
+
+    /// A builder positioned at the end of `block`.
+    pub fn at_end(block: LLVMBasicBlockRef) -> Builder {
+        // SAFETY: creates a builder in the block's context.
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(LLVMBasicBlockAsValue(block)));
+            let b = LLVMCreateBuilderInContext(ctx);
+            LLVMPositionBuilderAtEnd(b, block);
+            Builder(b)
+        }
+    }
+
+    pub(super) fn raw(&self) -> LLVMBuilderRef {
+        self.0
+    }
+
+    pub fn load(&self, ty: LLVMTypeRef, ptr: LLVMValueRef) -> LLVMValueRef {
+        // SAFETY (this and every builder call below): builds one instruction
+        // of live operands at the builder's position.
+        unsafe { LLVMBuildLoad2(self.0, ty, ptr, c"".as_ptr()) }
+    }
+
+    pub fn store(&self, value: LLVMValueRef, ptr: LLVMValueRef) -> LLVMValueRef {
+        unsafe { LLVMBuildStore(self.0, value, ptr) }
+    }
+
+    pub fn br(&self, dest: LLVMBasicBlockRef) -> LLVMValueRef {
+        unsafe { LLVMBuildBr(self.0, dest) }
+    }
+
+    pub fn cond_br(
+        &self,
+        cond: LLVMValueRef,
+        then: LLVMBasicBlockRef,
+        otherwise: LLVMBasicBlockRef,
+    ) -> LLVMValueRef {
+        unsafe { LLVMBuildCondBr(self.0, cond, then, otherwise) }
+    }
+
+    pub fn icmp(
+        &self,
+        pred: LLVMIntPredicate,
+        a: LLVMValueRef,
+        b: LLVMValueRef,
+        name: &CStr,
+    ) -> LLVMValueRef {
+        unsafe { LLVMBuildICmp(self.0, pred, a, b, name.as_ptr()) }
+    }
+
+    pub fn icmp_eq(&self, a: LLVMValueRef, b: LLVMValueRef) -> LLVMValueRef {
+        self.icmp(LLVMIntPredicate::LLVMIntEQ, a, b, c"")
+    }
+
+    /// The binary operation `op` (`add`, `and`, `udiv`, ...) of two integers.
+    fn binary(
+        &self,
+        op: LLVMOpcode,
+        a: LLVMValueRef,
+        b: LLVMValueRef,
+        name: &CStr,
+    ) -> LLVMValueRef {
+        unsafe { LLVMBuildBinOp(self.0, op, a, b, name.as_ptr()) }
+    }
+
+    pub fn add(&self, a: LLVMValueRef, b: LLVMValueRef, name: &CStr) -> LLVMValueRef {
+        unsafe { LLVMBuildAdd(self.0, a, b, name.as_ptr()) }
+    }
+
+    pub fn sub(&self, a: LLVMValueRef, b: LLVMValueRef, name: &CStr) -> LLVMValueRef {
+        unsafe { LLVMBuildSub(self.0, a, b, name.as_ptr()) }
+    }
+
+    pub fn mul(&self, a: LLVMValueRef, b: LLVMValueRef, name: &CStr) -> LLVMValueRef {
+        unsafe { LLVMBuildMul(self.0, a, b, name.as_ptr()) }
+    }
+
+    pub fn udiv(&self, a: LLVMValueRef, b: LLVMValueRef, name: &CStr) -> LLVMValueRef {
+        self.binary(LLVMOpcode::LLVMUDiv, a, b, name)
+    }
+
+    pub fn sdiv(&self, a: LLVMValueRef, b: LLVMValueRef, name: &CStr) -> LLVMValueRef {
+        self.binary(LLVMOpcode::LLVMSDiv, a, b, name)
+    }
+
+    pub fn and(&self, a: LLVMValueRef, b: LLVMValueRef, name: &CStr) -> LLVMValueRef {
+        self.binary(LLVMOpcode::LLVMAnd, a, b, name)
+    }
+
+    pub fn or(&self, a: LLVMValueRef, b: LLVMValueRef, name: &CStr) -> LLVMValueRef {
+        self.binary(LLVMOpcode::LLVMOr, a, b, name)
+    }
+
+    pub fn xor(&self, a: LLVMValueRef, b: LLVMValueRef, name: &CStr) -> LLVMValueRef {
+        self.binary(LLVMOpcode::LLVMXor, a, b, name)
+    }
+
+    pub fn shl(&self, a: LLVMValueRef, b: LLVMValueRef, name: &CStr) -> LLVMValueRef {
+        self.binary(LLVMOpcode::LLVMShl, a, b, name)
+    }
+
+    pub fn lshr(&self, a: LLVMValueRef, b: LLVMValueRef, name: &CStr) -> LLVMValueRef {
+        self.binary(LLVMOpcode::LLVMLShr, a, b, name)
+    }
+
+    pub fn not(&self, v: LLVMValueRef, name: &CStr) -> LLVMValueRef {
+        unsafe { LLVMBuildNot(self.0, v, name.as_ptr()) }
+    }
+
+    pub fn neg(&self, v: LLVMValueRef, name: &CStr) -> LLVMValueRef {
+        unsafe { LLVMBuildNeg(self.0, v, name.as_ptr()) }
+    }
+
+    pub fn select(
+        &self,
+        cond: LLVMValueRef,
+        then: LLVMValueRef,
+        otherwise: LLVMValueRef,
+        name: &CStr,
+    ) -> LLVMValueRef {
+        unsafe { LLVMBuildSelect(self.0, cond, then, otherwise, name.as_ptr()) }
+    }
+
+    pub fn zext(&self, v: LLVMValueRef, ty: LLVMTypeRef, name: &CStr) -> LLVMValueRef {
+        unsafe { LLVMBuildZExt(self.0, v, ty, name.as_ptr()) }
+    }
+
+    pub fn trunc(&self, v: LLVMValueRef, ty: LLVMTypeRef, name: &CStr) -> LLVMValueRef {
+        unsafe { LLVMBuildTrunc(self.0, v, ty, name.as_ptr()) }
+    }
+
+    pub fn ptr_to_int(&self, v: LLVMValueRef, ty: LLVMTypeRef, name: &CStr) -> LLVMValueRef {
+        unsafe { LLVMBuildPtrToInt(self.0, v, ty, name.as_ptr()) }
+    }
+
+    /// An empty phi of `ty`; `add_incoming` fills it.
+    pub fn phi(&self, ty: LLVMTypeRef, name: &CStr) -> LLVMValueRef {
+        unsafe { LLVMBuildPhi(self.0, ty, name.as_ptr()) }
+    }
+
+    /// `getelementptr ty, ptr, indices`; the caller keeps the address inside
+    /// the object `ptr` points into.
+    pub fn gep(
+        &self,
+        ty: LLVMTypeRef,
+        ptr: LLVMValueRef,
+        indices: &mut [LLVMValueRef],
+        name: &CStr,
+    ) -> LLVMValueRef {
+        unsafe {
+            LLVMBuildGEP2(
+                self.0,
+                ty,
+                ptr,
+                indices.as_mut_ptr(),
+                indices.len() as u32,
+                name.as_ptr(),
+            )
+        }
+    }
+
+    /// Calls `f`, of function type `fty`, with `args` of its parameter types.
+    pub fn call(
+        &self,
+        fty: LLVMTypeRef,
+        f: LLVMValueRef,
+        args: &mut [LLVMValueRef],
+        name: &CStr,
+    ) -> LLVMValueRef {
+        unsafe {
+            LLVMBuildCall2(
+                self.0,
+                fty,
+                f,
+                args.as_mut_ptr(),
+                args.len() as u32,
+                name.as_ptr(),
+            )
+        }
+    }
+
+    /// A relaxed (monotonic) `atomicrmw add` of `value` to `*ptr`.
+    pub fn atomic_add(&self, ptr: LLVMValueRef, value: LLVMValueRef) -> LLVMValueRef {
+        unsafe {
+            LLVMBuildAtomicRMW(
+                self.0,
+                LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpAdd,
+                ptr,
+                value,
+                LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic,
+                0,
+            )
+        }
+    }
+}
+
+impl Drop for Builder {
+    fn drop(&mut self) {
+        // SAFETY: the builder was created by us and is disposed of once.
+        unsafe { LLVMDisposeBuilder(self.0) }
+    }
+}
+
+// SAFETY (every function below): reads or changes live handles of the kinds
+// named, as LLVM's C API documents them.
+
+pub fn type_of(v: LLVMValueRef) -> LLVMTypeRef {
+    unsafe { LLVMTypeOf(v) }
+}
+
+pub fn type_context(ty: LLVMTypeRef) -> LLVMContextRef {
+    unsafe { LLVMGetTypeContext(ty) }
+}
+
+/// The context of value `v`.
+pub fn context_of(v: LLVMValueRef) -> LLVMContextRef {
+    type_context(type_of(v))
+}
+
+pub fn int_type(ctx: LLVMContextRef, bits: u32) -> LLVMTypeRef {
+    unsafe { LLVMIntTypeInContext(ctx, bits) }
+}
+
+pub fn i1_type(ctx: LLVMContextRef) -> LLVMTypeRef {
+    unsafe { LLVMInt1TypeInContext(ctx) }
+}
+
+pub fn i8_type(ctx: LLVMContextRef) -> LLVMTypeRef {
+    unsafe { LLVMInt8TypeInContext(ctx) }
+}
+
+pub fn i32_type(ctx: LLVMContextRef) -> LLVMTypeRef {
+    unsafe { LLVMInt32TypeInContext(ctx) }
+}
+
+pub fn i64_type(ctx: LLVMContextRef) -> LLVMTypeRef {
+    unsafe { LLVMInt64TypeInContext(ctx) }
+}
+
+pub fn pointer_type(ctx: LLVMContextRef, address_space: u32) -> LLVMTypeRef {
+    unsafe { LLVMPointerTypeInContext(ctx, address_space) }
+}
+
+pub fn array_type(element: LLVMTypeRef, count: u64) -> LLVMTypeRef {
+    unsafe { LLVMArrayType2(element, count) }
+}
+
+/// A function type returning `ret` with parameters `params`, not variadic.
+pub fn function_type(ret: LLVMTypeRef, params: &mut [LLVMTypeRef]) -> LLVMTypeRef {
+    unsafe { LLVMFunctionType(ret, params.as_mut_ptr(), params.len() as u32, 0) }
+}
+
+pub fn type_kind(ty: LLVMTypeRef) -> LLVMTypeKind {
+    unsafe { LLVMGetTypeKind(ty) }
+}
+
+/// The width of integer type `ty` in bits.
+pub fn int_width(ty: LLVMTypeRef) -> u32 {
+    unsafe { LLVMGetIntTypeWidth(ty) }
+}
+
+/// An integer constant of `ty` (`sign_extend`: `v` is read as signed).
+pub fn const_int(ty: LLVMTypeRef, v: u64, sign_extend: bool) -> LLVMValueRef {
+    unsafe { LLVMConstInt(ty, v, i32::from(sign_extend)) }
+}
+
+pub fn const_null(ty: LLVMTypeRef) -> LLVMValueRef {
+    unsafe { LLVMConstNull(ty) }
+}
+
+pub fn const_all_ones(ty: LLVMTypeRef) -> LLVMValueRef {
+    unsafe { LLVMConstAllOnes(ty) }
+}
+
+/// Operand `i` of `v`, which has more than `i` operands.
+pub fn operand(v: LLVMValueRef, i: u32) -> LLVMValueRef {
+    unsafe { LLVMGetOperand(v, i) }
+}
+
+pub fn num_operands(v: LLVMValueRef) -> u32 {
+    unsafe { LLVMGetNumOperands(v) as u32 }
+}
+
+pub fn is_instruction(v: LLVMValueRef) -> bool {
+    unsafe { !LLVMIsAInstruction(v).is_null() }
+}
+
+/// The opcode of instruction `inst`.
+pub fn opcode(inst: LLVMValueRef) -> LLVMOpcode {
+    unsafe { LLVMGetInstructionOpcode(inst) }
+}
+
+/// The block of instruction `inst`.
+pub fn instruction_block(inst: LLVMValueRef) -> LLVMBasicBlockRef {
+    unsafe { LLVMGetInstructionParent(inst) }
+}
+
+/// The instruction after `inst` in its block, if any.
+pub fn next_instruction(inst: LLVMValueRef) -> Option<LLVMValueRef> {
+    let next = unsafe { LLVMGetNextInstruction(inst) };
+    (!next.is_null()).then_some(next)
+}
+
+/// The block that value `v` (a block operand of a branch) stands for.
+pub fn value_as_block(v: LLVMValueRef) -> LLVMBasicBlockRef {
+    unsafe { LLVMValueAsBasicBlock(v) }
+}
+
+/// The function `block` belongs to.
+pub fn block_function(block: LLVMBasicBlockRef) -> LLVMValueRef {
+    unsafe { LLVMGetBasicBlockParent(block) }
+}
+
+pub fn entry_block(function: LLVMValueRef) -> LLVMBasicBlockRef {
+    unsafe { LLVMGetEntryBasicBlock(function) }
+}
+
+/// A new empty block named `name`, placed before `before`.
+pub fn insert_block_before(before: LLVMBasicBlockRef, name: &CStr) -> LLVMBasicBlockRef {
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(LLVMBasicBlockAsValue(before)));
+        LLVMInsertBasicBlockInContext(ctx, before, name.as_ptr())
+    }
+}
+
+pub fn param(function: LLVMValueRef, i: u32) -> LLVMValueRef {
+    unsafe { LLVMGetParam(function, i) }
+}
+
+pub fn count_params(function: LLVMValueRef) -> u32 {
+    unsafe { LLVMCountParams(function) }
+}
+
+/// The module of global `global` (a function included).
+pub fn module_of(global: LLVMValueRef) -> LLVMModuleRef {
+    unsafe { LLVMGetGlobalParent(global) }
+}
+
+pub fn module_context(module: LLVMModuleRef) -> LLVMContextRef {
+    unsafe { LLVMGetModuleContext(module) }
+}
+
+/// The function `name` of `module`, declared with `fty` when missing.
+pub fn get_or_declare_function(
+    module: LLVMModuleRef,
+    name: &CStr,
+    fty: LLVMTypeRef,
+) -> LLVMValueRef {
+    unsafe {
+        let f = LLVMGetNamedFunction(module, name.as_ptr());
+        if f.is_null() {
+            LLVMAddFunction(module, name.as_ptr(), fty)
+        } else {
+            f
+        }
+    }
+}
+
+/// The type of what global `global` holds (a function's type included).
+pub fn global_value_type(global: LLVMValueRef) -> LLVMTypeRef {
+    unsafe { LLVMGlobalGetValueType(global) }
+}
+
+/// A zero-initialised, externally visible global of `ty` in `address_space`.
+pub fn add_zeroed_global(
+    module: LLVMModuleRef,
+    ty: LLVMTypeRef,
+    name: &CStr,
+    address_space: u32,
+    align: u32,
+) -> LLVMValueRef {
+    unsafe {
+        let global = LLVMAddGlobalInAddressSpace(module, ty, name.as_ptr(), address_space);
+        LLVMSetInitializer(global, LLVMConstNull(ty));
+        LLVMSetLinkage(global, LLVMLinkage::LLVMExternalLinkage);
+        LLVMSetAlignment(global, align);
+        global
+    }
+}
+
+/// The name of `v`, empty when it has none.
+pub fn value_name(v: LLVMValueRef) -> String {
+    let mut len = 0;
+    unsafe {
+        let p = LLVMGetValueName2(v, &mut len);
+        if p.is_null() {
+            return String::new();
+        }
+        let bytes = std::slice::from_raw_parts(p as *const u8, len);
+        String::from_utf8_lossy(bytes).into_owned()
+    }
+}
+
+/// The alignment of a load, store, alloca or global.
+pub fn alignment(v: LLVMValueRef) -> u32 {
+    unsafe { LLVMGetAlignment(v) }
+}
+
+pub fn set_alignment(v: LLVMValueRef, align: u32) {
+    unsafe { LLVMSetAlignment(v, align) }
+}
+
+/// Whether `v` has a use.
+pub fn has_uses(v: LLVMValueRef) -> bool {
+    unsafe { !LLVMGetFirstUse(v).is_null() }
+}
+
+/// Adds the (value, block) pairs to `phi`.
+pub fn add_incoming(phi: LLVMValueRef, incoming: &[(LLVMValueRef, LLVMBasicBlockRef)]) {
+    let (mut values, mut blocks): (Vec<_>, Vec<_>) = incoming.iter().copied().unzip();
+    unsafe {
+        LLVMAddIncoming(
+            phi,
+            values.as_mut_ptr(),
+            blocks.as_mut_ptr(),
+            values.len() as u32,
+        )
+    }
+}
+
+/// The bytes a store of `ty` writes under `module`'s data layout.
+pub fn store_size(module: LLVMModuleRef, ty: LLVMTypeRef) -> u64 {
+    unsafe {
+        use inkwell::llvm_sys::target::*;
+        LLVMStoreSizeOfType(LLVMGetModuleDataLayout(module), ty)
+    }
+}
+
+/// An inline-assembly callee of type `fty` (no side effects unless
+/// `side_effects`; AT&T dialect, as NVPTX reads it).
+pub fn inline_asm(
+    fty: LLVMTypeRef,
+    asm: &str,
+    constraints: &str,
+    side_effects: bool,
+) -> LLVMValueRef {
+    unsafe {
+        LLVMGetInlineAsm(
+            fty,
+            asm.as_ptr() as *const c_char,
+            asm.len(),
+            constraints.as_ptr() as *const c_char,
+            constraints.len(),
+            i32::from(side_effects),
+            0,
+            LLVMInlineAsmDialect::LLVMInlineAsmDialectATT,
+            0,
+        )
+    }
+}
+
+/// Runs the module pass pipeline `passes` on `module` with default options.
+pub fn run_module_passes(module: LLVMModuleRef, passes: &CStr) {
+    use inkwell::llvm_sys::transforms::pass_builder::*;
+    unsafe {
+        let opts = LLVMCreatePassBuilderOptions();
+        let err = LLVMRunPasses(module, passes.as_ptr(), std::ptr::null_mut(), opts);
+        assert!(err.is_null(), "{passes:?} failed");
+        LLVMDisposePassBuilderOptions(opts);
+    }
+}
+
+/// inkwell's view of type `ty`, which is a first-class type.
+pub fn basic_type<'ctx>(ty: LLVMTypeRef) -> inkwell::types::BasicTypeEnum<'ctx> {
+    unsafe { inkwell::types::BasicTypeEnum::new(ty) }
+}
+
+/// inkwell's `getelementptr`; the caller keeps the address inside the
+/// object `ptr` points into.
+pub fn inkwell_gep<'ctx>(
+    b: &inkwell::builder::Builder<'ctx>,
+    ty: impl inkwell::types::BasicType<'ctx>,
+    ptr: inkwell::values::PointerValue<'ctx>,
+    indices: &[inkwell::values::IntValue<'ctx>],
+    name: &str,
+) -> Result<inkwell::values::PointerValue<'ctx>, inkwell::builder::BuilderError> {
+    unsafe { b.build_gep(ty, ptr, indices, name) }
+}
+
+/// Deletes `global`, which nothing uses.
+pub fn delete_global(global: inkwell::values::GlobalValue<'_>) {
+    unsafe { global.delete() }
+}
+
+/// Deletes `function`, which nothing calls.
+pub fn delete_function(function: inkwell::values::FunctionValue<'_>) {
+    unsafe { function.delete() }
+}

@@ -1,0 +1,72 @@
+//! Alias scopes: a domain of scopes, one per id, that marks loads and
+//! stores as in their own scope and apart from every other.
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+
+/// The scopes of one domain, each under an id.
+pub struct AliasScopes {
+    ctx: LLVMContextRef,
+    /// (id, its scope).
+    scopes: Vec<(u32, LLVMMetadataRef)>,
+}
+
+impl AliasScopes {
+    /// A domain named `domain` with one scope per (id, name) of `scopes`.
+    pub fn new(
+        ctx: LLVMContextRef,
+        domain: &str,
+        scopes: impl IntoIterator<Item = (u32, String)>,
+    ) -> AliasScopes {
+        // SAFETY: builds metadata nodes of strings in the live context.
+        unsafe {
+            let mut name = [md_string(ctx, domain)];
+            let domain = LLVMMDNodeInContext2(ctx, name.as_mut_ptr(), 1);
+            let scopes = scopes
+                .into_iter()
+                .map(|(id, scope)| {
+                    let mut ops = [md_string(ctx, &scope), domain];
+                    (id, LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), 2))
+                })
+                .collect();
+            AliasScopes { ctx, scopes }
+        }
+    }
+
+    /// Marks `access` (a live load or store) as in scope `id` and, when
+    /// there are others, apart from every other scope.
+    pub fn mark(&self, access: LLVMValueRef, id: u32) {
+        let list = |pick: &dyn Fn(u32) -> bool| {
+            let mut ops: Vec<LLVMMetadataRef> = self
+                .scopes
+                .iter()
+                .filter(|(s, _)| pick(*s))
+                .map(|(_, m)| *m)
+                .collect();
+            // SAFETY: a node of this context's scopes, as a value.
+            unsafe {
+                LLVMMetadataAsValue(
+                    self.ctx,
+                    LLVMMDNodeInContext2(self.ctx, ops.as_mut_ptr(), ops.len()),
+                )
+            }
+        };
+        // SAFETY: `access` is a live load or store of this context.
+        unsafe {
+            LLVMSetMetadata(access, md_kind(self.ctx, "alias.scope"), list(&|s| s == id));
+            if self.scopes.len() > 1 {
+                LLVMSetMetadata(access, md_kind(self.ctx, "noalias"), list(&|s| s != id));
+            }
+        }
+    }
+}
+
+/// SAFETY (for callers): `ctx` is live.
+unsafe fn md_string(ctx: LLVMContextRef, s: &str) -> LLVMMetadataRef {
+    LLVMMDStringInContext2(ctx, s.as_ptr().cast(), s.len())
+}
+
+/// SAFETY (for callers): `ctx` is live.
+unsafe fn md_kind(ctx: LLVMContextRef, name: &str) -> u32 {
+    LLVMGetMDKindIDInContext(ctx, name.as_ptr().cast(), name.len() as u32)
+}

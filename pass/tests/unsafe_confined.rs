@@ -1,0 +1,68 @@
+//! Every `unsafe` line of the pass is in `pass/src/llvm/`: the crate root
+//! denies `unsafe_code`, that one module alone allows it, and no other
+//! source file says `unsafe` or imports llvm-sys's C API directly.
+
+use std::path::{Path, PathBuf};
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+#[test]
+fn the_crate_denies_unsafe_code_and_only_llvm_allows_it() {
+    let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
+    assert!(
+        lib.contains("#![deny(unsafe_code)]"),
+        "lib.rs must deny unsafe_code"
+    );
+    let allowed: Vec<&str> = lib
+        .lines()
+        .zip(lib.lines().skip(1))
+        .filter(|(attr, _)| attr.contains("allow(unsafe_code)"))
+        .map(|(_, item)| item.trim())
+        .collect();
+    assert_eq!(
+        allowed,
+        ["pub mod llvm;"],
+        "only the llvm module may allow unsafe code"
+    );
+}
+
+#[test]
+fn no_file_outside_llvm_says_unsafe_or_calls_the_c_api() {
+    let llvm = src().join("llvm");
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut found = Vec::new();
+    for file in files.iter().filter(|f| !f.starts_with(&llvm)) {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            let direct_api = ["llvm_sys::core", "llvm_sys::target", "llvm_sys::transforms"]
+                .iter()
+                .any(|api| code.contains(api));
+            let keyword = code
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|word| word == "unsafe");
+            if keyword || direct_api {
+                found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "unsafe code or llvm-sys C API calls outside pass/src/llvm/ (add a safe function there):\n{}",
+        found.join("\n")
+    );
+}
