@@ -27,7 +27,7 @@ pub enum Command {
     /// Measure this machine's GPU memory hierarchy (latencies, cache line and
     /// capacity, bank conflicts, throughput) and write a GPU profile whose
     /// line sizes and shared-memory budget `build --gpu-profile` uses.
-    Probe(sl1_gpu::probe::cli::ProbeArgs),
+    Probe(sl1_probe::cli::ProbeArgs),
     /// Print a shell completion script on standard output.
     ///
     /// For bash: `sl1-driver completions bash >

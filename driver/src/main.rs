@@ -125,7 +125,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Build(args) => build(args),
-        Command::Probe(args) => sl1_gpu::probe::cli::main(args),
+        Command::Probe(args) => sl1_probe::cli::main(args),
         Command::Completions(args) => completions(args.shell),
         Command::Doctor(args) => {
             return if doctor::run(args) {

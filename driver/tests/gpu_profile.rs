@@ -115,7 +115,7 @@ fn a_profile_the_probe_wrote_drives_the_build() {
     // a profile; `build --gpu-profile` takes its parameters.
     let dir = tempfile::tempdir().unwrap();
     let earlier = dir.path().join("earlier.json");
-    let simulated = sl1_gpu::probe::simulate::SimulatedGpu::example_profile();
+    let simulated = sl1_probe::simulate::SimulatedGpu::example_profile();
     std::fs::write(&earlier, serde_json::to_string(&simulated).unwrap()).unwrap();
     let written = dir.path().join("gpu-profile.json");
     let out = run_ok(

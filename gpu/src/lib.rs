@@ -12,7 +12,6 @@ pub mod harm;
 pub mod inputs;
 pub mod line_buffer;
 pub mod plots;
-pub mod probe;
 pub mod results;
 pub mod stats;
 pub mod suites;

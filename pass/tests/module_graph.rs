@@ -10,7 +10,16 @@ use std::path::{Path, PathBuf};
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::DiGraph;
 
-const CRATES: [&str; 6] = ["pass", "driver", "gpu", "fuzz", "corpus", "kernelgen"];
+const CRATES: [&str; 8] = [
+    "pass",
+    "driver",
+    "gpu",
+    "gpu-base",
+    "probe",
+    "fuzz",
+    "corpus",
+    "kernelgen",
+];
 
 /// `src/a/b.rs` or `src/a/b/mod.rs` -> `crate::a::b`; `None` for binaries.
 fn module_of(src: &Path, file: &Path) -> Option<String> {

@@ -12,9 +12,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::backend::WithFont;
 use super::data::{BarChart, YScale};
-use super::font::{Fonts, FAMILY};
+use sl1_gpu_base::plot::backend::WithFont;
+use sl1_gpu_base::plot::font::{Fonts, FAMILY};
 
 const PALETTE: [RGBColor; 6] = [
     RGBColor(31, 119, 180),

@@ -11,10 +11,8 @@
 //! Means are arithmetic means of the apps' values. [`data`] computes what each
 //! chart shows (pure, tested on its own); [`draw`] renders it.
 
-pub(crate) mod backend;
 pub mod data;
 pub mod draw;
-pub mod font;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -22,6 +20,8 @@ use std::path::{Path, PathBuf};
 use crate::results::Report;
 
 pub use data::{BarChart, Skipped};
+use sl1_gpu_base::plot::font;
+pub use sl1_gpu_base::plot::PlotError;
 
 /// What [`write_all`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -42,20 +42,6 @@ impl fmt::Display for PlotSummary {
         }
         Ok(())
     }
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum PlotError {
-    #[error("no font for the plots' text: {0}")]
-    Font(String),
-    #[error("cannot create the plot directory {}: {source}", path.display())]
-    Dir {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("cannot draw {}: {message}", path.display())]
-    Draw { path: PathBuf, message: String },
 }
 
 /// Draws every plot whose builds `report` has into `dir` (created if needed)

@@ -6,8 +6,8 @@
 use std::io::Read;
 use std::path::Path;
 
-use sl1_gpu::probe::data::{ChasePath, ProbeData, ThroughputTarget};
-use sl1_gpu::probe::infer::{infer, Capacity};
+use sl1_probe::data::{ChasePath, ProbeData, ThroughputTarget};
+use sl1_probe::infer::{infer, Capacity};
 
 fn recorded() -> ProbeData {
     let path =

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use sl1_gpu::probe::cli::{self, ProbeArgs};
+use sl1_probe::cli::{self, ProbeArgs};
 
 /// Measures the GPU's memory hierarchy and writes a GPU profile for S-L1.
 #[derive(Parser)]

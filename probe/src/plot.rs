@@ -1,7 +1,7 @@
 //! Plots of a probe run, as SVG and PNG: x-y charts (lines with markers, or
 //! points alone for per-access latencies), log axes where sizes double.
 //! [`charts`] computes what each shows from the data (pure, tested);
-//! [`write_all`] draws them with the fonts and backend of `crate::plots`.
+//! [`write_all`] draws them with the fonts and backend of `sl1_gpu_base::plot`.
 
 use std::path::{Path, PathBuf};
 
@@ -9,9 +9,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::data::{ChasePath, ProbeData, ThroughputTarget};
-use crate::plots::backend::WithFont;
-use crate::plots::font::{self, FAMILY};
-use crate::plots::PlotError;
+use sl1_gpu_base::plot::backend::WithFont;
+use sl1_gpu_base::plot::font::{self, FAMILY};
+use sl1_gpu_base::plot::PlotError;
 
 /// One x-y chart.
 #[derive(Clone, Debug, PartialEq)]
@@ -402,7 +402,7 @@ pub fn write_all(data: &ProbeData, dir: &Path) -> Result<Vec<PathBuf>, PlotError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::data::{ChaseRun, SharedStrideRun, ThroughputPoint};
+    use crate::data::{ChaseRun, SharedStrideRun, ThroughputPoint};
 
     /// Small synthetic measurements: an L1 that holds 16 KiB, a stride sweep
     /// at 64 KiB, shared strides and one throughput curve per block count.

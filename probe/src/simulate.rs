@@ -11,7 +11,7 @@ use super::infer::infer;
 use super::plan::Plan;
 use super::profile::Profile;
 use super::run::{run, Device};
-use crate::device::GpuError;
+use sl1_gpu_base::device::GpuError;
 
 /// A whole simulated GPU for the runner (`run::Device`): an L1 that the L1
 /// and read-only paths share, an L2 behind it, a conflict-modelled shared
@@ -123,8 +123,8 @@ mod tests {
     use indicatif::ProgressBar;
 
     use super::*;
-    use crate::probe::infer::{self, Capacity};
-    use crate::probe::summary;
+    use crate::infer::{self, Capacity};
+    use crate::summary;
 
     const KIB: u64 = 1024;
 

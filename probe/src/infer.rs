@@ -730,7 +730,7 @@ pub fn infer(data: &ProbeData) -> Inferred {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::cache_model::{
+    use crate::cache_model::{
         chase, shared_runs, throughput_curve, CacheConfig, ChaseSpec, Replacement, Timing,
     };
 

@@ -12,7 +12,7 @@ use super::plan::Plan;
 use super::profile::Profile;
 use super::run::Device;
 use super::{infer, plot, run, summary};
-use crate::device::GpuError;
+use sl1_gpu_base::device::GpuError;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct ProbeArgs {

@@ -4,8 +4,8 @@
 
 use std::process::Command;
 
-use sl1_gpu::probe::profile::Profile;
-use sl1_gpu::probe::simulate::SimulatedGpu;
+use sl1_probe::profile::Profile;
+use sl1_probe::simulate::SimulatedGpu;
 
 fn probe() -> Command {
     Command::new(env!("CARGO_BIN_EXE_sl1-probe"))
@@ -13,7 +13,7 @@ fn probe() -> Command {
 
 #[test]
 fn without_a_driver_it_says_so() {
-    if sl1_gpu::device::driver_present() {
+    if sl1_gpu_base::device::driver_present() {
         eprintln!("SKIPPED: a CUDA driver is present here; `sl1-probe --quick` itself is the test");
         return;
     }

@@ -1,4 +1,4 @@
-//! The probe's kernels on the GPU: `gpu/probe/probe.cu`, compiled to PTX by
+//! The probe's kernels on the GPU: `probe/kernels/probe.cu`, compiled to PTX by
 //! `build.rs` and embedded here, loaded through cudarc, with one launch
 //! wrapper per measurement. The pure helpers (chase arrays and sequences,
 //! sector counts) are public and tested off-GPU.
@@ -16,8 +16,8 @@ use super::data::{
     ThroughputTarget,
 };
 use super::run::Device;
-use crate::device::{driver_present, GpuError};
-use crate::sweep::median;
+use sl1_gpu_base::device::{driver_present, GpuError};
+use sl1_gpu_base::median;
 
 /// The probe kernels as PTX (sm_80, PTX ISA 7.0: the driver compiles it for
 /// any later GPU when the module is loaded).

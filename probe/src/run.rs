@@ -9,7 +9,7 @@ use super::data::{
 };
 use super::infer;
 use super::plan::Plan;
-use crate::device::GpuError;
+use sl1_gpu_base::device::GpuError;
 
 /// What the runner measures with: the GPU (`ProbeGpu`), or a simulated one
 /// (`SimulatedGpu` of `simulate`) that lets tests run the whole plan.

@@ -1,5 +1,5 @@
-//! Builds the probe's kernels (`probe/probe.cu`) into PTX in OUT_DIR, which
-//! `src/probe/kernels.rs` embeds, so that the GPU machine needs no compiler.
+//! Builds the probe's kernels (`kernels/probe.cu`) into PTX in OUT_DIR, which
+//! `src/kernels.rs` embeds, so that the GPU machine needs no compiler.
 //!
 //! clang 22 compiles the file as CUDA device code only, without the CUDA
 //! headers or libdevice (the kernels use clang builtins and inline PTX), so
@@ -19,14 +19,14 @@ fn main() {
     let manifest =
         PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
-    let source = manifest.join("probe").join("probe.cu");
+    let source = manifest.join("kernels").join("probe.cu");
     println!("cargo:rerun-if-changed={}", source.display());
     println!("cargo:rerun-if-env-changed=LLVM_SYS_221_PREFIX");
     println!("cargo:rerun-if-env-changed=SL1_PROBE_CLANG");
 
     let clang = find_clang().unwrap_or_else(|tried| {
         panic!(
-            "sl1-gpu needs clang 22 to build the probe kernels (gpu/probe/probe.cu) and found none \
+            "sl1-probe needs clang 22 to build the probe kernels (probe/kernels/probe.cu) and found none \
              (tried {tried}); run ci/setup, or set LLVM_SYS_221_PREFIX to the LLVM 22 \
              installation (e.g. /usr/lib/llvm-22) or SL1_PROBE_CLANG to a clang++ binary"
         )

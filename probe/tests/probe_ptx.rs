@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use sl1_gpu::probe::kernels::{KERNEL_NAMES, PROBE_PTX};
+use sl1_probe::kernels::{KERNEL_NAMES, PROBE_PTX};
 
 fn ptxas() -> PathBuf {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.toolchain/cuda/bin/ptxas");
