@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context, Result};
+use sl1_core::option_list::PluginSettings;
 use sl1_pass::Report;
 
+use crate::build_ir::pass_options;
 use crate::cli::{BuildArgs, Cudart, Emit};
 use crate::runner::Runner;
 use crate::toolchain::Toolchain;
@@ -20,6 +22,28 @@ use crate::toolchain::Toolchain;
 /// measured on the H100, affinity 0.92x to 1.00x of nvcc, pvc 1.21x to 1.25x,
 /// the other apps unchanged (docs/benchmarks.md).
 pub const DEVICE_TUNING: &[&str] = &["-mllvm", "-scev-cheap-expansion-budget=6"];
+
+/// The plugin's options for the device compile: the pass's options of
+/// `args` (`build_ir::pass_options`) in the plugin's spelling, and where the
+/// report goes.
+fn plugin_options(args: &BuildArgs, emit: Emit, report: &Path) -> Vec<String> {
+    let mut options = pass_options(args, emit);
+    options.launch_sized &= !args.no_sl1;
+    let settings = PluginSettings {
+        options,
+        report: Some(report.display().to_string()),
+        ..PluginSettings::default()
+    };
+    mllvm(&settings.arguments())
+}
+
+/// Each argument after `-mllvm`.
+fn mllvm(arguments: &[String]) -> Vec<String> {
+    arguments
+        .iter()
+        .flat_map(|a| ["-mllvm".to_string(), a.clone()])
+        .collect()
+}
 
 /// Builds `args.input` (a .cu file) into `output`; returns the device report.
 pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> Result<Report> {
@@ -44,79 +68,13 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
         .arg("--cuda-device-only")
         .arg("-fno-discard-value-names")
         .args(load_plugin(tools))
-        .args(["-mllvm", &format!("-sl1-report={}", report_path.display())])
-        .args(["-mllvm", &format!("-sl1-threshold={}", args.threshold)])
-        .args(["-mllvm", &format!("-sl1-line-size={}", args.line_sizes().0)])
-        .args([
-            "-mllvm",
-            &format!("-sl1-max-line-size={}", args.line_sizes().1),
-        ])
-        .args([
-            "-mllvm",
-            &format!(
-                "-sl1-read-only-max-line-size={}",
-                args.read_only_max_line_size()
-            ),
-        ])
-        .args(["-mllvm", &format!("-sl1-max-threads={}", args.max_threads)]);
-    if let Some(budget) = args.shared_budget {
-        device.args(["-mllvm", &format!("-sl1-shared-budget={budget}")]);
-    }
-    if let Some(bytes) = args.dynamic_shared {
-        device.args(["-mllvm", &format!("-sl1-dynamic-shared={bytes}")]);
-    }
-    if let Some(profile) = &args.gpu_profile {
-        // Recorded in the report; the values it sets are passed above.
-        device.args(["-mllvm", &format!("-sl1-gpu-profile={}", profile.display())]);
-    }
+        .args(plugin_options(args, emit, &report_path));
     let launch_sized = args.launch_sized(emit) && !args.no_sl1;
-    if launch_sized {
-        device.args(["-mllvm", "-sl1-launch-sized"]);
-    }
-    if args.force_uncached {
-        device.args(["-mllvm", "-sl1-force-uncached"]);
-    }
-    if args.cache_read_only {
-        device.args(["-mllvm", "-sl1-cache-read-only"]);
-    }
-    if args.stats {
-        device.args(["-mllvm", "-sl1-stats"]);
-    }
-    if args.prefetch {
-        device.args(["-mllvm", "-sl1-prefetch"]);
-    }
-    if args.no_line_staging {
-        device.args(["-mllvm", "-sl1-no-line-staging"]);
-    }
-    if args.no_warp_copies {
-        device.args(["-mllvm", "-sl1-no-warp-copies"]);
-    }
-    if args.no_full_runs {
-        device.args(["-mllvm", "-sl1-no-full-runs"]);
-    }
-    if args.no_line_padding {
-        device.args(["-mllvm", "-sl1-no-line-padding"]);
-    }
-    if args.no_line_runs {
-        device.args(["-mllvm", "-sl1-no-line-runs"]);
-    }
-    if args.no_static_prediction {
-        device.args(["-mllvm", "-sl1-no-static-prediction"]);
-    }
-    if args.no_sl1 {
-        device.args(["-mllvm", "-sl1-disable"]);
-    }
     if !args.jump_tables {
         device.arg("-fno-jump-tables");
     }
     if !args.no_device_tuning {
         device.args(DEVICE_TUNING);
-    }
-    if args.device_rewrites() {
-        device.args(["-mllvm", "-sl1-device-tuning"]);
-        if args.no_loop_merging {
-            device.args(["-mllvm", "-sl1-no-loop-merging"]);
-        }
     }
     device.args(&args.clang_args);
     match emit {
@@ -187,10 +145,12 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
             .any(|k| k.transform.launch_bytes.is_some())
     {
         // The launches give the launch-sized line buffers their bytes.
-        host.args(load_plugin(tools)).args([
-            "-mllvm",
-            &format!("-sl1-launch-report={}", report_path.display()),
-        ]);
+        let settings = PluginSettings {
+            launch_report: Some(report_path.display().to_string()),
+            ..PluginSettings::default()
+        };
+        host.args(load_plugin(tools))
+            .args(mllvm(&settings.arguments()));
     }
     host.args(&args.host_args)
         .arg("--cuda-host-only")

@@ -332,6 +332,66 @@ impl BuildArgs {
     }
 }
 
+/// How `sl1-driver build` spells the pass option `option` (its name in
+/// `sl1_core::option_list`) with its value placeholder, for the hints the
+/// report's lines carry.
+pub fn build_flag(option: &str, value: Option<&str>) -> String {
+    let flag = match option {
+        "disable" => "--no-sl1".to_string(),
+        "launch-sized" => "--line-buffer launch".to_string(),
+        other => format!("--{other}"),
+    };
+    match value {
+        Some(v) => format!("{flag} {v}"),
+        None => flag,
+    }
+}
+
+/// Pass options the driver sets itself rather than through a flag of its
+/// own: the device tuning (on unless `--no-device-tuning`), the largest line
+/// of read-only loops (from the line sizes), the reports' paths, the test
+/// hook.
+pub const OPTIONS_THE_DRIVER_SETS: &[&str] = &[
+    "device-tuning",
+    "read-only-max-line-size",
+    "launch-report",
+    "panic-for-testing",
+];
+
+/// The reference table of the pass's options (`docs/options.md`), made
+/// from the one list: each option as the plugin and `sl1-driver build`
+/// spell it, and what it does.
+pub fn options_table() -> String {
+    use sl1_core::option_list::{Kind, PASS_OPTIONS};
+    let mut out =
+        String::from("| plugin (`-mllvm`) | `sl1-driver build` | what it does |\n|---|---|---|\n");
+    for option in PASS_OPTIONS.iter().filter(|o| !o.hidden) {
+        let value = match option.kind {
+            Kind::Flag => None,
+            Kind::Number => Some("N"),
+            Kind::Bytes => Some("BYTES"),
+            Kind::File => Some("FILE"),
+        };
+        let plugin = match value {
+            Some(v) => format!("`-sl1-{}={v}`", option.name),
+            None => format!("`-sl1-{}`", option.name),
+        };
+        let driver = if OPTIONS_THE_DRIVER_SETS.contains(&option.name) {
+            "(set by the driver)".to_string()
+        } else {
+            format!("`{}`", build_flag(option.name, value))
+        };
+        // Markdown would read `__x__` as bold.
+        let help = option
+            .help
+            .strip_prefix("S-L1: ")
+            .unwrap_or(option.help)
+            .replace("__", "\\_\\_");
+        out.push_str(&format!("| {plugin} | {driver} | {help} |\n"));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use clap::Parser;
@@ -353,6 +413,27 @@ mod tests {
         match cli.command {
             super::Command::Build(b) => b.read_only_max_line_size(),
             _ => unreachable!("a build command"),
+        }
+    }
+
+    #[test]
+    fn every_pass_option_has_a_build_flag() {
+        for option in sl1_core::option_list::PASS_OPTIONS {
+            if super::OPTIONS_THE_DRIVER_SETS.contains(&option.name) {
+                continue;
+            }
+            let value = match option.kind {
+                sl1_core::option_list::Kind::Flag => None,
+                _ => Some("64"),
+            };
+            let flag = super::build_flag(option.name, value);
+            let args = ["sl1-driver", "build", "app.cu"]
+                .into_iter()
+                .map(String::from)
+                .chain(flag.split(' ').map(String::from));
+            if let Err(e) = super::Cli::try_parse_from(args) {
+                panic!("-sl1-{} has no build flag `{flag}`: {e}", option.name);
+            }
         }
     }
 

@@ -100,7 +100,7 @@ fn finish(args: &BuildArgs, report: &sl1_pass::Report, output: &Path) -> Result<
             .with_context(|| format!("cannot write report {}", path.display()))?;
     }
     if args.print_report {
-        eprint!("{}", report.to_text());
+        eprint!("{}", report.to_text(&sl1_driver::cli::build_flag));
     }
     if args.verbose {
         eprintln!("wrote {}", output.display());

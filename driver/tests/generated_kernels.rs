@@ -169,7 +169,7 @@ fn check_inner(
             .transform
             .reasons
             .iter()
-            .find(|r| r.contains("internal error"))
+            .find(|r| matches!(r, sl1_pass::transform::Reason::InternalError { .. }))
         {
             return fail("transform internal error (kernel left as it was)", why);
         }

@@ -7,10 +7,9 @@ use thiserror::Error;
 
 use crate::results::StructureStats;
 
-/// u64 counters per data structure, in the order the pass writes them:
-/// simulated hits, simulated misses, hits, misses, threads caching, threads
-/// deciding.
-pub const COUNTERS: usize = 6;
+/// u64 counters per data structure, in the order the pass writes them
+/// (`sl1_core::stats::Counter`).
+pub use sl1_core::stats::COUNTERS;
 
 #[derive(Debug, Error, PartialEq)]
 pub enum StatsError {

@@ -76,6 +76,7 @@ fn merge_loops(
                 kernel: report_name(kernel),
                 outer: String::new(),
                 reason,
+                failed: true,
             });
             false
         }
@@ -121,10 +122,7 @@ fn transform_all_or_nothing<'ctx>(
     }
     let report = transform::TransformReport {
         max_threads: options.max_threads,
-        reasons: vec![format!(
-            "internal error, so the kernel was left exactly as it was: {why}; please report it \
-             (-sl1-disable / --no-sl1 skips the transform)"
-        )],
+        reasons: vec![transform::Reason::InternalError { message: why }],
         ..transform::TransformReport::default()
     };
     (report, true)

@@ -12,6 +12,7 @@ use crate::analysis::{KernelAnalysis, Mode};
 pub use crate::llvm::ir::SourceLocation;
 use crate::options::Options;
 use crate::transform::TransformReport;
+use sl1_core::option_list::Hint;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
@@ -265,7 +266,10 @@ fn mode_text(mode: Mode) -> &'static str {
 
 impl Report {
     /// The report as a person reads it.
-    pub fn to_text(&self) -> String {
+    /// The report as text, each option a line names spelled by `flag` (from
+    /// the option's plugin name and value placeholder: the front end's own
+    /// spelling, `Hint::plugin_flag` for the plugin's).
+    pub fn to_text(&self, flag: &dyn Fn(&str, Option<&str>) -> String) -> String {
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -308,9 +312,14 @@ impl Report {
                 );
             }
             for k in &t.kept_nested {
+                let hint = if k.failed {
+                    crate::tuning::NO_MERGING_HINT.note(flag)
+                } else {
+                    String::new()
+                };
                 let _ = writeln!(
                     out,
-                    "  kernel {}: loop at {} kept nested: {}",
+                    "  kernel {}: loop at {} kept nested: {}{hint}",
                     k.kernel, k.outer, k.reason
                 );
             }
@@ -320,8 +329,8 @@ impl Report {
         }
         for k in &self.kernels {
             let _ = writeln!(out, "kernel {}", k.display_name());
-            for line in k.summary_lines() {
-                let _ = writeln!(out, "  {line}");
+            for entry in k.summary_entries() {
+                let _ = writeln!(out, "  {}", entry.with_hint(flag));
             }
         }
         out
@@ -345,19 +354,9 @@ impl KernelReport {
         let mut lines: Vec<SummaryEntry> = self
             .analysis_entries()
             .into_iter()
-            .map(|(text, loop_header)| SummaryEntry {
-                text,
-                loop_header,
-                finding: Finding::Analysis,
-            })
+            .map(|(text, loop_header)| SummaryEntry::new(Finding::Analysis, text, loop_header))
             .collect();
-        lines.extend(self.transform.summary_entries().into_iter().map(
-            |(finding, text, loop_header)| SummaryEntry {
-                text,
-                loop_header,
-                finding,
-            },
-        ));
+        lines.extend(self.transform.summary_entries());
         lines
     }
 
@@ -441,16 +440,43 @@ pub struct SummaryEntry {
     /// The header of the loop the line is about, if any.
     pub loop_header: Option<String>,
     pub finding: Finding,
+    /// The option that changes what the line tells, for the front end to
+    /// name in its own spelling (`with_hint`).
+    pub hint: Option<Hint>,
+}
+
+impl SummaryEntry {
+    fn new(finding: Finding, text: String, loop_header: Option<String>) -> SummaryEntry {
+        SummaryEntry {
+            text,
+            loop_header,
+            finding,
+            hint: None,
+        }
+    }
+
+    fn hinted(self, hint: Option<Hint>) -> SummaryEntry {
+        SummaryEntry { hint, ..self }
+    }
+
+    /// The text with its hint, the option spelled by `flag` (from the
+    /// option's plugin name and value placeholder).
+    pub fn with_hint(&self, flag: impl Fn(&str, Option<&str>) -> String) -> String {
+        match &self.hint {
+            Some(hint) => format!("{}{}", self.text, hint.note(flag)),
+            None => self.text.clone(),
+        }
+    }
 }
 
 impl TransformReport {
     /// The summary's lines on what the transform did and left alone, each
     /// with the header of the loop it is about.
-    fn summary_entries(&self) -> Vec<(Finding, String, Option<String>)> {
-        let mut lines: Vec<(Finding, String, Option<String>)> = Vec::new();
+    fn summary_entries(&self) -> Vec<SummaryEntry> {
+        let mut lines: Vec<SummaryEntry> = Vec::new();
         let t = self;
         if t.applied {
-            lines.push((Finding::Done, format!(
+            lines.push(SummaryEntry::new(Finding::Done, format!(
                 "S-L1: {} loop(s) sliced ({}), {} access(es) through the cache, {} B of shared memory for up to {} threads",
                 t.loops_sliced.len(),
                 t.loops_sliced.join(", "),
@@ -460,17 +486,24 @@ impl TransformReport {
             ), None));
         }
         if let (true, Some(bytes)) = (t.applied, t.dynamic_shared_bytes) {
-            lines.push((
-                Finding::Analysis,
-                format!(
-                "dynamic shared memory: launches give at most {bytes} B (--dynamic-shared); the \
-                 line buffer takes what the budget leaves beside it"
+            lines.push(
+                SummaryEntry::new(
+                    Finding::Analysis,
+                    format!(
+                "dynamic shared memory: launches give at most {bytes} B; the line buffer takes \
+                 what the budget leaves beside it"
             ),
-                None,
-            ));
+                    None,
+                )
+                .hinted(Some(Hint {
+                    option: "dynamic-shared",
+                    value: None,
+                    effect: "",
+                })),
+            );
         }
         if let (Some(all), Some(one)) = (t.warps_with_lines, t.warps_with_a_line) {
-            lines.push((
+            lines.push(SummaryEntry::new(
                 Finding::Analysis,
                 format!(
                 "warp threshold: at blocks of {} threads ({} warps) the buffer gives the first {} \
@@ -485,23 +518,29 @@ impl TransformReport {
             ));
         }
         for p in &t.predictions {
-            lines.push((
-                Finding::Analysis,
-                format!(
-                    "structure `{}` in loop at {}: {}{}",
-                    p.argument,
-                    p.loop_header,
-                    p.decision,
-                    p.sectors
-                        .as_ref()
-                        .map(|f| format!("; {}", f.describe()))
-                        .unwrap_or_default()
+            lines.push(
+                SummaryEntry::new(
+                    Finding::Analysis,
+                    format!(
+                        "structure `{}` in loop at {}: {}{}",
+                        p.argument,
+                        p.loop_header,
+                        p.decision,
+                        p.sectors
+                            .as_ref()
+                            .map(|f| format!("; {}", f.describe()))
+                            .unwrap_or_default()
+                    ),
+                    Some(p.loop_header.clone()),
+                )
+                .hinted(
+                    p.monitoring_decides
+                        .then_some(crate::transform::predict::MONITORING_HINT),
                 ),
-                Some(p.loop_header.clone()),
-            ));
+            );
         }
         for r in &t.rereads {
-            lines.push((
+            lines.push(SummaryEntry::new(
                 Finding::Analysis,
                 format!(
                 "structure `{}` in loop at {}: read again on every iteration of the inner loop \
@@ -512,7 +551,7 @@ impl TransformReport {
             ));
         }
         for r in &t.line_runs {
-            lines.push((
+            lines.push(SummaryEntry::new(
                 Finding::Analysis,
                 format!(
                     "{} in loop at {}: {}",
@@ -529,7 +568,7 @@ impl TransformReport {
         }
         for l in &t.lane_tests {
             let names: Vec<String> = l.arguments.iter().map(|a| format!("`{a}`")).collect();
-            lines.push((
+            lines.push(SummaryEntry::new(
                 Finding::Analysis,
                 format!(
                     "lane test in loop at {}: {} cached only where a warp's neighbouring lanes \
@@ -543,7 +582,7 @@ impl TransformReport {
             ));
         }
         for d in &t.accesses_direct {
-            lines.push((
+            lines.push(SummaryEntry::new(
                 Finding::Missed,
                 format!(
                     "direct {:?} of `{}`{}: {}",
@@ -566,7 +605,9 @@ impl TransformReport {
             "not transformed"
         };
         for r in &t.reasons {
-            lines.push((Finding::Missed, format!("{left}: {r}"), None));
+            lines.push(
+                SummaryEntry::new(Finding::Missed, format!("{left}: {r}"), None).hinted(r.hint()),
+            );
         }
         lines
     }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
+use sl1_pass::transform::Reason;
 use sl1_pass::{run_on_module, Error, Options};
 
 fn repo() -> PathBuf {
@@ -194,14 +195,21 @@ fn block_and_grid_stride_loops_are_left_as_they_are() {
     });
     let t = &report.kernels[0].transform;
     assert_eq!(t.loops_sliced, ["walk"]);
-    let reasons = t.reasons.join("\n");
+    let stride = |at: &str, scope: &str, registers: &str| Reason::CooperativeStride {
+        loop_at: at.into(),
+        scope: scope.into(),
+        registers: registers.into(),
+    };
     assert!(
-        reasons.contains("loop at block: steps by the block size (ntid.x)"),
-        "{reasons}"
+        t.reasons.contains(&stride("block", "block", "ntid.x")),
+        "{:?}",
+        t.reasons
     );
     assert!(
-        reasons.contains("loop at grid: steps by the grid size (ntid.x * nctaid.x)"),
-        "{reasons}"
+        t.reasons
+            .contains(&stride("grid", "grid", "ntid.x * nctaid.x")),
+        "{:?}",
+        t.reasons
     );
 }
 

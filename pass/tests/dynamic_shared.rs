@@ -5,6 +5,7 @@
 
 mod common;
 
+use sl1_pass::transform::Reason;
 use sl1_pass::transform::TransformReport;
 use sl1_pass::Options;
 
@@ -25,8 +26,9 @@ fn declared(bytes: u64) -> Options {
 fn undeclared_dynamic_shared_memory_leaves_the_kernel_alone() {
     let t = transform(&Options::default());
     assert!(!t.applied, "{t:?}");
-    assert!(t.reasons[0].contains("dynamic shared memory"), "{t:?}");
-    assert!(t.reasons[0].contains("--dynamic-shared"), "{t:?}");
+    assert_eq!(t.reasons, [Reason::DynamicSharedUnknown], "{t:?}");
+    let hint = t.reasons[0].hint().expect("the option that declares it");
+    assert_eq!(hint.option, "dynamic-shared");
     assert_eq!(t.shared_bytes, 0);
 }
 

@@ -8,6 +8,7 @@
 mod common;
 
 use common::{transform_case, Transformed};
+use sl1_pass::transform::Reason;
 use sl1_pass::Options;
 
 fn decisions(t: &Transformed, kernel: &str) -> Vec<(String, String)> {
@@ -44,7 +45,7 @@ fn sixteen_byte_streams_stay_direct_and_say_why() {
         assert!(
             k.reasons
                 .iter()
-                .any(|r| r.contains("no structure is predicted to pay")),
+                .any(|r| matches!(r, Reason::NothingPredictedToPay { .. })),
             "{:?}",
             k.reasons
         );

@@ -86,7 +86,12 @@ fn loops_with_a_block_barrier_keep_one_decision_for_the_block() {
 
 fn reasons(t: &Transformed, kernel: &str) -> String {
     let k = t.kernel(kernel);
-    let mut all = k.reasons.join("\n");
+    let mut all = k
+        .reasons
+        .iter()
+        .map(|r| r.to_string())
+        .collect::<Vec<_>>()
+        .join("\n");
     for p in &k.predictions {
         all.push('\n');
         all.push_str(&p.decision);

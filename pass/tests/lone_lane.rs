@@ -7,6 +7,7 @@
 mod common;
 
 use common::transform_case;
+use sl1_pass::transform::Reason;
 use sl1_pass::Options;
 
 #[test]
@@ -18,7 +19,7 @@ fn loops_of_one_lane_are_left_alone_and_say_why() {
         assert!(
             k.reasons
                 .iter()
-                .any(|r| r.contains("at most one lane of each warp runs it")),
+                .any(|r| matches!(r, Reason::LoneLane { .. })),
             "{kernel}: {:?}",
             k.reasons
         );

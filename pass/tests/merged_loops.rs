@@ -180,9 +180,11 @@ fn searches_that_test_loaded_data_run_in_rounds() {
     assert!(every.contains("sl1.merged:"), "{every}");
     assert!(!every.contains("sl1.merged.wait"), "{every}");
     assert!(
-        t.report.to_text().contains("run in rounds"),
+        t.report
+            .to_text(&sl1_core::option_list::Hint::plugin_flag)
+            .contains("run in rounds"),
         "{}",
-        t.report.to_text()
+        t.report.to_text(&sl1_core::option_list::Hint::plugin_flag)
     );
 }
 

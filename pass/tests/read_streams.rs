@@ -9,6 +9,7 @@
 mod common;
 
 use common::transform_case;
+use sl1_pass::transform::Reason;
 use sl1_pass::Options;
 
 /// `kernel` of the case is left as it is, its input to the hardware L1.
@@ -19,7 +20,7 @@ fn assert_left_to_the_l1(kernel: &str) {
     assert!(
         k.reasons
             .iter()
-            .any(|r| r.contains("caches nothing but structures it only reads (`in`)")),
+            .any(|r| matches!(r, Reason::OnlyReads { structures, .. } if structures == "`in`")),
         "{:?}",
         k.reasons
     );

@@ -5,6 +5,7 @@
 
 mod common;
 
+use sl1_pass::transform::Reason;
 use sl1_pass::transform::TransformReport;
 use sl1_pass::Options;
 
@@ -41,9 +42,13 @@ fn searches_and_shared_tables_stay_with_the_hardware_l1() {
         // A table every lane reads at the same place is settled by the lane
         // test before the read-only rule is asked.
         let why = if name == "table" {
-            t.predictions[0].decision.as_str()
+            t.predictions[0].decision.clone()
         } else {
-            t.reasons[0].as_str()
+            assert!(
+                matches!(t.reasons[0], Reason::OnlyReads { .. }),
+                "{name}: {t:?}"
+            );
+            t.reasons[0].to_string()
         };
         let expected = if name == "table" {
             "lanes access it 0 B apart"

@@ -9,17 +9,12 @@ use serde::{Deserialize, Serialize};
 use super::data::{ChasePath, DeviceInfo, ProbeData};
 use super::infer::Inferred;
 
-// These two mirror `sl1_pass::options` (this crate runs on GPU machines
-// without LLVM, so it cannot depend on the pass); the driver's test
-// `a_profile_the_probe_wrote_drives_the_build` checks that the pass accepts
-// what `derive` writes.
-/// The line sizes the pass supports.
-const LINE_SIZES: [u32; 4] = [8, 16, 32, 64];
-/// Static shared memory a block may use without opting in: the line buffer
-/// is static, and a compiled program's launches cannot be made to opt in.
-const STATIC_SHARED_LIMIT: u64 = 48 * 1024;
+// The line sizes the pass supports and the static shared memory a block
+// may use without opting in (the line buffer is static, and a compiled
+// program's launches cannot be made to opt in), from the LLVM-free core.
+use sl1_core::options::{LINE_SIZES, STATIC_SHARED_LIMIT};
 
-/// What the pass reads (`sl1_pass::profile::ProfileParameters`), with why.
+/// What the pass reads (`sl1_core::profile::ProfileParameters`), with why.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sl1Parameters {
     pub line_size: u32,

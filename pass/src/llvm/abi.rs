@@ -4,14 +4,15 @@
 //! from crossing this boundary. (The one module of `llvm/` that calls up
 //! into the crate: it is the crate's top, the plugin's door.)
 
-use std::ffi::{c_char, c_int, c_void, CStr};
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::mem::ManuallyDrop;
+use std::sync::OnceLock;
 
 use inkwell::llvm_sys::prelude::LLVMModuleRef;
 use inkwell::module::Module;
 
 use super::diagnostics::Diagnostics;
-use crate::plugin::{OptionPaths, RawOptions};
+use sl1_core::option_list::PASS_OPTIONS;
 
 /// `llvm::PassPluginLibraryInfo`: plugin API version 2 (LLVM 22) has a
 /// pre-codegen callback after the registration, version 1 (LLVM 19) ends
@@ -52,29 +53,68 @@ unsafe fn copied(s: *const c_char) -> Option<String> {
     (!s.is_null()).then(|| CStr::from_ptr(s).to_string_lossy().into_owned())
 }
 
-/// Runs the pass on one module. Returns 1 when the module changed, 0 when not,
+/// How many `-sl1-*` options the plugin has (`sl1_core::option_list`).
+#[no_mangle]
+pub extern "C" fn sl1_option_count() -> u32 {
+    PASS_OPTIONS.len() as u32
+}
+
+/// The plugin's options as C strings, made once.
+fn option_strings() -> &'static [(CString, CString)] {
+    static STRINGS: OnceLock<Vec<(CString, CString)>> = OnceLock::new();
+    STRINGS.get_or_init(|| {
+        PASS_OPTIONS
+            .iter()
+            .map(|o| {
+                let c = |s: &str| CString::new(s).expect("option names and help have no NUL");
+                (c(&format!("sl1-{}", o.name)), c(o.help))
+            })
+            .collect()
+    })
+}
+
+/// Option `index`'s name (`sl1-NAME`), help, kind and whether `-help`
+/// hides it; the strings live as long as the plugin.
+///
+/// # Safety
+/// `index` is below `sl1_option_count()` and the out-pointers are valid.
+#[no_mangle]
+pub unsafe extern "C" fn sl1_option_info(
+    index: u32,
+    name: *mut *const c_char,
+    help: *mut *const c_char,
+    kind: *mut u32,
+    hidden: *mut bool,
+) {
+    let option = &PASS_OPTIONS[index as usize];
+    let (n, h) = &option_strings()[index as usize];
+    // SAFETY: the caller passes valid out-pointers.
+    unsafe {
+        *name = n.as_ptr();
+        *help = h.as_ptr();
+        *kind = option.kind as u32;
+        *hidden = option.hidden;
+    }
+}
+
+/// Runs the pass on one module with the options `given` names (one
+/// `NAME=VALUE` line each). Returns 1 when the module changed, 0 when not,
 /// -1 after reporting an error.
 ///
 /// # Safety
-/// `module` must be a live module and `options` a valid pointer, as passed by
-/// `register.cpp`.
+/// `module` must be a live module and `given` a NUL-terminated string, as
+/// passed by `register.cpp`.
 #[no_mangle]
-pub unsafe extern "C" fn sl1_run_on_module(
-    module: LLVMModuleRef,
-    options: *const RawOptions,
-) -> c_int {
-    // SAFETY: the caller guarantees both pointers and the strings in the
-    // options; the module stays owned by LLVM, hence ManuallyDrop.
-    let (raw, paths, view) = unsafe {
-        let raw = &*options;
-        let paths = OptionPaths {
-            report: copied(raw.report_path),
-            gpu_profile: copied(raw.gpu_profile),
-            launch_report: copied(raw.launch_report),
-        };
-        (raw, paths, ManuallyDrop::new(Module::new(module)))
+pub unsafe extern "C" fn sl1_run_on_module(module: LLVMModuleRef, given: *const c_char) -> c_int {
+    // SAFETY: the caller guarantees both pointers; the module stays owned
+    // by LLVM, hence ManuallyDrop.
+    let (given, view) = unsafe {
+        (
+            copied(given).unwrap_or_default(),
+            ManuallyDrop::new(Module::new(module)),
+        )
     };
-    crate::plugin::run_on_module(&view, Diagnostics::new(module), raw, paths)
+    crate::plugin::run_on_module(&view, Diagnostics::new(module), &given)
 }
 
 /// The late device tuning (`tuning::freeze_divisions`), after LLVM's

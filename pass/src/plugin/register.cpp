@@ -1,6 +1,6 @@
 // The C++ half of the clang plugin. LLVM's PassBuilder and cl::opt are C++ only, so
 // this file registers the `sl1` module pass (optimizer-early extension point and
-// `opt -passes=sl1`), owns the `-sl1-*` options, and turns what Rust reports into
+// `opt -passes=sl1`), makes the `-sl1-*` options Rust declares, and turns what Rust reports into
 // LLVM diagnostics. Everything else lives in Rust (`plugin/mod.rs`).
 
 #include "llvm-c/Types.h"
@@ -15,7 +15,9 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 
+#include <memory>
 #include <string>
+#include <vector>
 
 using namespace llvm;
 
@@ -29,157 +31,78 @@ using namespace llvm;
 #define SL1_LTO_PHASE
 #endif
 
+// The `-sl1-*` options, created from the one list the Rust side declares
+// (`sl1_core::option_list::PASS_OPTIONS`) when the plugin is loaded. What a
+// command line gives goes back to Rust as one value: a `NAME=VALUE` line per
+// option it named.
+enum Sl1OptionKind { Sl1Flag = 0, Sl1Number = 1, Sl1Bytes = 2, Sl1File = 3 };
+
+extern "C" unsigned sl1_option_count();
+extern "C" void sl1_option_info(unsigned Index, const char **Name, const char **Help,
+                                unsigned *Kind, bool *Hidden);
+
 namespace {
 
-cl::opt<bool> Sl1Disable("sl1-disable",
-                         cl::desc("S-L1: analyse and report, but leave kernels untouched"),
-                         cl::init(false));
-cl::opt<unsigned> Sl1Threshold("sl1-threshold",
-                               cl::desc("S-L1: accesses simulated per thread before deciding"),
-                               cl::init(300));
-cl::opt<unsigned> Sl1LineSize(
-    "sl1-line-size",
-    cl::desc("S-L1: cache line size in bytes (the smallest; given alone, the only one)"),
-    cl::init(16));
-cl::opt<unsigned> Sl1MaxLineSize(
-    "sl1-max-line-size",
-    cl::desc("S-L1: largest line size a launch may pick (default 32, or -sl1-line-size when "
-             "that is given)"),
-    cl::init(32));
-cl::opt<unsigned> Sl1ReadOnlyMaxLineSize(
-    "sl1-read-only-max-line-size",
-    cl::desc("S-L1: largest line size in kernels whose sliced loops only read (default 64, or "
-             "the largest line size when line sizes are given)"),
-    cl::init(64));
-cl::opt<unsigned> Sl1MaxThreads(
-    "sl1-max-threads",
-    cl::desc("S-L1: block size the line buffer is provisioned for without __launch_bounds__"),
-    cl::init(1024));
-cl::opt<bool> Sl1ForceUncached(
-    "sl1-force-uncached",
-    cl::desc("S-L1: insert the cache but decide to cache nothing (measures the overhead)"),
-    cl::init(false));
-cl::opt<bool> Sl1CacheReadOnly(
-    "sl1-cache-read-only",
-    cl::desc("S-L1: also cache read-only restrict arguments (the paper's choice; on GPUs with "
-             "a large L1 they are better left to it)"),
-    cl::init(false));
-cl::opt<bool> Sl1Stats(
-    "sl1-stats",
-    cl::desc("S-L1: count simulated and real hits and misses per structure (slower; for study)"),
-    cl::init(false));
-cl::opt<bool> Sl1NoStaticPrediction(
-    "sl1-no-static-prediction",
-    cl::desc("S-L1: monitor every loop, even where strides predict the hit rate (the paper)"),
-    cl::init(false));
-cl::opt<bool> Sl1Prefetch("sl1-prefetch",
-                          cl::desc("S-L1: on a fill, prefetch into L2 the memory 128 B further on"),
-                          cl::init(false));
-cl::opt<bool> Sl1NoLineRuns(
-    "sl1-no-line-runs",
-    cl::desc("S-L1: check every access's tag, also where a loop's strides let iterations run "
-             "in their lines without checks"),
-    cl::init(false));
-cl::opt<bool> Sl1NoLinePadding(
-    "sl1-no-line-padding",
-    cl::desc("S-L1: pack lines in shared memory (by default each line is padded so that a "
-             "warp's threads hit different banks)"),
-    cl::init(false));
-cl::opt<bool> Sl1NoLineStaging(
-    "sl1-no-line-staging",
-    cl::desc("S-L1: fill lines when they miss (by default line runs load a read-only "
-             "structure's next line into registers ahead)"),
-    cl::init(false));
-cl::opt<bool> Sl1NoWarpCopies(
-    "sl1-no-warp-copies",
-    cl::desc("S-L1: copy lines thread by thread (by default a warp that misses as a whole moves "
-             "its lines together, in requests of whole sectors)"),
-    cl::init(false));
-cl::opt<bool> Sl1NoFullRuns(
-    "sl1-no-full-runs",
-    cl::desc("S-L1: run every line run as one loop (by default a run over whole lines gets an "
-             "unrolled copy whose byte accesses merge into words)"),
-    cl::init(false));
-cl::opt<bool> Sl1DeviceTuning(
-    "sl1-device-tuning",
-    cl::desc("Device tuning (also with -sl1-disable): small switches that only choose values "
-             "become selects; divisions that nested loops build on are frozen; inner loops "
-             "whose trip counts depend on loaded data merge into their top-level loop"),
-    cl::init(false));
-cl::opt<bool> Sl1NoLoopMerging(
-    "sl1-no-loop-merging",
-    cl::desc("Device tuning: keep inner loops whose trip counts depend on loaded data nested "
-             "(by default they merge into their top-level loop, in kernels S-L1 left alone)"),
-    cl::init(false));
-cl::opt<unsigned> Sl1SharedBudget(
-    "sl1-shared-budget",
-    cl::desc("S-L1: shared memory (bytes) a block's line buffer and the kernel's own static "
-             "shared memory may take together (at most 49152)"),
-    cl::init(48 * 1024));
-cl::opt<unsigned> Sl1DynamicShared(
-    "sl1-dynamic-shared",
-    cl::desc("S-L1: the most dynamic shared memory (bytes) a launch gives; kernels with "
-             "extern __shared__ get lines from the budget less this (without it they stay "
-             "untransformed)"),
-    cl::init(0));
-cl::opt<std::string> Sl1GpuProfile(
-    "sl1-gpu-profile",
-    cl::desc("S-L1: take line sizes and the shared-memory budget from this GPU profile "
-             "(the JSON file sl1-driver probe writes); explicit options win"),
-    cl::value_desc("file"), cl::init(""));
-cl::opt<bool> Sl1LaunchSized(
-    "sl1-launch-sized",
-    cl::desc("S-L1 (device compile): put line buffers in dynamic shared memory, sized per "
-             "block at launch; the launches must add the bytes the report gives "
-             "(-sl1-launch-report in the host compile does)"),
-    cl::init(false));
-cl::opt<std::string> Sl1LaunchReport(
-    "sl1-launch-report",
-    cl::desc("S-L1 (host compile): the device compile's report; launches of its kernels with "
-             "launch-sized line buffers get their bytes"),
-    cl::value_desc("file"), cl::init(""));
-cl::opt<bool> Sl1PanicForTesting("sl1-panic-for-testing",
-                                  cl::desc("S-L1: fail inside the pass (tests the error path)"),
-                                  cl::init(false), cl::Hidden);
-cl::opt<std::string> Sl1Report("sl1-report",
-                               cl::desc("S-L1: write the JSON report of each device module here"),
-                               cl::value_desc("file"), cl::init(""));
+struct Sl1Options {
+  std::vector<std::unique_ptr<cl::opt<bool>>> Flags;
+  std::vector<std::unique_ptr<cl::opt<std::string>>> Values;
+
+  Sl1Options() {
+    for (unsigned I = 0, N = sl1_option_count(); I < N; ++I) {
+      const char *Name, *Help;
+      unsigned Kind;
+      bool Hidden;
+      sl1_option_info(I, &Name, &Help, &Kind, &Hidden);
+      auto Visibility = Hidden ? cl::ReallyHidden : cl::NotHidden;
+      if (Kind == Sl1Flag) {
+        Flags.push_back(std::make_unique<cl::opt<bool>>(StringRef(Name), cl::desc(Help), cl::init(false),
+                                                        Visibility));
+      } else {
+        const char *Unit = Kind == Sl1File ? "file" : Kind == Sl1Bytes ? "bytes" : "n";
+        Values.push_back(std::make_unique<cl::opt<std::string>>(
+            StringRef(Name), cl::desc(Help), cl::value_desc(Unit), cl::init(""), Visibility));
+      }
+    }
+  }
+
+  // The options the command line named, as `NAME=VALUE` lines.
+  std::string given() const {
+    std::string Out;
+    for (const auto &F : Flags)
+      if (F->getNumOccurrences())
+        Out += F->ArgStr.drop_front(4).str() + (*F ? "=true\n" : "=false\n");
+    for (const auto &V : Values)
+      if (V->getNumOccurrences())
+        Out += V->ArgStr.drop_front(4).str() + "=" + V->getValue() + "\n";
+    return Out;
+  }
+
+  bool flag(StringRef Name) const {
+    for (const auto &F : Flags)
+      if (F->ArgStr.drop_front(4) == Name)
+        return *F;
+    return false;
+  }
+
+  std::string value(StringRef Name) const {
+    for (const auto &V : Values)
+      if (V->ArgStr.drop_front(4) == Name)
+        return V->getValue();
+    return "";
+  }
+};
+
+const Sl1Options &options() {
+  static Sl1Options Options;
+  return Options;
+}
+
+// Registered when the plugin is loaded, before the command line is parsed.
+const Sl1Options &Sl1Registered = options();
 
 } // namespace
 
-// Mirrors `plugin::RawOptions` in Rust.
-extern "C" struct Sl1RawOptions {
-  unsigned threshold;
-  unsigned line_size;
-  unsigned max_line_size;
-  unsigned read_only_max_line_size;
-  unsigned max_threads;
-  bool disable;
-  bool force_uncached;
-  bool cache_read_only;
-  bool stats;
-  bool no_static_prediction;
-  bool prefetch;
-  bool no_line_runs;
-  bool no_line_padding;
-  bool no_line_staging;
-  bool no_warp_copies;
-  bool no_full_runs;
-  bool device_tuning;
-  bool no_loop_merging;
-  bool panic_for_testing;
-  const char *report_path;
-  unsigned long long shared_budget;
-  bool line_sizes_given;
-  bool shared_budget_given;
-  unsigned long long dynamic_shared;
-  bool dynamic_shared_given;
-  const char *gpu_profile;
-  bool launch_sized;
-  const char *launch_report;
-};
-
-extern "C" int sl1_run_on_module(LLVMModuleRef M, const Sl1RawOptions *Opts);
+extern "C" int sl1_run_on_module(LLVMModuleRef M, const char *Given);
 extern "C" int sl1_tune_late(LLVMModuleRef M, const char *ReportPath);
 
 // Severity codes used by Rust (`plugin::Severity`).
@@ -252,50 +175,8 @@ namespace {
 
 struct Sl1Pass : PassInfoMixin<Sl1Pass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    std::string Report = Sl1Report;
-    std::string Profile = Sl1GpuProfile;
-    // A line size given alone fixes the size.
-    unsigned MaxLine = !Sl1MaxLineSize.getNumOccurrences() && Sl1LineSize.getNumOccurrences()
-                           ? unsigned(Sl1LineSize)
-                           : unsigned(Sl1MaxLineSize);
-    // Field by field, so that the order of Sl1RawOptions cannot be got wrong.
-    Sl1RawOptions Opts{};
-    Opts.threshold = Sl1Threshold;
-    Opts.line_size = Sl1LineSize;
-    Opts.max_line_size = MaxLine;
-    bool LineSizesGiven =
-        Sl1LineSize.getNumOccurrences() > 0 || Sl1MaxLineSize.getNumOccurrences() > 0;
-    Opts.read_only_max_line_size =
-        !Sl1ReadOnlyMaxLineSize.getNumOccurrences() && LineSizesGiven
-            ? MaxLine
-            : unsigned(Sl1ReadOnlyMaxLineSize);
-    Opts.max_threads = Sl1MaxThreads;
-    Opts.disable = Sl1Disable;
-    Opts.force_uncached = Sl1ForceUncached;
-    Opts.cache_read_only = Sl1CacheReadOnly;
-    Opts.stats = Sl1Stats;
-    Opts.no_static_prediction = Sl1NoStaticPrediction;
-    Opts.prefetch = Sl1Prefetch;
-    Opts.no_line_runs = Sl1NoLineRuns;
-    Opts.no_line_padding = Sl1NoLinePadding;
-    Opts.no_line_staging = Sl1NoLineStaging;
-    Opts.no_warp_copies = Sl1NoWarpCopies;
-    Opts.no_full_runs = Sl1NoFullRuns;
-    Opts.device_tuning = Sl1DeviceTuning;
-    Opts.no_loop_merging = Sl1NoLoopMerging;
-    Opts.panic_for_testing = Sl1PanicForTesting;
-    Opts.report_path = Report.empty() ? nullptr : Report.c_str();
-    Opts.shared_budget = Sl1SharedBudget;
-    Opts.line_sizes_given =
-        Sl1LineSize.getNumOccurrences() > 0 || Sl1MaxLineSize.getNumOccurrences() > 0;
-    Opts.shared_budget_given = Sl1SharedBudget.getNumOccurrences() > 0;
-    Opts.dynamic_shared = Sl1DynamicShared;
-    Opts.dynamic_shared_given = Sl1DynamicShared.getNumOccurrences() > 0;
-    Opts.gpu_profile = Profile.empty() ? nullptr : Profile.c_str();
-    std::string LaunchReport = Sl1LaunchReport;
-    Opts.launch_sized = Sl1LaunchSized;
-    Opts.launch_report = LaunchReport.empty() ? nullptr : LaunchReport.c_str();
-    int Changed = sl1_run_on_module(wrap(&M), &Opts);
+    std::string Given = options().given();
+    int Changed = sl1_run_on_module(wrap(&M), Given.c_str());
     return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
   // Run at -O0 too, where functions carry optnone.
@@ -305,7 +186,7 @@ struct Sl1Pass : PassInfoMixin<Sl1Pass> {
 // The device tuning that must come after LLVM's optimizer (see tuning/mod.rs).
 struct Sl1LateTuningPass : PassInfoMixin<Sl1LateTuningPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    std::string Report = Sl1Report;
+    std::string Report = options().value("report");
     int Changed = sl1_tune_late(wrap(&M), Report.empty() ? nullptr : Report.c_str());
     return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
@@ -320,7 +201,7 @@ extern "C" void sl1_register_pass_builder_callbacks(PassBuilder *PB) {
       });
   PB->registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel SL1_LTO_PHASE) {
-        if (Sl1DeviceTuning)
+        if (options().flag("device-tuning"))
           MPM.addPass(Sl1LateTuningPass());
       });
   PB->registerPipelineParsingCallback(

@@ -11,6 +11,7 @@
 //! a loop reading each thread's prefix) ran 0.97x-0.98x of the build without
 //! S-L1 in every run with its prologue cached (H100, 2026-11-25).
 
+use super::reasons::Reason;
 use std::collections::BTreeSet;
 
 use crate::analysis::accesses::Base;
@@ -63,13 +64,11 @@ pub fn deeper_local_nest(k: &KernelAnalysis<'_>, cached: &BTreeSet<usize>) -> Op
 
 impl LocalNest {
     /// Why the kernel is left as it is.
-    pub fn reason(&self) -> String {
-        format!(
-            "the loop nest at {} ({} levels deep, deeper than every loop the cache would take) \
-             works on local memory ({} accesses of private arrays kept off registers), which \
-             the hardware L1 serves; the line buffer would take shared memory from that L1 for \
-             shallower loops, so S-L1 stays off",
-            self.label, self.levels, self.accesses
-        )
+    pub fn reason(&self) -> Reason {
+        Reason::LocalNest {
+            loop_at: self.label.clone(),
+            levels: self.levels,
+            accesses: self.accesses,
+        }
     }
 }

@@ -28,6 +28,7 @@ mod local_nests;
 mod monitor;
 mod plan;
 pub mod predict;
+pub mod reasons;
 mod reports;
 mod sites;
 mod slice;
@@ -37,6 +38,7 @@ pub mod stats;
 use plan::{plan_kernel, ChosenLoop, KernelPlan, KernelShared};
 pub use plan::{MAX_LOOPS_PER_KERNEL, MAX_LOOP_ACCESSES, MAX_LOOP_INSTRUCTIONS};
 pub use predict::PredictionReport;
+pub use reasons::Reason;
 pub use reports::{
     DirectAccess, LaneTestReport, LaunchBytes, LineRunsReport, RereadReport, TransformReport,
 };
@@ -160,9 +162,7 @@ fn shared_beside_lines(
     report: &mut TransformReport,
 ) -> Option<KernelShared> {
     if !options.transform {
-        report
-            .reasons
-            .push("transform disabled (-sl1-disable / --no-sl1)".into());
+        report.reasons.push(Reason::Disabled);
         return None;
     }
     if let Some(buffer_name) = [false, true]
@@ -170,9 +170,9 @@ fn shared_beside_lines(
         .into_iter()
         .find(|name| module.get_global(name).is_some())
     {
-        report.reasons.push(format!(
-            "already transformed by S-L1 (the module has `{buffer_name}`); left as it is"
-        ));
+        report.reasons.push(Reason::AlreadyTransformed {
+            buffer: buffer_name,
+        });
         return None;
     }
     let (mut bytes, dynamic) = kernel_shared_memory(module, kernel);
@@ -182,12 +182,7 @@ fn shared_beside_lines(
         // make a launch ask for more than a block gets, so it takes only
         // what the declared most leaves.
         let Some(declared) = options.dynamic_shared else {
-            report.reasons.push(
-                "kernel uses dynamic shared memory (extern __shared__): its size is unknown at \
-                 compile time, so S-L1 stays off (--dynamic-shared BYTES, the most its launches \
-                 give, lets it take lines from the rest of the budget)"
-                    .into(),
-            );
+            report.reasons.push(Reason::DynamicSharedUnknown);
             return None;
         };
         report.dynamic_shared_bytes = Some(declared);

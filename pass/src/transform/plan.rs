@@ -11,6 +11,7 @@ use super::cost;
 use super::lanes;
 use super::local_nests;
 use super::predict::{self, Prediction, PredictionReport};
+use super::reasons::Reason;
 use super::reports::{LaunchBytes, RereadReport, TransformReport};
 use super::sites::uncacheable_reason;
 use super::state::{read_only_companion, StaticRate};
@@ -119,9 +120,7 @@ pub fn plan_kernel(
     } = planner;
     if loops.is_empty() {
         if report.reasons.is_empty() {
-            report
-                .reasons
-                .push("no main loop with data-structure accesses".into());
+            report.reasons.push(Reason::NoMainLoop);
         }
         return None;
     }
@@ -200,17 +199,12 @@ fn size_buffer(
     let wanted = u64::from(report.max_threads) * structures as u64 * pitch;
     let buffer = wanted.min(available) / 16 * 16;
     if buffer < 32 * pitch {
-        report.reasons.push(format!(
-            "the kernel already uses {} B of {} shared memory; the {available} B left of the \
-             {} B budget cannot give a warp one line each, so S-L1 stays off",
-            shared.bytes,
-            if report.dynamic_shared_bytes.is_some() {
-                "static and declared dynamic"
-            } else {
-                "static"
-            },
-            options.shared_budget
-        ));
+        report.reasons.push(Reason::NoRoomForLines {
+            kernel_bytes: shared.bytes,
+            with_dynamic: report.dynamic_shared_bytes.is_some(),
+            left: available,
+            budget: options.shared_budget,
+        });
         return None;
     }
     Some(buffer)
@@ -366,10 +360,9 @@ impl<'m> Planner<'_, 'm> {
                 .iter()
                 .any(|(id, _)| predicted.direct.contains_key(id))
         {
-            self.report.reasons.push(format!(
-                "loop at {label}: no structure is predicted to pay for a line (each \
-                 structure's prediction says why); left as it is"
-            ));
+            self.report.reasons.push(Reason::NothingPredictedToPay {
+                loop_at: label.clone(),
+            });
             record_predictions(k, self.report, &label, &predicted, line);
             return;
         }
@@ -381,9 +374,7 @@ impl<'m> Planner<'_, 'm> {
                 unsliceable(k, l, &label, cached, &in_loop, &in_loop_convergent)
             });
         if let Some(reason) = refusal {
-            if !reason.is_empty() {
-                self.report.reasons.push(reason);
-            }
+            self.report.reasons.extend(reason);
             return;
         }
         record_predictions(k, self.report, &label, &predicted, line);
@@ -399,7 +390,7 @@ impl<'m> Planner<'_, 'm> {
     }
 
     /// Why loop `l` is not taken before its structures are looked at.
-    fn early_refusal(&self, l: &Loop, label: &str, accesses: usize) -> Option<String> {
+    fn early_refusal(&self, l: &Loop, label: &str, accesses: usize) -> Option<Reason> {
         let k = self.k;
         let instructions: usize = l
             .blocks
@@ -407,35 +398,32 @@ impl<'m> Planner<'_, 'm> {
             .map(|&b| k.blocks[b].instructions().len())
             .sum();
         if accesses > MAX_LOOP_ACCESSES || instructions > MAX_LOOP_INSTRUCTIONS {
-            return Some(format!(
-                "loop at {label}: too large ({accesses} accesses, {instructions} instructions; \
-                 S-L1 takes loops of up to {MAX_LOOP_ACCESSES} and {MAX_LOOP_INSTRUCTIONS}): it \
-                 copies a loop up to four times, and the compile time would grow with the \
-                 copies; left as it is"
-            ));
+            return Some(Reason::TooLarge {
+                loop_at: label.to_string(),
+                accesses,
+                instructions,
+                most_accesses: MAX_LOOP_ACCESSES,
+                most_instructions: MAX_LOOP_INSTRUCTIONS,
+            });
         }
         if self.loops.len() >= MAX_LOOPS_PER_KERNEL {
-            return Some(format!(
-                "loop at {label}: the kernel's first {MAX_LOOPS_PER_KERNEL} main loops are \
-                 transformed already (each re-analyses the growing kernel); left as it is"
-            ));
+            return Some(Reason::LoopLimit {
+                loop_at: label.to_string(),
+                most: MAX_LOOPS_PER_KERNEL,
+            });
         }
         if let Some(step) = crate::analysis::stride::cooperative_step(&k.blocks, l) {
-            return Some(format!(
-                "loop at {label}: steps by the {} size ({}): a thread's iterations are that \
-                 many elements apart, so a private line is never hit again; left as it is",
-                step.scope(),
-                step.registers.join(" * ")
-            ));
+            return Some(Reason::CooperativeStride {
+                loop_at: label.to_string(),
+                scope: step.scope().to_string(),
+                registers: step.registers.join(" * "),
+            });
         }
         if let Some(guard) = crate::analysis::lone_lane::lone_lane_guard(k, l.header) {
-            return Some(format!(
-                "loop at {label}: at most one lane of each warp runs it (the branch of {} lets \
-                 one lane in, as `if (threadIdx.x == 0)` does): that thread's lines do not \
-                 thrash the hardware L1, and the cache's checks would only lengthen its serial \
-                 path; left as it is",
-                k.block_label(guard)
-            ));
+            return Some(Reason::LoneLane {
+                loop_at: label.to_string(),
+                guard: k.block_label(guard),
+            });
         }
         None
     }
@@ -571,7 +559,7 @@ impl<'m> Planner<'_, 'm> {
         cacheable: &[u32],
         cold: &BTreeSet<u32>,
         reads: &Reads<'_, 'm>,
-    ) -> Option<String> {
+    ) -> Option<Option<Reason>> {
         if cacheable.is_empty()
             || !cacheable
                 .iter()
@@ -579,24 +567,11 @@ impl<'m> Planner<'_, 'm> {
         {
             return None;
         }
-        let cold_note = if cold.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; {} {} accessed only outside the inner loops, an inner loop's trip count \
-                 times less often: a line would save little and cost every thread registers \
-                 and shared memory",
-                names(self.k, cold),
-                if cold.len() == 1 { "is" } else { "are" }
-            )
-        };
-        Some(format!(
-            "loop at {label}: caches nothing but structures it only reads ({}), which \
-             the hardware L1 serves well (a sector per thread does not thrash it){cold_note}; \
-             left as it is (-sl1-cache-read-only / --cache-read-only caches them, as the \
-             paper does)",
-            names(self.k, &cacheable.iter().copied().collect())
-        ))
+        Some(Some(Reason::OnlyReads {
+            loop_at: label.to_string(),
+            structures: names(self.k, &cacheable.iter().copied().collect()),
+            cold: (!cold.is_empty()).then(|| (names(self.k, cold), cold.len() > 1)),
+        }))
     }
 
     /// Records chosen loop `l`: its structures, how each is decided, and
@@ -673,8 +648,8 @@ impl<'m> Planner<'_, 'm> {
 }
 
 /// Why a loop that would cache `cacheable` in lines of `line` bytes cannot
-/// be sliced; an empty reason when it has nothing to cache and no access
-/// says why.
+/// be sliced: `Some(None)` when it has nothing to cache and no access says
+/// why.
 fn unsliceable(
     k: &KernelAnalysis<'_>,
     l: &Loop,
@@ -682,40 +657,42 @@ fn unsliceable(
     (line, cacheable): (u32, &[u32]),
     in_loop: &[&Access<'_>],
     in_loop_convergent: &[&ConvergentCall],
-) -> Option<String> {
+) -> Option<Option<Reason>> {
     if cacheable.is_empty() {
         let why = in_loop.iter().find_map(|a| uncacheable_reason(k, a, line));
-        return Some(why.map_or(String::new(), |why| {
-            format!("loop at {label}: no access can go through the cache (e.g. {why})")
+        return Some(why.map(|example| Reason::NoCacheableAccess {
+            loop_at: label.to_string(),
+            example: example.to_string(),
         }));
     }
     if let Some(a) = in_loop
         .iter()
         .find(|a| matches!(a.base, Base::Unknown(_) | Base::Mixed(_)))
     {
-        return Some(format!(
-            "loop at {label}: an access's address is not traced to one argument ({})",
-            match &a.base {
-                Base::Unknown(r) => r,
-                _ => "several arguments",
-            }
-        ));
+        return Some(Some(Reason::UntracedAddress {
+            loop_at: label.to_string(),
+            what: match &a.base {
+                Base::Unknown(r) => r.to_string(),
+                _ => "several arguments".to_string(),
+            },
+        }));
     }
     if in_loop_convergent.iter().any(|c| !c.block_barrier) {
         // Threads leave the monitoring slice at different iterations; a
         // shuffle or vote in the loop would then be reached by the threads
         // of one warp at different instructions.
-        return Some(format!(
-            "loop at {label}: contains a warp collective (shuffle, vote, __syncwarp...); \
-             slicing would split threads that must meet at it"
-        ));
+        return Some(Some(Reason::WarpCollective {
+            loop_at: label.to_string(),
+        }));
     }
     if k.loops
         .irreducible_edges
         .iter()
         .any(|(f, t)| l.blocks.contains(f) || l.blocks.contains(t))
     {
-        return Some(format!("loop at {label}: irreducible control flow"));
+        return Some(Some(Reason::Irreducible {
+            loop_at: label.to_string(),
+        }));
     }
     None
 }
@@ -736,6 +713,10 @@ fn record_predictions(
     } = predicted;
     for (id, p) in predictions {
         let (stride, hit_percent, mut decision) = predict::describe(p, line);
+        // Unpredicted structures stay direct for want of a prediction, which
+        // monitoring would replace (unless another reason keeps them direct).
+        let monitoring_decides = matches!(p, Prediction::Dynamic(_) | Prediction::Indirect)
+            && direct.get(id) == Some(&decision);
         if let Some(reason) = direct.get(id) {
             decision.clone_from(reason);
         }
@@ -749,6 +730,7 @@ fn record_predictions(
             hit_percent,
             decision,
             sectors: None,
+            monitoring_decides,
         });
     }
 }
@@ -979,10 +961,10 @@ mod tests {
             options.shared_budget - 64,
         );
         assert_eq!(plan, None);
-        let reason = report_full.reasons.join("\n");
         assert!(
-            reason.contains("cannot give a warp one line each"),
-            "{reason}"
+            matches!(&report_full.reasons[..], [Reason::NoRoomForLines { .. }]),
+            "{:?}",
+            report_full.reasons
         );
         assert!(report.reasons.is_empty(), "{:?}", report.reasons);
     }
@@ -1001,7 +983,10 @@ mod tests {
         let (plan, report) = plan_case("predicted_strides", "sometimes", &no_runs, 0);
         assert_eq!(plan, None, "left to the hardware L1 without counted runs");
         assert!(
-            report.reasons.iter().any(|r| r.contains("only reads")),
+            report
+                .reasons
+                .iter()
+                .any(|r| matches!(r, Reason::OnlyReads { .. })),
             "{:?}",
             report.reasons
         );
@@ -1010,7 +995,10 @@ mod tests {
         let (plan, report) = plan_case("read_streams", "row_accumulate", &options, 0);
         assert_eq!(plan, None);
         assert!(
-            report.reasons.iter().any(|r| r.contains("only reads")),
+            report
+                .reasons
+                .iter()
+                .any(|r| matches!(r, Reason::OnlyReads { .. })),
             "{:?}",
             report.reasons
         );
@@ -1023,7 +1011,7 @@ mod tests {
         assert_eq!(plan, None);
         assert_eq!(report.reasons.len(), 1);
         assert!(
-            report.reasons[0].starts_with("loop at loop: at most one lane of each warp runs it"),
+            matches!(&report.reasons[0], Reason::LoneLane { loop_at, .. } if loop_at == "loop"),
             "{:?}",
             report.reasons
         );
@@ -1035,10 +1023,12 @@ mod tests {
         let refused: Vec<&str> = report
             .reasons
             .iter()
-            .map(|r| r.split(':').next().unwrap())
+            .map(|r| match r {
+                Reason::CooperativeStride { loop_at, .. } => loop_at.as_str(),
+                other => panic!("{other:?}"),
+            })
             .collect();
-        assert_eq!(refused, ["loop at block", "loop at grid"]);
-        assert!(report.reasons.iter().all(|r| r.contains("steps by the")));
+        assert_eq!(refused, ["block", "grid"]);
         let small = Options {
             line_size: 8,
             max_line_size: 8,

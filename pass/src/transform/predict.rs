@@ -43,7 +43,7 @@ pub enum Prediction {
 pub const INDIRECT_DIRECT: &str = "left direct: its addresses are loaded from memory (an \
      indirect access); a thread's private line is hit again only when consecutive indices \
      fall in it, which nothing predicts, and repeated lookups are the hardware L1's (shared \
-     by the SM's threads); --no-static-prediction monitors it";
+     by the SM's threads)";
 
 /// Why a structure without a prediction stays direct (with static
 /// prediction on). Measured on the H100 (2026-11-25): every monitored loop
@@ -51,9 +51,12 @@ pub const INDIRECT_DIRECT: &str = "left direct: its addresses are loaded from me
 /// 0.85x, `scatter` 0.92x (128 MiB); in HeCBench `epistasis` 0.54x,
 /// `contract` 0.71x, `adv` 0.78x, `aop` 0.89x, `cbsfil` 0.96x; and none of
 /// the ten apps needs monitoring.
-pub const UNPREDICTED_DIRECT: &str = "left direct: nothing predicts its hit rate, and \
-     monitoring a loop costs more than it has saved wherever measured (docs/benchmarks.md); \
-     --no-static-prediction monitors it, as the paper does";
+pub fn unpredicted_direct(why: &str) -> String {
+    format!(
+        "left direct: nothing predicts its hit rate ({why}), and monitoring a loop costs more \
+         than it has saved wherever measured (docs/benchmarks.md)"
+    )
+}
 
 /// A predicted hit rate at or below this cannot pay for a line (the
 /// decision's own bar: more hits than misses).
@@ -78,7 +81,19 @@ pub struct PredictionReport {
     /// through lines (`cost::sector_figures`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sectors: Option<super::cost::SectorFigures>,
+    /// Left direct for want of a prediction: monitoring, as the paper does,
+    /// would decide it (`MONITORING_HINT`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub monitoring_decides: bool,
 }
+
+/// The option that monitors the loops of structures left direct for want
+/// of a prediction.
+pub const MONITORING_HINT: sl1_core::option_list::Hint = sl1_core::option_list::Hint {
+    option: "no-static-prediction",
+    value: None,
+    effect: "monitors it, as the paper does",
+};
 
 /// Iterations the one-line cache is simulated for, per starting alignment.
 const SIMULATED_ITERATIONS: i64 = 256;
@@ -254,7 +269,7 @@ pub fn describe(p: &Prediction, line: u32) -> (Option<i64>, Option<u32>, String)
             Some(*hit_percent),
             format!("predicted: stride {stride} B per iteration, {hit_percent}% hits"),
         ),
-        Prediction::Dynamic(why) => (None, None, format!("{UNPREDICTED_DIRECT} ({why})")),
+        Prediction::Dynamic(why) => (None, None, unpredicted_direct(why)),
         Prediction::Indirect => (None, None, INDIRECT_DIRECT.to_string()),
     }
 }

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::accesses::AccessKind;
 
 use super::predict::PredictionReport;
+use super::reasons::Reason;
 
 /// An access the transform leaves as it is, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,7 +24,7 @@ pub struct DirectAccess {
 pub struct TransformReport {
     pub applied: bool,
     /// Why the kernel, or some of its loops, were left untransformed.
-    pub reasons: Vec<String>,
+    pub reasons: Vec<Reason>,
     /// Headers of the loops sliced.
     pub loops_sliced: Vec<String>,
     /// Accesses routed through the cache.

@@ -3,8 +3,9 @@
 //! hit and missed, and how many threads decided to cache it, into a global
 //! array the host reads after a launch (`sl1_stats_<kernel>`).
 //!
-//! Layout: `COUNTERS` little-endian u64 per data structure, indexed by the
-//! structure's id in the report, in the order of [`Counter`]. Threads keep
+//! Layout (`sl1_core::stats`): `COUNTERS` little-endian u64 per data
+//! structure, indexed by the structure's id in the report, in the order of
+//! [`Counter`]. Threads keep
 //! their hit and miss counts in registers and add them atomically when they
 //! leave a sliced loop; decisions are added once per thread and loop.
 
@@ -17,24 +18,10 @@ use crate::runtime::ADDRSPACE_GLOBAL;
 
 use super::state::{const_int, State};
 
-/// The counters of one structure, in memory order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Counter {
-    SimulatedHits = 0,
-    SimulatedMisses = 1,
-    Hits = 2,
-    Misses = 3,
-    ThreadsCaching = 4,
-    ThreadsDeciding = 5,
-}
+pub use sl1_core::stats::{symbol, Counter};
 
-/// Counters per data structure.
-pub const COUNTERS: u64 = 6;
-
-/// The name of a kernel's statistics global.
-pub fn symbol(kernel: &str) -> String {
-    format!("sl1_stats_{kernel}")
-}
+/// Counters per data structure (`sl1_core::stats`), for addresses.
+const COUNTERS: u64 = sl1_core::stats::COUNTERS as u64;
 
 /// The statistics global of one kernel.
 #[derive(Clone, Copy)]

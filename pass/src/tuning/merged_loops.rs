@@ -95,7 +95,17 @@ pub struct KeptLoop {
     pub kernel: String,
     pub outer: String,
     pub reason: String,
+    /// The merge was tried and failed (`NO_MERGING_HINT` skips it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub failed: bool,
 }
+
+/// The option that skips loop merging.
+pub const NO_MERGING_HINT: sl1_core::option_list::Hint = sl1_core::option_list::Hint {
+    option: "no-loop-merging",
+    value: None,
+    effect: "skips it",
+};
 
 /// What merging did in one kernel.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -155,6 +165,7 @@ pub fn merge_divergent_loops(
                          tests of its own code: rarely, so a warp's threads would mostly wait \
                          for each other there"
                     ),
+                    failed: false,
                 });
             }
             continue;
@@ -164,6 +175,7 @@ pub fn merge_divergent_loops(
                 kernel: name.clone(),
                 outer: header,
                 reason,
+                failed: false,
             });
             continue;
         }
@@ -189,7 +201,7 @@ pub fn merge_divergent_loops(
     .map_err(|why| {
         format!(
             "merging inner loops in kernel `{name}` failed, so it was left as it was: {why}; \
-             please report it (--no-loop-merging / -sl1-no-loop-merging skips it)"
+             please report it"
         )
     })?;
     Ok(merging)

@@ -16,7 +16,7 @@ mod switch_selects;
 use serde::{Deserialize, Serialize};
 
 pub use frozen_divisions::freeze_divisions;
-pub use merged_loops::{merge_divergent_loops, KeptLoop, MergedLoop, Merging};
+pub use merged_loops::{merge_divergent_loops, KeptLoop, MergedLoop, Merging, NO_MERGING_HINT};
 pub use switch_selects::select_switches;
 
 /// What the device tuning changed in a module.

@@ -1,0 +1,13 @@
+//! What S-L1's crates share without LLVM: the pass's options, declared
+//! once with the plugin's and the driver's spelling of each (`options`,
+//! `option_list`), the part of a GPU profile the pass reads (`profile`),
+//! and the statistics build's counter layout (`stats`).
+
+pub mod error;
+pub mod option_list;
+pub mod options;
+pub mod profile;
+pub mod stats;
+
+pub use error::Error;
+pub use options::Options;

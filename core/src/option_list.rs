@@ -1,0 +1,533 @@
+//! The pass's options as the clang plugin spells them (`-mllvm -sl1-NAME`),
+//! declared once: the plugin's C++ half creates its `cl::opt`s from
+//! [`PASS_OPTIONS`] and hands what the command line gave back as one
+//! serialized value ([`PluginSettings::parse`]); the driver writes its
+//! options in the same spelling ([`PluginSettings::arguments`]).
+
+use std::path::Path;
+
+use crate::error::Error;
+use crate::options::Options;
+use crate::profile::{self, read_profile};
+
+/// What an option takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Kind {
+    /// On when given (`-sl1-NAME`, or `-sl1-NAME=false`).
+    Flag = 0,
+    /// A count (u32).
+    Number = 1,
+    /// Bytes (u64).
+    Bytes = 2,
+    /// A file path.
+    File = 3,
+}
+
+/// One option of the plugin.
+#[derive(Clone, Copy, Debug)]
+pub struct PassOption {
+    /// `-sl1-NAME`.
+    pub name: &'static str,
+    pub help: &'static str,
+    pub kind: Kind,
+    /// Left out of `-help` (tests only).
+    pub hidden: bool,
+}
+
+const fn option(name: &'static str, kind: Kind, help: &'static str) -> PassOption {
+    PassOption {
+        name,
+        help,
+        kind,
+        hidden: false,
+    }
+}
+
+/// Every option of the plugin, in `-help` order.
+pub const PASS_OPTIONS: &[PassOption] = &[
+    option(
+        "disable",
+        Kind::Flag,
+        "S-L1: analyse and report, but leave kernels untouched",
+    ),
+    option(
+        "threshold",
+        Kind::Number,
+        "S-L1: accesses simulated per thread before deciding (300)",
+    ),
+    option(
+        "line-size",
+        Kind::Number,
+        "S-L1: cache line size in bytes, 8, 16 (the default), 32 or 64: the smallest; given \
+         alone, the only one",
+    ),
+    option(
+        "max-line-size",
+        Kind::Number,
+        "S-L1: largest line size a launch may pick (default 32, or -sl1-line-size when that is \
+         given)",
+    ),
+    option(
+        "read-only-max-line-size",
+        Kind::Number,
+        "S-L1: largest line size in kernels whose sliced loops only read (default 64, or the \
+         largest line size when line sizes are given)",
+    ),
+    option(
+        "max-threads",
+        Kind::Number,
+        "S-L1: block size the line buffer is provisioned for without __launch_bounds__ (1024)",
+    ),
+    option(
+        "force-uncached",
+        Kind::Flag,
+        "S-L1: insert the cache but decide to cache nothing (measures the overhead)",
+    ),
+    option(
+        "cache-read-only",
+        Kind::Flag,
+        "S-L1: also cache read-only restrict arguments (the paper's choice; on GPUs with a \
+         large L1 they are better left to it)",
+    ),
+    option(
+        "stats",
+        Kind::Flag,
+        "S-L1: count simulated and real hits and misses per structure into \
+         `sl1_stats_<kernel>` (slower; for study)",
+    ),
+    option(
+        "no-static-prediction",
+        Kind::Flag,
+        "S-L1: monitor every loop, even where strides predict the hit rate (the paper)",
+    ),
+    option(
+        "prefetch",
+        Kind::Flag,
+        "S-L1: on a fill, prefetch into L2 the memory 128 B further on (pays at low occupancy \
+         only)",
+    ),
+    option(
+        "no-line-runs",
+        Kind::Flag,
+        "S-L1: check every access's tag, also where a loop's strides let iterations run in \
+         their lines without checks",
+    ),
+    option(
+        "no-line-padding",
+        Kind::Flag,
+        "S-L1: pack lines in shared memory (by default each line is padded so that a warp's \
+         threads hit different banks)",
+    ),
+    option(
+        "no-line-staging",
+        Kind::Flag,
+        "S-L1: fill lines when they miss (by default line runs load a read-only structure's \
+         next line into registers ahead)",
+    ),
+    option(
+        "no-warp-copies",
+        Kind::Flag,
+        "S-L1: copy lines thread by thread (by default a warp that misses as a whole moves its \
+         lines together, in requests of whole sectors)",
+    ),
+    option(
+        "no-full-runs",
+        Kind::Flag,
+        "S-L1: run every line run as one loop (by default a run over whole lines gets an \
+         unrolled copy whose byte accesses merge into words)",
+    ),
+    option(
+        "device-tuning",
+        Kind::Flag,
+        "Device tuning (also with -sl1-disable): small switches that only choose values become \
+         selects; divisions that nested loops build on are frozen; inner loops whose trip \
+         counts depend on loaded data merge into their top-level loop",
+    ),
+    option(
+        "no-loop-merging",
+        Kind::Flag,
+        "Device tuning: keep inner loops whose trip counts depend on loaded data nested (by \
+         default they merge into their top-level loop, in kernels S-L1 left alone)",
+    ),
+    option(
+        "shared-budget",
+        Kind::Bytes,
+        "S-L1: shared memory (bytes) a block's line buffer and the kernel's own static shared \
+         memory may take together (49152, the most a block gets without opting in)",
+    ),
+    option(
+        "dynamic-shared",
+        Kind::Bytes,
+        "S-L1: the most dynamic shared memory (bytes) a launch gives; kernels with extern \
+         __shared__ get lines from the budget less this (without it they stay untransformed)",
+    ),
+    option(
+        "gpu-profile",
+        Kind::File,
+        "S-L1: take line sizes and the shared-memory budget from this GPU profile (the JSON \
+         file sl1-driver probe writes); explicit options win",
+    ),
+    option(
+        "launch-sized",
+        Kind::Flag,
+        "S-L1 (device compile): put line buffers in dynamic shared memory, sized per block at \
+         launch; the launches must add the bytes the report gives (-sl1-launch-report in the \
+         host compile does)",
+    ),
+    option(
+        "launch-report",
+        Kind::File,
+        "S-L1 (host compile): the device compile's report; launches of its kernels with \
+         launch-sized line buffers get their bytes",
+    ),
+    option(
+        "report",
+        Kind::File,
+        "S-L1: write the JSON report of each device module here",
+    ),
+    PassOption {
+        name: "panic-for-testing",
+        help: "S-L1: fail inside the pass (tests the error path)",
+        kind: Kind::Flag,
+        hidden: true,
+    },
+];
+
+/// The option `name` of [`PASS_OPTIONS`].
+pub fn pass_option(name: &str) -> Option<&'static PassOption> {
+    PASS_OPTIONS.iter().find(|o| o.name == name)
+}
+
+/// An option worth knowing where S-L1 reports a decision it changes: the
+/// option (in the plugin's spelling, an entry of [`PASS_OPTIONS`]), the
+/// placeholder of its value if it takes one, and what it does there. Each
+/// front end writes it with its own spelling of the option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hint {
+    pub option: &'static str,
+    pub value: Option<&'static str>,
+    pub effect: &'static str,
+}
+
+impl Hint {
+    /// ` (FLAG EFFECT)`, the flag spelled by `flag` from the option's name
+    /// and value placeholder.
+    pub fn note(&self, flag: impl Fn(&str, Option<&str>) -> String) -> String {
+        let flag = flag(self.option, self.value);
+        if self.effect.is_empty() {
+            format!(" ({flag})")
+        } else {
+            format!(" ({flag} {})", self.effect)
+        }
+    }
+
+    /// The plugin's spelling: `-mllvm -sl1-NAME[=VALUE]`.
+    pub fn plugin_flag(option: &str, value: Option<&str>) -> String {
+        match value {
+            Some(v) => format!("-mllvm -sl1-{option}={v}"),
+            None => format!("-mllvm -sl1-{option}"),
+        }
+    }
+}
+
+/// Everything a plugin run takes from the command line: the options, and
+/// the plugin's own settings beside them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PluginSettings {
+    pub options: Options,
+    /// `-sl1-report`: where the JSON report goes.
+    pub report: Option<String>,
+    /// `-sl1-launch-report` (host compile): the device compile's report.
+    pub launch_report: Option<String>,
+    /// `-sl1-panic-for-testing`.
+    pub panic_for_testing: bool,
+}
+
+/// The options given on a command line, by name.
+struct CommandLine<'a>(Vec<(&'a str, &'a str)>);
+
+impl<'a> CommandLine<'a> {
+    fn get(&self, name: &str) -> Option<&'a str> {
+        self.0
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v)
+    }
+
+    fn flag(&self, name: &str) -> Result<Option<bool>, Error> {
+        self.get(name)
+            .map(|v| match v {
+                "true" | "1" | "" => Ok(true),
+                "false" | "0" => Ok(false),
+                _ => Err(bad_value(name, v, "true or false")),
+            })
+            .transpose()
+    }
+
+    fn number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, Error> {
+        self.get(name)
+            .map(|v| v.parse().map_err(|_| bad_value(name, v, "a whole number")))
+            .transpose()
+    }
+}
+
+fn bad_value(name: &str, value: &str, wanted: &str) -> Error {
+    Error::InvalidOption(format!("-sl1-{name}={value}: the value must be {wanted}"))
+}
+
+impl PluginSettings {
+    /// The settings a command line gave: `given` holds one `NAME=VALUE` line
+    /// for each option it named (the plugin's serialized value). A line size
+    /// given alone fixes the size; line sizes given set the largest line of
+    /// read-only loops too; a GPU profile fills in what was not given.
+    pub fn parse(given: &str) -> Result<PluginSettings, Error> {
+        let mut pairs = Vec::new();
+        for line in given.lines().filter(|l| !l.is_empty()) {
+            let (name, value) = line.split_once('=').unwrap_or((line, ""));
+            if pass_option(name).is_none() {
+                return Err(Error::InvalidOption(format!("unknown option -sl1-{name}")));
+            }
+            pairs.push((name, value));
+        }
+        let given = CommandLine(pairs);
+        let defaults = Options::default();
+        let line_size = given.number("line-size")?;
+        let max_line_size = given.number("max-line-size")?;
+        let line = line_size.unwrap_or(defaults.line_size);
+        let max = max_line_size.unwrap_or(if line_size.is_some() {
+            line
+        } else {
+            defaults.max_line_size
+        });
+        let line_sizes_given = line_size.is_some() || max_line_size.is_some();
+        let shared_budget = given.number("shared-budget")?;
+        let on = |name: &str| given.flag(name).map(|f| f.unwrap_or(false));
+        let mut options = Options {
+            threshold: given.number("threshold")?.unwrap_or(defaults.threshold),
+            line_size: line,
+            max_line_size: max,
+            read_only_max_line_size: given.number("read-only-max-line-size")?.unwrap_or(
+                if line_sizes_given {
+                    max
+                } else {
+                    defaults.read_only_max_line_size
+                },
+            ),
+            transform: !on("disable")?,
+            max_threads: given.number("max-threads")?.unwrap_or(defaults.max_threads),
+            force_uncached: on("force-uncached")?,
+            cache_read_only: on("cache-read-only")?,
+            stats: on("stats")?,
+            static_prediction: !on("no-static-prediction")?,
+            prefetch: on("prefetch")?,
+            line_runs: !on("no-line-runs")?,
+            line_padding: !on("no-line-padding")?,
+            line_staging: !on("no-line-staging")?,
+            warp_copies: !on("no-warp-copies")?,
+            full_runs: !on("no-full-runs")?,
+            device_tuning: on("device-tuning")?,
+            loop_merging: !on("no-loop-merging")?,
+            shared_budget: shared_budget.unwrap_or(defaults.shared_budget),
+            dynamic_shared: given.number("dynamic-shared")?,
+            launch_sized: on("launch-sized")?,
+            gpu_profile: None,
+            fail_kernel_for_testing: None,
+        };
+        if let Some(path) = given.get("gpu-profile").filter(|p| !p.is_empty()) {
+            let path = Path::new(path);
+            let profile = read_profile(path)?;
+            let given = profile::Given {
+                line_sizes: line_sizes_given,
+                shared_budget: shared_budget.is_some(),
+            };
+            options.apply_profile(path, &profile, given);
+        }
+        let path = |name: &str| given.get(name).filter(|p| !p.is_empty()).map(String::from);
+        Ok(PluginSettings {
+            options,
+            report: path("report"),
+            launch_report: path("launch-report"),
+            panic_for_testing: on("panic-for-testing")?,
+        })
+    }
+
+    /// The plugin's command-line arguments (`-sl1-NAME=VALUE`, each after
+    /// `-mllvm`) that give these settings: every count and the budget, the
+    /// rest where they differ from the default.
+    pub fn arguments(&self) -> Vec<String> {
+        let o = &self.options;
+        let mut named: Vec<(&str, Option<String>)> = vec![
+            ("threshold", Some(o.threshold.to_string())),
+            ("line-size", Some(o.line_size.to_string())),
+            ("max-line-size", Some(o.max_line_size.to_string())),
+            (
+                "read-only-max-line-size",
+                Some(o.read_only_max_line_size.to_string()),
+            ),
+            ("max-threads", Some(o.max_threads.to_string())),
+            ("shared-budget", Some(o.shared_budget.to_string())),
+            ("dynamic-shared", o.dynamic_shared.map(|b| b.to_string())),
+            ("gpu-profile", o.gpu_profile.clone()),
+            ("report", self.report.clone()),
+            ("launch-report", self.launch_report.clone()),
+        ];
+        let flags = [
+            ("disable", !o.transform),
+            ("launch-sized", o.launch_sized),
+            ("force-uncached", o.force_uncached),
+            ("cache-read-only", o.cache_read_only),
+            ("stats", o.stats),
+            ("prefetch", o.prefetch),
+            ("no-static-prediction", !o.static_prediction),
+            ("no-line-runs", !o.line_runs),
+            ("no-line-padding", !o.line_padding),
+            ("no-line-staging", !o.line_staging),
+            ("no-warp-copies", !o.warp_copies),
+            ("no-full-runs", !o.full_runs),
+            ("device-tuning", o.device_tuning),
+            ("no-loop-merging", o.device_tuning && !o.loop_merging),
+            ("panic-for-testing", self.panic_for_testing),
+        ];
+        named.extend(flags.iter().filter(|(_, on)| *on).map(|&(n, _)| (n, None)));
+        PASS_OPTIONS
+            .iter()
+            .filter_map(|spec| {
+                let (_, value) = named.iter().find(|(n, _)| *n == spec.name)?;
+                match (spec.kind, value) {
+                    (Kind::Flag, _) => Some(format!("-sl1-{}", spec.name)),
+                    (_, Some(v)) => Some(format!("-sl1-{}={v}", spec.name)),
+                    (_, None) => None,
+                }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `-sl1-a=1 -sl1-b` as the plugin serializes it.
+    fn serialized(args: &[String]) -> String {
+        args.iter()
+            .map(|a| {
+                let a = a.strip_prefix("-sl1-").expect("a plugin option");
+                if a.contains('=') {
+                    format!("{a}\n")
+                } else {
+                    format!("{a}=true\n")
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn names_are_unique_and_every_written_option_is_declared() {
+        for (i, o) in PASS_OPTIONS.iter().enumerate() {
+            assert!(
+                PASS_OPTIONS[..i].iter().all(|p| p.name != o.name),
+                "{} twice",
+                o.name
+            );
+        }
+        let everything = PluginSettings {
+            options: Options {
+                transform: false,
+                force_uncached: true,
+                cache_read_only: true,
+                stats: true,
+                static_prediction: false,
+                prefetch: true,
+                line_runs: false,
+                line_padding: false,
+                line_staging: false,
+                warp_copies: false,
+                full_runs: false,
+                device_tuning: true,
+                loop_merging: false,
+                dynamic_shared: Some(1024),
+                launch_sized: true,
+                ..Options::default()
+            },
+            report: Some("r.json".into()),
+            launch_report: Some("d.json".into()),
+            panic_for_testing: true,
+        };
+        let args = everything.arguments();
+        let gpu_profile_needs_a_file = 1;
+        assert_eq!(args.len(), PASS_OPTIONS.len() - gpu_profile_needs_a_file);
+    }
+
+    #[test]
+    fn what_the_driver_writes_the_plugin_reads_back() {
+        let settings = PluginSettings {
+            options: Options {
+                threshold: 77,
+                line_size: 8,
+                max_line_size: 64,
+                read_only_max_line_size: 32,
+                max_threads: 256,
+                shared_budget: 20000,
+                stats: true,
+                line_runs: false,
+                device_tuning: true,
+                loop_merging: false,
+                dynamic_shared: Some(4096),
+                ..Options::default()
+            },
+            report: Some("/tmp/r.json".into()),
+            launch_report: None,
+            panic_for_testing: false,
+        };
+        let back = PluginSettings::parse(&serialized(&settings.arguments())).unwrap();
+        assert_eq!(back, settings);
+    }
+
+    #[test]
+    fn defaults_and_the_line_size_rules() {
+        assert_eq!(
+            PluginSettings::parse("").unwrap(),
+            PluginSettings::default()
+        );
+        let alone = PluginSettings::parse("line-size=32\n").unwrap().options;
+        assert_eq!(
+            (
+                alone.line_size,
+                alone.max_line_size,
+                alone.read_only_max_line_size
+            ),
+            (32, 32, 32)
+        );
+        let max = PluginSettings::parse("max-line-size=16\n").unwrap().options;
+        assert_eq!(
+            (
+                max.line_size,
+                max.max_line_size,
+                max.read_only_max_line_size
+            ),
+            (16, 16, 16)
+        );
+        let off = PluginSettings::parse("disable=true\nstats=false\n")
+            .unwrap()
+            .options;
+        assert!(!off.transform && !off.stats);
+    }
+
+    #[test]
+    fn bad_values_and_unknown_names_are_errors_that_name_them() {
+        let err = PluginSettings::parse("threshold=many\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("-sl1-threshold=many"), "{err}");
+        let err = PluginSettings::parse("stats=maybe\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("-sl1-stats=maybe"), "{err}");
+        let err = PluginSettings::parse("line-sise=32\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("-sl1-line-sise"), "{err}");
+    }
+}

@@ -1,0 +1,145 @@
+//! The part of a GPU profile (the JSON file `sl1-driver probe` writes) that
+//! the pass reads: the line sizes and the shared-memory budget derived from
+//! what the probe measured. Unknown fields (the measurements themselves) are
+//! ignored, so the file can grow without breaking older passes.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Error;
+use crate::options::Options;
+
+/// S-L1's parameters as a probe derived them (`sl1` in the profile).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProfileParameters {
+    /// Smallest line size a launch may use, bytes.
+    pub line_size: u32,
+    /// Largest line size a launch may use, bytes (the memory's fill unit).
+    pub max_line_size: u32,
+    /// Shared memory the line buffer of a block may take, bytes.
+    pub shared_budget_bytes: u64,
+}
+
+#[derive(Deserialize)]
+struct ProfileFile {
+    sl1: ProfileParameters,
+}
+
+/// Reads the S-L1 parameters of the profile at `path`.
+pub fn read_profile(path: &Path) -> Result<ProfileParameters, Error> {
+    let bad = |message: String| Error::Profile {
+        path: path.display().to_string(),
+        message,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let file: ProfileFile = serde_json::from_str(&text).map_err(|e| {
+        bad(format!(
+            "{e} (expected the JSON file `sl1-driver probe` writes, with an `sl1` section)"
+        ))
+    })?;
+    Ok(file.sl1)
+}
+
+/// Which options the user set explicitly, and so keeps over a profile's.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Given {
+    pub line_sizes: bool,
+    pub shared_budget: bool,
+}
+
+impl Options {
+    /// Takes the line sizes and the shared-memory budget from `profile`,
+    /// except those the user gave; records the profile's path.
+    pub fn apply_profile(&mut self, path: &Path, profile: &ProfileParameters, given: Given) {
+        if !given.line_sizes {
+            self.line_size = profile.line_size;
+            self.max_line_size = profile.max_line_size;
+            self.read_only_max_line_size = profile.max_line_size;
+        }
+        if !given.shared_budget {
+            self.shared_budget = profile.shared_budget_bytes;
+        }
+        self.gpu_profile = Some(path.display().to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(text: &str) -> tempfile::NamedTempFile {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        std::io::Write::write_all(&mut file, text.as_bytes()).unwrap();
+        file
+    }
+
+    #[test]
+    fn reads_the_sl1_section_and_ignores_the_rest() {
+        let file = write(
+            r#"{"device": {"name": "X"}, "sl1": {"line_size": 8, "max_line_size": 16,
+               "shared_budget_bytes": 16384, "why": ["fill unit 16 B"]}}"#,
+        );
+        let p = read_profile(file.path()).unwrap();
+        assert_eq!(
+            p,
+            ProfileParameters {
+                line_size: 8,
+                max_line_size: 16,
+                shared_budget_bytes: 16384
+            }
+        );
+    }
+
+    #[test]
+    fn a_file_without_parameters_is_an_error_naming_it() {
+        let file = write(r#"{"device": {"name": "X"}}"#);
+        let err = read_profile(file.path()).unwrap_err().to_string();
+        assert!(err.contains(&file.path().display().to_string()), "{err}");
+        assert!(err.contains("sl1"), "{err}");
+        let missing = read_profile(Path::new("/nonexistent/profile.json")).unwrap_err();
+        assert!(missing.to_string().contains("/nonexistent/profile.json"));
+    }
+
+    #[test]
+    fn options_given_by_the_user_win_over_the_profile() {
+        let p = ProfileParameters {
+            line_size: 8,
+            max_line_size: 64,
+            shared_budget_bytes: 20000,
+        };
+        let path = Path::new("gpu.json");
+        let mut all = Options::default();
+        all.apply_profile(path, &p, Given::default());
+        assert_eq!(
+            (all.line_size, all.max_line_size, all.shared_budget),
+            (8, 64, 20000)
+        );
+        assert_eq!(all.gpu_profile.as_deref(), Some("gpu.json"));
+        let mut kept = Options::default();
+        kept.apply_profile(
+            path,
+            &p,
+            Given {
+                line_sizes: true,
+                shared_budget: true,
+            },
+        );
+        let d = Options::default();
+        assert_eq!(
+            (kept.line_size, kept.max_line_size, kept.shared_budget),
+            (d.line_size, d.max_line_size, d.shared_budget)
+        );
+    }
+
+    #[test]
+    fn a_budget_beyond_static_shared_memory_is_rejected() {
+        let mut o = Options {
+            shared_budget: 100 * 1024,
+            ..Options::default()
+        };
+        assert!(o.validate().unwrap_err().to_string().contains("48 KiB"));
+        o.shared_budget = 16 * 1024;
+        assert!(o.validate().is_ok());
+    }
+}
