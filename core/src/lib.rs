@@ -7,6 +7,7 @@ pub mod error;
 pub mod option_list;
 pub mod options;
 pub mod profile;
+pub mod report;
 pub mod stats;
 
 pub use error::Error;

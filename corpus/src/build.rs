@@ -157,19 +157,15 @@ fn transformed_kernels(report: &Path) -> Vec<String> {
     let Ok(text) = std::fs::read_to_string(report) else {
         return Vec::new();
     };
-    let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else {
+    let Ok(report) = serde_json::from_str::<sl1_core::report::Report>(&text) else {
         return Vec::new();
     };
-    json["kernels"]
-        .as_array()
-        .map(|kernels| {
-            kernels
-                .iter()
-                .filter(|k| k["transform"]["applied"].as_bool() == Some(true))
-                .filter_map(|k| k["name"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
+    report
+        .kernels
+        .into_iter()
+        .filter(|k| k.transform.applied)
+        .map(|k| k.name)
+        .collect()
 }
 
 #[cfg(test)]

@@ -2,10 +2,10 @@
 //! kernel whose report gives `launch_bytes` keeps its lines in dynamic
 //! shared memory, and each launch must give it `min(per_thread * block
 //! threads, most)` bytes, as an executable's host compile makes its
-//! launches do (`sl1_pass::launch`). Read from the report as JSON: this
-//! crate runs on the GPU machine without LLVM.
+//! launches do (`sl1_pass::launch`). Read from the report through its
+//! types in `sl1-core` (no LLVM on the GPU machine).
 
-use serde_json::Value;
+use sl1_core::report::Report;
 
 /// A kernel's launch-sized line buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,15 +18,12 @@ impl LineBuffer {
     /// `kernel`'s buffer in an S-L1 report; `None` for a static buffer, a
     /// kernel left alone, or a report without it.
     pub fn from_report(report: &str, kernel: &str) -> Option<LineBuffer> {
-        let json: Value = serde_json::from_str(report).ok()?;
-        let k = json["kernels"]
-            .as_array()?
-            .iter()
-            .find(|k| k["name"] == kernel)?;
-        let bytes = &k["transform"]["launch_bytes"];
+        let report: Report = serde_json::from_str(report).ok()?;
+        let k = report.kernels.iter().find(|k| k.name == kernel)?;
+        let bytes = k.transform.launch_bytes?;
         Some(LineBuffer {
-            per_thread: bytes["per_thread"].as_u64()?,
-            most: bytes["most"].as_u64()?,
+            per_thread: bytes.per_thread,
+            most: bytes.most,
         })
     }
 
@@ -42,11 +39,30 @@ impl LineBuffer {
 mod tests {
     use super::*;
 
+    use sl1_core::report::transform::LaunchBytes;
+    use sl1_core::report::KernelReport;
+
     #[test]
     fn read_from_the_report_and_sized_per_block() {
-        let report = r#"{"kernels": [
-            {"name": "a", "transform": {"launch_bytes": {"per_thread": 68, "most": 20480}}},
-            {"name": "b", "transform": {"applied": true}}]}"#;
+        let mut a = KernelReport {
+            name: "a".into(),
+            ..KernelReport::default()
+        };
+        a.transform.launch_bytes = Some(LaunchBytes {
+            per_thread: 68,
+            most: 20480,
+        });
+        let mut b = KernelReport {
+            name: "b".into(),
+            ..KernelReport::default()
+        };
+        b.transform.applied = true;
+        let report = serde_json::to_string(&Report {
+            kernels: vec![a, b],
+            ..Report::default()
+        })
+        .unwrap();
+        let report = report.as_str();
         let a = LineBuffer::from_report(report, "a").unwrap();
         assert_eq!(a.launch_bytes(6, 0), 408);
         assert_eq!(a.launch_bytes(1024, 0), 20480);

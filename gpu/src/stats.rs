@@ -2,7 +2,7 @@
 //! --stats`): where they are (the build's JSON report names the global and the
 //! data structures) and what they say.
 
-use serde_json::Value;
+use sl1_core::report::Report;
 use thiserror::Error;
 
 use crate::results::StructureStats;
@@ -38,31 +38,24 @@ impl StatsLayout {
     /// The layout of `kernel` from an S-L1 report; `None` when that build
     /// does not count (no statistics global).
     pub fn from_report(report: &str, kernel: &str) -> Result<Option<StatsLayout>, StatsError> {
-        let json: Value =
+        let report: Report =
             serde_json::from_str(report).map_err(|e| StatsError::Json(e.to_string()))?;
-        let k = json["kernels"]
-            .as_array()
-            .and_then(|ks| ks.iter().find(|k| k["name"] == kernel))
+        let k = report
+            .kernels
+            .iter()
+            .find(|k| k.name == kernel)
             .ok_or_else(|| StatsError::NoKernel(kernel.into()))?;
-        let Some(symbol) = k["transform"]["stats_symbol"].as_str() else {
+        let Some(symbol) = &k.transform.stats_symbol else {
             return Ok(None);
         };
-        let mut rows: Vec<(u64, String)> = k["data_structures"]
-            .as_array()
-            .map(|ds| {
-                ds.iter()
-                    .map(|d| {
-                        (
-                            d["id"].as_u64().unwrap_or(u64::MAX),
-                            d["argument"].as_str().unwrap_or("?").to_string(),
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let mut rows: Vec<(u32, String)> = k
+            .data_structures
+            .iter()
+            .map(|d| (d.id, d.argument.clone()))
+            .collect();
         rows.sort();
         Ok(Some(StatsLayout {
-            symbol: symbol.into(),
+            symbol: symbol.clone(),
             arguments: rows.into_iter().map(|(_, name)| name).collect(),
         }))
     }
@@ -106,21 +99,53 @@ impl StatsLayout {
 mod tests {
     use super::*;
 
-    const REPORT: &str = r#"{"kernels": [
-        {"name": "other", "transform": {}},
-        {"name": "pvc", "transform": {"stats_symbol": "sl1_stats_pvc"},
-         "data_structures": [{"id": 1, "argument": "weight"}, {"id": 0, "argument": "log"}]}
-    ]}"#;
+    use sl1_core::report::{DataStructureReport, KernelReport, Mode};
+
+    /// A report with kernels `other` (no statistics) and `pvc` (counting
+    /// `weight` and `log`, ids 1 and 0), as the pass writes it.
+    fn report() -> String {
+        let structure = |id: u32, argument: &str| DataStructureReport {
+            id,
+            argument: argument.into(),
+            arg_index: id,
+            restrict: true,
+            mode: Mode::ReadWrite,
+            loads: 1,
+            stores: 1,
+            atomics: 0,
+            ranges: 0,
+            widths: vec![4],
+            volatile: 0,
+            in_loops: 2,
+        };
+        let mut pvc = KernelReport {
+            name: "pvc".into(),
+            data_structures: vec![structure(1, "weight"), structure(0, "log")],
+            ..KernelReport::default()
+        };
+        pvc.transform.stats_symbol = Some("sl1_stats_pvc".into());
+        let other = KernelReport {
+            name: "other".into(),
+            ..KernelReport::default()
+        };
+        serde_json::to_string(&Report {
+            kernels: vec![other, pvc],
+            ..Report::default()
+        })
+        .unwrap()
+    }
 
     #[test]
     fn layout_names_the_global_and_the_arguments_in_id_order() {
-        let layout = StatsLayout::from_report(REPORT, "pvc").unwrap().unwrap();
+        let report = report();
+        let report = report.as_str();
+        let layout = StatsLayout::from_report(report, "pvc").unwrap().unwrap();
         assert_eq!(layout.symbol, "sl1_stats_pvc");
         assert_eq!(layout.arguments, ["log", "weight"]);
         assert_eq!(layout.bytes(), 2 * 6 * 8);
-        assert_eq!(StatsLayout::from_report(REPORT, "other").unwrap(), None);
+        assert_eq!(StatsLayout::from_report(report, "other").unwrap(), None);
         assert_eq!(
-            StatsLayout::from_report(REPORT, "nope").unwrap_err(),
+            StatsLayout::from_report(report, "nope").unwrap_err(),
             StatsError::NoKernel("nope".into())
         );
         assert!(StatsLayout::from_report("{", "pvc").is_err());
@@ -128,7 +153,7 @@ mod tests {
 
     #[test]
     fn counters_decode_per_structure() {
-        let layout = StatsLayout::from_report(REPORT, "pvc").unwrap().unwrap();
+        let layout = StatsLayout::from_report(&report(), "pvc").unwrap().unwrap();
         let words: Vec<u64> = (1..=12).collect();
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         let stats = layout.decode("pvc", &bytes).unwrap();

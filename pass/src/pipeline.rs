@@ -22,7 +22,7 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
     let mut merging = tuning::Merging::default();
     let mut bodies_restored = false;
     for f in analysis::find_kernels(module) {
-        let mut kernel = report::KernelReport::from_analysis(&analysis::analyse_kernel(module, f));
+        let mut kernel = report::kernel_report(&analysis::analyse_kernel(module, f));
         let (transform, restored) = transform_all_or_nothing(module, f, options);
         kernel.transform = transform;
         bodies_restored |= restored;

@@ -4,7 +4,6 @@
 use std::collections::HashSet;
 
 use inkwell::llvm_sys::LLVMOpcode;
-use serde::{Deserialize, Serialize};
 
 use crate::llvm::ir::{Function, Value, ValueKind};
 
@@ -13,27 +12,7 @@ pub const ADDRSPACE_SHARED: u32 = 3;
 pub const ADDRSPACE_LOCAL: u32 = 5;
 pub const ADDRSPACE_CONST: u32 = 4;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AccessKind {
-    Load,
-    Store,
-    AtomicRmw,
-    CmpXchg,
-    /// The source range of `llvm.memcpy`/`llvm.memmove`.
-    RangeRead,
-    /// The destination range of `llvm.memcpy`/`llvm.memmove`/`llvm.memset`.
-    RangeWrite,
-}
-
-impl AccessKind {
-    pub fn writes(self) -> bool {
-        !matches!(self, AccessKind::Load | AccessKind::RangeRead)
-    }
-    pub fn is_atomic(self) -> bool {
-        matches!(self, AccessKind::AtomicRmw | AccessKind::CmpXchg)
-    }
-}
+pub use sl1_core::report::AccessKind;
 
 /// Where an address comes from.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

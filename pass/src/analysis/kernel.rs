@@ -1,25 +1,13 @@
 //! What the analyses found in one kernel: its data structures (pointer
 //! arguments), their accesses, its loops and its coherence points.
 
-use serde::{Deserialize, Serialize};
-
 use crate::llvm::ir::{Block, Function};
 
 use super::accesses::{Access, Base};
 use super::loops::LoopForest;
 use super::sync::SyncPoint;
 
-/// How a kernel uses a data structure.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Mode {
-    /// Only loads.
-    ReadOnly,
-    /// At least one store, atomic or memset/memcpy destination.
-    ReadWrite,
-    /// Never accessed by the kernel itself.
-    Unused,
-}
+pub use sl1_core::report::Mode;
 
 /// A pointer argument of a kernel (the paper's "data structure").
 #[derive(Clone, Debug, PartialEq, Eq)]

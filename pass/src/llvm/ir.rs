@@ -42,19 +42,7 @@ pub struct Function<'m> {
     _module: PhantomData<&'m ()>,
 }
 
-/// Where in the source an instruction came from (its debug location).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct SourceLocation {
-    pub file: String,
-    pub line: u32,
-    pub column: u32,
-}
-
-impl std::fmt::Display for SourceLocation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}:{}", self.file, self.line, self.column)
-    }
-}
+pub use sl1_core::report::SourceLocation;
 
 /// What a value is, as far as the analyses care.
 #[derive(Clone, Copy, PartialEq, Debug)]

@@ -31,8 +31,6 @@
 
 use std::collections::BTreeSet;
 
-use serde::{Deserialize, Serialize};
-
 use crate::analysis::accesses::AccessKind;
 
 /// Bytes of the unit the L1 moves to and from L2 (the probe's L1 fill unit
@@ -156,72 +154,7 @@ const WARP: u64 = 32;
 /// Shared-memory banks, each 4 B wide.
 const BANKS: u64 = 32;
 
-/// What a profiler's memory tables (Nsight Compute: sectors per request,
-/// shared-memory bank conflicts) would count for one structure's accesses
-/// in its loop, expected from the addresses' pattern: direct, with a warp's
-/// lanes a line or more apart (where the cache takes a structure), and
-/// through its lines.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SectorFigures {
-    /// Warp-wide requests per iteration (the structure's accesses).
-    pub requests: u32,
-    /// Sectors those requests touch per iteration, direct.
-    pub direct_sectors: u32,
-    /// The fewest they could touch: each request's bytes side by side.
-    pub ideal_sectors: u32,
-    /// Through lines of each size: sectors moved (fills, write-backs) per
-    /// so many iterations.
-    pub through_lines: Vec<LineSectors>,
-    /// The most distinct 4 B words one access of the warp puts in one
-    /// shared-memory bank of the line buffer (1: no conflict).
-    pub bank_ways: u32,
-}
-
-/// Sectors lines of `line` bytes move per `iterations` iterations.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LineSectors {
-    pub line: u32,
-    pub sectors: u32,
-    pub iterations: u32,
-}
-
-impl SectorFigures {
-    /// Sectors per request, direct and fewest.
-    pub fn direct_per_request(&self) -> f64 {
-        f64::from(self.direct_sectors) / f64::from(self.requests)
-    }
-    pub fn ideal_per_request(&self) -> f64 {
-        f64::from(self.ideal_sectors) / f64::from(self.requests)
-    }
-
-    /// The report's words.
-    pub fn describe(&self) -> String {
-        let lines: Vec<String> = self
-            .through_lines
-            .iter()
-            .map(|l| {
-                format!(
-                    "{:.2} through {} B lines",
-                    f64::from(l.sectors) / f64::from(l.iterations * self.requests),
-                    l.line
-                )
-            })
-            .collect();
-        format!(
-            "sectors per request {:.0} direct ({:.0} excessive over the {:.0} of side-by-side \
-             lanes), {}; line buffer {}",
-            self.direct_per_request(),
-            self.direct_per_request() - self.ideal_per_request(),
-            self.ideal_per_request(),
-            lines.join(", "),
-            if self.bank_ways <= 1 {
-                "free of bank conflicts".to_string()
-            } else {
-                format!("{}-way bank conflicts", self.bank_ways)
-            }
-        )
-    }
-}
+pub use sl1_core::report::transform::{LineSectors, SectorFigures};
 
 /// The figures for `sites` moving `stride` bytes per iteration, through
 /// lines of `line_sizes` bytes each followed by `pad` bytes; None without a

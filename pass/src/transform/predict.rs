@@ -6,8 +6,6 @@
 //! all predicted needs no monitoring slice; a structure predicted to hit too
 //! rarely is left direct.
 
-use serde::{Deserialize, Serialize};
-
 use crate::analysis::accesses::Access;
 use crate::analysis::affine::{AffineAddress, LoopScope};
 use crate::analysis::KernelAnalysis;
@@ -62,38 +60,7 @@ pub fn unpredicted_direct(why: &str) -> String {
 /// decision's own bar: more hits than misses).
 pub const MIN_HIT_PERCENT: u32 = 50;
 
-/// How the report records one structure's prediction.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PredictionReport {
-    /// Header of the main loop.
-    #[serde(rename = "loop")]
-    pub loop_header: String,
-    pub argument: String,
-    /// Bytes the structure's addresses move per iteration, when predicted.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stride: Option<i64>,
-    /// Predicted hit rate of a one-line cache, when predicted.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hit_percent: Option<u32>,
-    /// What was done: decided statically, left direct, or monitored (why).
-    pub decision: String,
-    /// What a profiler would count for a cached structure, direct and
-    /// through lines (`cost::sector_figures`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sectors: Option<super::cost::SectorFigures>,
-    /// Left direct for want of a prediction: monitoring, as the paper does,
-    /// would decide it (`MONITORING_HINT`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub monitoring_decides: bool,
-}
-
-/// The option that monitors the loops of structures left direct for want
-/// of a prediction.
-pub const MONITORING_HINT: sl1_core::option_list::Hint = sl1_core::option_list::Hint {
-    option: "no-static-prediction",
-    value: None,
-    effect: "monitors it, as the paper does",
-};
+pub use sl1_core::report::transform::{PredictionReport, MONITORING_HINT};
 
 /// Iterations the one-line cache is simulated for, per starting alignment.
 const SIMULATED_ITERATIONS: i64 = 256;

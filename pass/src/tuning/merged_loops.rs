@@ -52,7 +52,6 @@ use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, FunctionValue};
-use serde::{Deserialize, Serialize};
 
 use crate::analysis::loop_forest;
 use crate::analysis::loops::{Loop, LoopForest};
@@ -72,40 +71,7 @@ const MAX_VALUES_FOLLOWED: usize = 256;
 /// 11-byte key before a rare number).
 const MAX_TESTS_BEFORE: u32 = 4;
 
-/// One top-level loop merged with inner loops.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MergedLoop {
-    pub kernel: String,
-    /// The top-level loop's header block.
-    pub outer: String,
-    /// Header blocks of the inner loops merged into it.
-    pub inner: Vec<String>,
-    /// Whether the loop's own iterations run in rounds: a thread back from
-    /// its inner loops waits while others of its warp are still in theirs,
-    /// so that the iterations that enter no inner loop (a search for the
-    /// next line start) run for the whole warp at once.
-    #[serde(default)]
-    pub rounds: bool,
-}
-
-/// A top-level loop kept nested although an inner loop's trip count depends
-/// on loaded data, and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct KeptLoop {
-    pub kernel: String,
-    pub outer: String,
-    pub reason: String,
-    /// The merge was tried and failed (`NO_MERGING_HINT` skips it).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub failed: bool,
-}
-
-/// The option that skips loop merging.
-pub const NO_MERGING_HINT: sl1_core::option_list::Hint = sl1_core::option_list::Hint {
-    option: "no-loop-merging",
-    value: None,
-    effect: "skips it",
-};
+pub use sl1_core::report::tuning::{KeptLoop, MergedLoop, NO_MERGING_HINT};
 
 /// What merging did in one kernel.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

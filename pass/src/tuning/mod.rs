@@ -13,24 +13,8 @@ mod frozen_divisions;
 mod merged_loops;
 mod switch_selects;
 
-use serde::{Deserialize, Serialize};
-
 pub use frozen_divisions::freeze_divisions;
 pub use merged_loops::{merge_divergent_loops, KeptLoop, MergedLoop, Merging, NO_MERGING_HINT};
 pub use switch_selects::select_switches;
 
-/// What the device tuning changed in a module.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TuningReport {
-    /// Switches that only chose values, now compares and selects.
-    pub selected_switches: usize,
-    /// Divisions and remainders frozen for the loops nested below them.
-    pub frozen_divisions: usize,
-    /// Top-level loops merged with the inner loops whose trip counts depend
-    /// on loaded data.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub merged_loops: Vec<MergedLoop>,
-    /// Top-level loops with such inner loops kept nested, and why.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub kept_nested: Vec<KeptLoop>,
-}
+pub use sl1_core::report::tuning::TuningReport;

@@ -1,0 +1,473 @@
+//! The report: what the pass found and did, per kernel. Serialized as JSON for
+//! `--report`, rendered as text for people, and turned into LLVM remarks.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use crate::option_list::Hint;
+use crate::options::Options;
+
+mod kinds;
+mod reason;
+pub mod transform;
+pub mod tuning;
+
+pub use kinds::{AccessKind, Mode, SourceLocation};
+pub use reason::Reason;
+pub use transform::TransformReport;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// The module's source file name as LLVM records it.
+    pub source: String,
+    pub target: String,
+    pub options: Options,
+    /// Whether the module was changed: a kernel transformed, or code
+    /// rewritten by the device tuning.
+    pub transformed: bool,
+    /// Whether a kernel's body was put back from its copy after a failed
+    /// transform or merge: the same code in new blocks, so that LLVM's
+    /// cached analyses of the kernel no longer hold.
+    #[serde(skip)]
+    pub bodies_restored: bool,
+    /// What the device tuning changed, when it ran (`Options::device_tuning`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_tuning: Option<tuning::TuningReport>,
+    pub kernels: Vec<KernelReport>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct KernelReport {
+    /// The symbol name.
+    pub name: String,
+    /// The demangled C++ name, when the symbol is mangled.
+    pub demangled: Option<String>,
+    pub data_structures: Vec<DataStructureReport>,
+    pub loops: Vec<LoopReport>,
+    pub accesses: AccessCounts,
+    /// Accesses whose address could not be traced to one root, with the reason.
+    pub unattributed: Vec<UnattributedAccess>,
+    pub sync: SyncCounts,
+    /// Facts that limit what the pass can do with this kernel.
+    pub notes: Vec<String>,
+    /// What the transformation did.
+    pub transform: TransformReport,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DataStructureReport {
+    pub id: u32,
+    pub argument: String,
+    pub arg_index: u32,
+    pub restrict: bool,
+    pub mode: Mode,
+    pub loads: usize,
+    pub stores: usize,
+    pub atomics: usize,
+    /// memcpy/memmove/memset ranges.
+    pub ranges: usize,
+    /// Distinct access widths in bytes.
+    pub widths: Vec<u64>,
+    pub volatile: usize,
+    /// Accesses that sit inside some loop.
+    pub in_loops: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoopReport {
+    pub header: String,
+    pub depth: u32,
+    pub parent: Option<String>,
+    pub blocks: usize,
+    pub latches: usize,
+    pub exits: usize,
+    /// Data-structure accesses in the loop, nested loops included.
+    pub accesses: usize,
+    /// Fences, barriers and calls in the loop.
+    pub sync_points: usize,
+    /// A top-level loop with data-structure accesses: a candidate for slicing.
+    pub main_loop: bool,
+    /// Where the loop's header is in the source (with debug information).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<SourceLocation>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccessCounts {
+    pub total: usize,
+    pub data_structure: usize,
+    pub shared: usize,
+    pub local: usize,
+    pub global: usize,
+    pub unattributed: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnattributedAccess {
+    pub kind: AccessKind,
+    pub block: String,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SyncCounts {
+    pub fences: usize,
+    pub barriers: usize,
+    pub atomics: usize,
+    pub calls: usize,
+}
+
+fn mode_text(mode: Mode) -> &'static str {
+    match mode {
+        Mode::ReadOnly => "read-only",
+        Mode::ReadWrite => "read-write",
+        Mode::Unused => "unused",
+    }
+}
+
+impl Report {
+    /// The report as a person reads it.
+    /// The report as text, each option a line names spelled by `flag` (from
+    /// the option's plugin name and value placeholder: the front end's own
+    /// spelling, `Hint::plugin_flag` for the plugin's).
+    pub fn to_text(&self, flag: &dyn Fn(&str, Option<&str>) -> String) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "S-L1 report for {} ({}; threshold {}, {} B lines{})",
+            self.source,
+            self.target,
+            self.options.threshold,
+            if self.options.max_line_size > self.options.line_size {
+                format!("{}-{}", self.options.line_size, self.options.max_line_size)
+            } else {
+                self.options.line_size.to_string()
+            },
+            if self.options.transform {
+                ""
+            } else {
+                ", transform off"
+            }
+        );
+        if let Some(t) = &self.device_tuning {
+            let _ = writeln!(
+                out,
+                "  device tuning: {} switch(es) that only choose values made selects, {} \
+                 division(s) frozen for the loops nested below them",
+                t.selected_switches, t.frozen_divisions
+            );
+            for m in &t.merged_loops {
+                let _ = writeln!(
+                    out,
+                    "  kernel {}: loop at {} merged with its inner loop(s) at {} (their trip \
+                     counts depend on loaded data: a warp's threads now advance together){}",
+                    m.kernel,
+                    m.outer,
+                    m.inner.join(", "),
+                    if m.rounds {
+                        "; its own iterations, which test loaded data, run in rounds: a \
+                         thread back from its inner loops waits for the warp's others"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            for k in &t.kept_nested {
+                let hint = if k.failed {
+                    tuning::NO_MERGING_HINT.note(flag)
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(
+                    out,
+                    "  kernel {}: loop at {} kept nested: {}{hint}",
+                    k.kernel, k.outer, k.reason
+                );
+            }
+        }
+        if self.kernels.is_empty() {
+            let _ = writeln!(out, "  no kernels");
+        }
+        for k in &self.kernels {
+            let _ = writeln!(out, "kernel {}", k.display_name());
+            for entry in k.summary_entries() {
+                let _ = writeln!(out, "  {}", entry.with_hint(flag));
+            }
+        }
+        out
+    }
+}
+
+impl KernelReport {
+    /// The demangled name when there is one.
+    pub fn display_name(&self) -> &str {
+        self.demangled.as_deref().unwrap_or(&self.name)
+    }
+
+    /// One line per finding, for the text report and for LLVM remarks.
+    pub fn summary_lines(&self) -> Vec<String> {
+        self.summary_entries().into_iter().map(|e| e.text).collect()
+    }
+
+    /// The summary's lines, each with what it tells and the header of the
+    /// loop it is about (remarks point at that loop's source location).
+    pub fn summary_entries(&self) -> Vec<SummaryEntry> {
+        let mut lines: Vec<SummaryEntry> = self
+            .analysis_entries()
+            .into_iter()
+            .map(|(text, loop_header)| SummaryEntry::new(Finding::Analysis, text, loop_header))
+            .collect();
+        lines.extend(self.transform.summary_entries());
+        lines
+    }
+
+    /// The summary's lines on what the analysis found.
+    fn analysis_entries(&self) -> Vec<(String, Option<String>)> {
+        let mut lines: Vec<(String, Option<String>)> = Vec::new();
+        for ds in &self.data_structures {
+            lines.push((format!(
+                "data structure {} `{}` (arg {}): {}{}, {} load(s), {} store(s), {} atomic(s), widths {:?} B",
+                ds.id,
+                ds.argument,
+                ds.arg_index,
+                if ds.restrict { "restrict, " } else { "may alias, " },
+                mode_text(ds.mode),
+                ds.loads,
+                ds.stores,
+                ds.atomics,
+                ds.widths,
+            ), None));
+        }
+        for l in &self.loops {
+            lines.push((
+                format!(
+                    "loop at {}{} (depth {}{}): {} block(s), {} data-structure access(es){}",
+                    l.header,
+                    l.location
+                        .as_ref()
+                        .map(|at| format!(" ({at})"))
+                        .unwrap_or_default(),
+                    l.depth,
+                    l.parent
+                        .as_ref()
+                        .map(|p| format!(", inside {p}"))
+                        .unwrap_or_default(),
+                    l.blocks,
+                    l.accesses,
+                    if l.main_loop { ", main loop" } else { "" },
+                ),
+                Some(l.header.clone()),
+            ));
+        }
+        let a = &self.accesses;
+        lines.push((format!(
+            "accesses: {} total, {} to data structures, {} shared, {} local, {} global, {} unattributed",
+            a.total, a.data_structure, a.shared, a.local, a.global, a.unattributed
+        ), None));
+        for u in &self.unattributed {
+            lines.push((
+                format!("unattributed {:?} in {}: {}", u.kind, u.block, u.reason),
+                None,
+            ));
+        }
+        let s = &self.sync;
+        if s.fences + s.barriers + s.atomics + s.calls > 0 {
+            lines.push((
+                format!(
+                    "coherence points: {} fence(s), {} barrier(s), {} atomic(s), {} call(s)",
+                    s.fences, s.barriers, s.atomics, s.calls
+                ),
+                None,
+            ));
+        }
+        lines.extend(self.notes.iter().map(|n| (format!("note: {n}"), None)));
+        lines
+    }
+}
+
+/// What a summary line tells: what S-L1 did (`-Rpass=sl1`), what it left
+/// and why (`-Rpass-missed=sl1`), or a finding (`-Rpass-analysis=sl1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finding {
+    Done,
+    Missed,
+    Analysis,
+}
+
+/// One line of a kernel's summary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SummaryEntry {
+    pub text: String,
+    /// The header of the loop the line is about, if any.
+    pub loop_header: Option<String>,
+    pub finding: Finding,
+    /// The option that changes what the line tells, for the front end to
+    /// name in its own spelling (`with_hint`).
+    pub hint: Option<Hint>,
+}
+
+impl SummaryEntry {
+    fn new(finding: Finding, text: String, loop_header: Option<String>) -> SummaryEntry {
+        SummaryEntry {
+            text,
+            loop_header,
+            finding,
+            hint: None,
+        }
+    }
+
+    fn hinted(self, hint: Option<Hint>) -> SummaryEntry {
+        SummaryEntry { hint, ..self }
+    }
+
+    /// The text with its hint, the option spelled by `flag` (from the
+    /// option's plugin name and value placeholder).
+    pub fn with_hint(&self, flag: impl Fn(&str, Option<&str>) -> String) -> String {
+        match &self.hint {
+            Some(hint) => format!("{}{}", self.text, hint.note(flag)),
+            None => self.text.clone(),
+        }
+    }
+}
+
+impl TransformReport {
+    /// The summary's lines on what the transform did and left alone, each
+    /// with the header of the loop it is about.
+    fn summary_entries(&self) -> Vec<SummaryEntry> {
+        let mut lines: Vec<SummaryEntry> = Vec::new();
+        let t = self;
+        if t.applied {
+            lines.push(SummaryEntry::new(Finding::Done, format!(
+                "S-L1: {} loop(s) sliced ({}), {} access(es) through the cache, {} B of shared memory for up to {} threads",
+                t.loops_sliced.len(),
+                t.loops_sliced.join(", "),
+                t.accesses_cached,
+                t.shared_bytes,
+                t.max_threads
+            ), None));
+        }
+        if let (true, Some(bytes)) = (t.applied, t.dynamic_shared_bytes) {
+            lines.push(
+                SummaryEntry::new(
+                    Finding::Analysis,
+                    format!(
+                "dynamic shared memory: launches give at most {bytes} B; the line buffer takes \
+                 what the budget leaves beside it"
+            ),
+                    None,
+                )
+                .hinted(Some(Hint {
+                    option: "dynamic-shared",
+                    value: None,
+                    effect: "",
+                })),
+            );
+        }
+        if let (Some(all), Some(one)) = (t.warps_with_lines, t.warps_with_a_line) {
+            lines.push(SummaryEntry::new(
+                Finding::Analysis,
+                format!(
+                "warp threshold: at blocks of {} threads ({} warps) the buffer gives the first {} \
+                 warps a line for every structure and the first {} a line for one; the others \
+                 go direct",
+                t.max_threads,
+                t.max_threads.div_ceil(32),
+                all,
+                one
+            ),
+                None,
+            ));
+        }
+        for p in &t.predictions {
+            lines.push(
+                SummaryEntry::new(
+                    Finding::Analysis,
+                    format!(
+                        "structure `{}` in loop at {}: {}{}",
+                        p.argument,
+                        p.loop_header,
+                        p.decision,
+                        p.sectors
+                            .as_ref()
+                            .map(|f| format!("; {}", f.describe()))
+                            .unwrap_or_default()
+                    ),
+                    Some(p.loop_header.clone()),
+                )
+                .hinted(p.monitoring_decides.then_some(transform::MONITORING_HINT)),
+            );
+        }
+        for r in &t.rereads {
+            lines.push(SummaryEntry::new(
+                Finding::Analysis,
+                format!(
+                "structure `{}` in loop at {}: read again on every iteration of the inner loop \
+                 at {}; cached although read-only (between two reads the hardware L1 loses it)",
+                r.argument, r.loop_header, r.inner_loop
+            ),
+                Some(r.loop_header.clone()),
+            ));
+        }
+        for r in &t.line_runs {
+            lines.push(SummaryEntry::new(
+                Finding::Analysis,
+                format!(
+                    "{} in loop at {}: {}",
+                    if r.applied {
+                        "line runs"
+                    } else {
+                        "no line runs"
+                    },
+                    r.loop_header,
+                    r.detail
+                ),
+                Some(r.loop_header.clone()),
+            ));
+        }
+        for l in &t.lane_tests {
+            let names: Vec<String> = l.arguments.iter().map(|a| format!("`{a}`")).collect();
+            lines.push(SummaryEntry::new(
+                Finding::Analysis,
+                format!(
+                    "lane test in loop at {}: {} cached only where a warp's neighbouring lanes \
+                 access them at least {} B apart (tested at run time); closer lanes share the \
+                 hardware's L1 lines, which serve them as well",
+                    l.loop_header,
+                    names.join(", "),
+                    l.min_bytes
+                ),
+                Some(l.loop_header.clone()),
+            ));
+        }
+        for d in &t.accesses_direct {
+            lines.push(SummaryEntry::new(
+                Finding::Missed,
+                format!(
+                    "direct {:?} of `{}`{}: {}",
+                    d.kind,
+                    d.argument,
+                    d.location
+                        .as_ref()
+                        .map(|at| format!(" at {at}"))
+                        .unwrap_or_default(),
+                    d.reason
+                ),
+                None,
+            ));
+        }
+        // Reasons name what was left as it was: the whole kernel, or some of
+        // its loops and structures when the rest was transformed.
+        let left = if t.applied {
+            "left alone"
+        } else {
+            "not transformed"
+        };
+        for r in &t.reasons {
+            lines.push(
+                SummaryEntry::new(Finding::Missed, format!("{left}: {r}"), None).hinted(r.hint()),
+            );
+        }
+        lines
+    }
+}

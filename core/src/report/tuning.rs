@@ -1,0 +1,54 @@
+//! What the device tuning reports of a module.
+
+use serde::{Deserialize, Serialize};
+
+/// What the device tuning changed in a module.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TuningReport {
+    /// Switches that only chose values, now compares and selects.
+    pub selected_switches: usize,
+    /// Divisions and remainders frozen for the loops nested below them.
+    pub frozen_divisions: usize,
+    /// Top-level loops merged with the inner loops whose trip counts depend
+    /// on loaded data.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_loops: Vec<MergedLoop>,
+    /// Top-level loops with such inner loops kept nested, and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kept_nested: Vec<KeptLoop>,
+}
+
+/// One top-level loop merged with inner loops.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergedLoop {
+    pub kernel: String,
+    /// The top-level loop's header block.
+    pub outer: String,
+    /// Header blocks of the inner loops merged into it.
+    pub inner: Vec<String>,
+    /// Whether the loop's own iterations run in rounds: a thread back from
+    /// its inner loops waits while others of its warp are still in theirs,
+    /// so that the iterations that enter no inner loop (a search for the
+    /// next line start) run for the whole warp at once.
+    #[serde(default)]
+    pub rounds: bool,
+}
+
+/// A top-level loop kept nested although an inner loop's trip count depends
+/// on loaded data, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeptLoop {
+    pub kernel: String,
+    pub outer: String,
+    pub reason: String,
+    /// The merge was tried and failed (`NO_MERGING_HINT` skips it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub failed: bool,
+}
+
+/// The option that skips loop merging.
+pub const NO_MERGING_HINT: crate::option_list::Hint = crate::option_list::Hint {
+    option: "no-loop-merging",
+    value: None,
+    effect: "skips it",
+};
