@@ -185,11 +185,20 @@ mod tests {
     fn transformed_kernels_come_from_the_report() {
         let dir = tempfile::tempdir().unwrap();
         let report = dir.path().join("r.json");
-        std::fs::write(
-            &report,
-            r#"{"kernels":[{"name":"a","transform":{"applied":true}},{"name":"b","transform":{"applied":false}}]}"#,
-        )
-        .unwrap();
+        use sl1_core::report::{KernelReport, Report};
+        let kernel = |name: &str, applied: bool| {
+            let mut k = KernelReport {
+                name: name.into(),
+                ..KernelReport::default()
+            };
+            k.transform.applied = applied;
+            k
+        };
+        let written = Report {
+            kernels: vec![kernel("a", true), kernel("b", false)],
+            ..Report::default()
+        };
+        std::fs::write(&report, serde_json::to_string(&written).unwrap()).unwrap();
         assert_eq!(transformed_kernels(&report), ["a"]);
         assert!(transformed_kernels(&dir.path().join("none.json")).is_empty());
     }

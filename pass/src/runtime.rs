@@ -13,6 +13,7 @@
 
 mod access;
 mod base;
+mod calls;
 mod lines;
 mod monitor;
 mod runs;
@@ -20,3 +21,4 @@ mod stage;
 mod warp_copy;
 
 pub use base::{dirty_mask_bits, Runtime, SiteKind, ADDRSPACE_GLOBAL, ADDRSPACE_SHARED};
+pub use calls::{AccessOperands, GroupMember, LineOperands, RoutedCall, Simulated, Stage};

@@ -40,7 +40,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     /// with `staged`, `T sl1.load.<T>.a<align>.staged(addr, cached, tag,
     /// dirty, line, stage_tag, stage_words, bytes)`, whose fill takes the
     /// line from the stage (`stage`) when the stage holds it.
-    pub fn load(
+    pub(super) fn load(
         &mut self,
         ty: BasicTypeEnum<'ctx>,
         site: SiteKind,
@@ -70,7 +70,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     }
 
     /// `void sl1.store.<T>.a<align>[.fetch](addr, value, cached, tag, dirty, line, bytes)`.
-    pub fn store(&mut self, ty: BasicTypeEnum<'ctx>, site: SiteKind) -> FunctionValue<'ctx> {
+    pub(super) fn store(&mut self, ty: BasicTypeEnum<'ctx>, site: SiteKind) -> FunctionValue<'ctx> {
         let name = format!(
             "sl1.store.{}.a{}{}",
             type_tag(ty),
@@ -117,7 +117,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     /// trailing one still writes the current one, and evicting it there
     /// would write it back byte by byte and fetch it again for the last
     /// writes (0.39x of the build without S-L1 on the H100, 2026-11-25).
-    pub fn aliased(
+    pub(super) fn aliased(
         &mut self,
         ty: BasicTypeEnum<'ctx>,
         site: SiteKind,

@@ -175,7 +175,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
 
     /// `sl1.flush(tag, dirty, line, bytes)`: writes the line back and
     /// invalidates it.
-    pub fn flush(&mut self) -> FunctionValue<'ctx> {
+    pub(super) fn flush(&mut self) -> FunctionValue<'ctx> {
         let writeback = self.writeback();
         let p = self.ptr().into();
         let ty = self
@@ -212,7 +212,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
 
     /// `sl1.evict(addr, tag, dirty, line, bytes)`: flushes the line only if
     /// it holds `addr` (before an atomic on `addr`).
-    pub fn evict(&mut self) -> FunctionValue<'ctx> {
+    pub(super) fn evict(&mut self) -> FunctionValue<'ctx> {
         let flush = self.flush();
         let p = self.ptr().into();
         let ty = self.ctx.void_type().fn_type(

@@ -8,7 +8,7 @@ use super::base::Runtime;
 impl<'ctx, 'm> Runtime<'ctx, 'm> {
     /// `sl1.simulate(addr, sim_tag, sim_hits, sim_accesses, count)`: one access
     /// of the monitoring slice against a simulated one-line cache.
-    pub fn simulate(&mut self) -> FunctionValue<'ctx> {
+    pub(super) fn simulate(&mut self) -> FunctionValue<'ctx> {
         let p = self.ptr().into();
         let ty = self.ctx.void_type().fn_type(&[p, p, p, p, p], false);
         self.helper("sl1.simulate".into(), ty, |rt, f, b| {

@@ -11,7 +11,11 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     /// `T sl1.hit.load.<T>.a<align>(addr, tag, line)`: a load of a line run
     /// (`transform::line_runs`), where the line is known to hold `addr`: no
     /// tag check, the offset is the distance from the line's address.
-    pub fn hit_load(&mut self, ty: BasicTypeEnum<'ctx>, site: SiteKind) -> FunctionValue<'ctx> {
+    pub(super) fn hit_load(
+        &mut self,
+        ty: BasicTypeEnum<'ctx>,
+        site: SiteKind,
+    ) -> FunctionValue<'ctx> {
         let name = format!("sl1.hit.load.{}.a{}", type_tag(ty), site.align);
         let p = self.ptr().into();
         let fn_ty = ty.fn_type(&[p, p, self.shared_ptr().into()], false);
@@ -29,7 +33,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     /// `void sl1.hit.store.<T>.a<align>[.premarked](addr, value, tag, dirty,
     /// line)`: a store of a line run, which hits (see `hit_load`). It sets
     /// its dirty bits unless the run set them all before it started (`mark`).
-    pub fn hit_store(
+    pub(super) fn hit_store(
         &mut self,
         ty: BasicTypeEnum<'ctx>,
         site: SiteKind,

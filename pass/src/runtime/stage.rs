@@ -21,7 +21,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     /// line of `bytes` bytes at `from` into the stage and records `tag` as
     /// what it holds (-1: nothing usable). Issued a run ahead of the fill
     /// that takes it, so the load's latency passes during the run.
-    pub fn stage(&mut self) -> FunctionValue<'ctx> {
+    pub(super) fn stage(&mut self) -> FunctionValue<'ctx> {
         let i64t = self.i64();
         let p = self.ptr();
         let fn_ty = self.ctx.void_type().fn_type(

@@ -4,10 +4,9 @@
 //! holding its address, and every exit of the loop writes its lines back.
 
 use inkwell::llvm_sys::prelude::*;
-use inkwell::values::AsValueRef;
 
 use crate::llvm::edit::{self, Builder};
-use crate::runtime::Runtime;
+use crate::runtime::{LineOperands, Runtime};
 
 use super::slice::{load_line, LoopSlice, SortedAccesses};
 use super::state::State;
@@ -25,20 +24,16 @@ impl LoopSlice<'_, '_> {
                 call_flush(rt, *inst, *s, self.bytes_at(*inst));
             }
         }
-        let evict = rt.evict();
-        for (inst, addr, s) in &sorted.evict_before {
-            edit::call(
-                *inst,
-                evict.as_value_ref(),
-                &mut [
-                    *addr,
-                    s.tag,
-                    s.dirty,
-                    load_line(*inst, s),
-                    self.bytes_at(*inst),
-                ],
-            );
-        }
+        // Each line is loaded as its eviction is emitted (the iterator is lazy).
+        rt.emit_evictions(sorted.evict_before.iter().map(|(inst, addr, s)| {
+            let line = LineOperands {
+                tag: s.tag,
+                dirty: s.dirty,
+                line: load_line(*inst, s),
+                bytes: self.bytes_at(*inst),
+            };
+            (*inst, *addr, line)
+        }));
     }
 
     /// Every exit of the loop writes each cached structure's line back.
@@ -61,11 +56,11 @@ impl LoopSlice<'_, '_> {
 }
 
 fn call_flush(rt: &mut Runtime<'_, '_>, before: LLVMValueRef, s: State, bytes: LLVMValueRef) {
-    let flush = rt.flush();
-    let line = load_line(before, &s);
-    edit::call(
-        before,
-        flush.as_value_ref(),
-        &mut [s.tag, s.dirty, line, bytes],
-    );
+    let line = LineOperands {
+        tag: s.tag,
+        dirty: s.dirty,
+        line: load_line(before, &s),
+        bytes,
+    };
+    rt.emit_flush(before, line);
 }

@@ -17,11 +17,10 @@
 use crate::llvm::build;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::LLVMIntPredicate;
-use inkwell::values::AsValueRef;
 
 use crate::analysis::affine::CountedExit;
 use crate::llvm::edit::{self, Builder};
-use crate::runtime::Runtime;
+use crate::runtime::{RoutedCall, Runtime, Stage};
 
 use super::state::const_int;
 
@@ -311,12 +310,9 @@ impl RunLoop<'_> {
             };
             let access = self.copy.values[&site.call];
             let ty = build::basic_type(site.ty);
-            let f = rt.load(ty, site.kind, true);
-            // `access` is an `sl1.load` call: (addr, cached, tag, dirty,
-            // line, bytes).
-            let mut args: Vec<LLVMValueRef> = (0..6).map(|i| build::operand(access, i)).collect();
-            args.splice(5..5, [stage_tag, words]);
-            let v = edit::call(access, f.as_value_ref(), &mut args);
+            let routed = RoutedCall::read(access, true);
+            let stage = Some((stage_tag, words));
+            let v = rt.emit_load(access, (ty, site.kind), routed.access, routed.line, stage);
             edit::replace_uses(access, v);
             edit::erase(access);
         }
@@ -347,7 +343,6 @@ fn stage_next_lines(
     let function = build::block_function(build::instruction_block(before));
     let b = Builder::before(before);
     let i64t = build::type_of(k);
-    let stage = rt.stage();
     let mut staged = Vec::new();
     for (j, site) in sites.iter().enumerate() {
         let id = site.state.id as usize;
@@ -372,17 +367,13 @@ fn stage_next_lines(
         );
         let from = b.select(touched, next, tag, c"");
         let holds = b.select(touched, next, const_int(i64t, -1), c"");
-        edit::call(
-            before,
-            stage.as_value_ref(),
-            &mut [
-                from,
-                holds,
-                stage_tag,
-                words,
-                const_int(i64t, i64::from(line)),
-            ],
-        );
+        let stage = Stage {
+            from,
+            holds,
+            tag: stage_tag,
+            words,
+        };
+        rt.emit_stage(before, stage, const_int(i64t, i64::from(line)));
         staged.push((id, stage_tag, words));
     }
     staged
@@ -410,26 +401,14 @@ fn branch_on_run(
 /// store sets its dirty bits unless the run set them before it started.
 fn hit(rt: &mut Runtime<'_, '_>, access: LLVMValueRef, site: &RunSite, premarked: bool) {
     let ty = build::basic_type(site.ty);
-    // Operands: load (addr, cached, tag, dirty, line, bytes), store
-    // (addr, value, cached, tag, dirty, line, bytes).
-    let operand = |i: u32| build::operand(access, i);
-    let first_state = if site.is_load { 1 } else { 2 };
-    let (tag, dirty, line) = (
-        operand(first_state + 1),
-        operand(first_state + 2),
-        operand(first_state + 3),
-    );
-    if site.is_load {
-        let f = rt.hit_load(ty, site.kind);
-        let v = edit::call(access, f.as_value_ref(), &mut [operand(0), tag, line]);
-        edit::replace_uses(access, v);
+    let routed = RoutedCall::read(access, site.is_load);
+    let addr = routed.access.addr;
+    if let Some(value) = routed.access.value {
+        let target = (ty, site.kind);
+        rt.emit_hit_store(access, target, (addr, value), routed.line, !premarked);
     } else {
-        let f = rt.hit_store(ty, site.kind, !premarked);
-        edit::call(
-            access,
-            f.as_value_ref(),
-            &mut [operand(0), operand(1), tag, dirty, line],
-        );
+        let v = rt.emit_hit_load(access, (ty, site.kind), addr, routed.line);
+        edit::replace_uses(access, v);
     }
     edit::erase(access);
 }

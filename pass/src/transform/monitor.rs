@@ -4,12 +4,11 @@
 
 use crate::llvm::build;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::values::AsValueRef;
 
 use crate::analysis::accesses::Access;
 use crate::analysis::Mode;
 use crate::llvm::edit::{self, Builder};
-use crate::runtime::Runtime;
+use crate::runtime::{Runtime, Simulated};
 
 use super::sites::pointer_operand;
 use super::slice::{block_reduce, BlockReduction, LaneTests, LoopSlice};
@@ -54,22 +53,16 @@ impl LoopSlice<'_, '_> {
             edit::erase(old);
         }
         drop(pre);
-        let simulate = rt.simulate();
         for (a, state, _) in cached {
             let copy = clone.values[&a.inst.as_raw()];
             let after =
                 build::next_instruction(copy).expect("a monitored access is not a terminator");
-            edit::call(
-                after,
-                simulate.as_value_ref(),
-                &mut [
-                    pointer_operand(copy, a.kind),
-                    state.sim_tag,
-                    state.sim_hits,
-                    state.sim_accesses,
-                    self.count,
-                ],
-            );
+            let sim = Simulated {
+                tag: state.sim_tag,
+                hits: state.sim_hits,
+                accesses: state.sim_accesses,
+            };
+            rt.emit_simulate(after, pointer_operand(copy, a.kind), sim, self.count);
         }
 
         // Leave monitoring after THRESHOLD accesses: latch -> decide -> slice 2.

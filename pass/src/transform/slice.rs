@@ -5,14 +5,15 @@ use crate::llvm::build;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use inkwell::llvm_sys::prelude::*;
-use inkwell::values::AsValueRef;
 
 use crate::analysis::accesses::{Access, AccessKind};
 use crate::analysis::affine::{AffineAddress, CountedExit};
 use crate::analysis::{KernelAnalysis, Mode};
 use crate::llvm::edit::{self, Builder};
 use crate::options::Options;
-use crate::runtime::{Runtime, SiteKind, ADDRSPACE_SHARED};
+use crate::runtime::{
+    AccessOperands, GroupMember, LineOperands, Runtime, SiteKind, ADDRSPACE_SHARED,
+};
 
 use super::line_runs::{self, RunSite};
 use super::reports::{DirectAccess, LineRunsReport};
@@ -612,18 +613,26 @@ impl<'m> LoopSlice<'_, 'm> {
                 .position(|s| s.tag == state.tag)
                 .expect("a member");
             let is_load = a.kind == AccessKind::Load;
-            let f = rt.aliased(ty, site, group.len() as u32, own as u32, is_load);
-            let mut args = vec![addr];
-            if !is_load {
-                args.push(build::operand(inst, 0));
-            }
-            args.push(cached);
-            args.extend(group.iter().map(|s| s.tag));
-            args.extend(group.iter().map(|s| s.dirty));
-            args.extend(group.iter().map(|s| load_line(inst, s)));
-            args.extend(group.iter().map(|s| b.load(i1t, s.cached)));
-            args.push(self.bytes_at(inst));
-            let v = edit::call(inst, f.as_value_ref(), &mut args);
+            let access = AccessOperands {
+                addr,
+                value: (!is_load).then(|| build::operand(inst, 0)),
+                cached,
+            };
+            // Every member's line, then whether it is cached: loaded in that
+            // order.
+            let lines: Vec<LLVMValueRef> = group.iter().map(|s| load_line(inst, s)).collect();
+            let members: Vec<GroupMember> = group
+                .iter()
+                .zip(lines)
+                .map(|(s, line)| GroupMember {
+                    tag: s.tag,
+                    dirty: s.dirty,
+                    line,
+                    cached: b.load(i1t, s.cached),
+                })
+                .collect();
+            let bytes = self.bytes_at(inst);
+            let v = rt.emit_aliased(inst, (ty, site), access, (&members, own), bytes);
             if is_load {
                 edit::replace_uses(inst, v);
             }
@@ -631,38 +640,28 @@ impl<'m> LoopSlice<'_, 'm> {
             return None;
         }
         let is_load = a.kind == AccessKind::Load;
+        let line = LineOperands {
+            tag: state.tag,
+            dirty: state.dirty,
+            line,
+            bytes: self.bytes_at(inst),
+        };
         let routed = if is_load {
-            let f = rt.load(ty, site, false);
-            let v = edit::call(
-                inst,
-                f.as_value_ref(),
-                &mut [
-                    addr,
-                    cached,
-                    state.tag,
-                    state.dirty,
-                    line,
-                    self.bytes_at(inst),
-                ],
-            );
+            let access = AccessOperands {
+                addr,
+                value: None,
+                cached,
+            };
+            let v = rt.emit_load(inst, (ty, site), access, line, None);
             edit::replace_uses(inst, v);
             v
         } else {
-            let f = rt.store(ty, site);
-            let value = build::operand(inst, 0);
-            edit::call(
-                inst,
-                f.as_value_ref(),
-                &mut [
-                    addr,
-                    value,
-                    cached,
-                    state.tag,
-                    state.dirty,
-                    line,
-                    self.bytes_at(inst),
-                ],
-            )
+            let access = AccessOperands {
+                addr,
+                value: Some(build::operand(inst, 0)),
+                cached,
+            };
+            rt.emit_store(inst, (ty, site), access, line)
         };
         edit::erase(inst);
         Some(RunSite {
