@@ -16,15 +16,19 @@ pub struct LineBuffer {
 
 impl LineBuffer {
     /// `kernel`'s buffer in an S-L1 report; `None` for a static buffer, a
-    /// kernel left alone, or a report without it.
-    pub fn from_report(report: &str, kernel: &str) -> Option<LineBuffer> {
-        let report: Report = serde_json::from_str(report).ok()?;
-        let k = report.kernels.iter().find(|k| k.name == kernel)?;
-        let bytes = k.transform.launch_bytes?;
-        Some(LineBuffer {
+    /// kernel left alone, or a report without the kernel. A report this
+    /// version cannot read (not JSON, or written by another version of the
+    /// pass) is an error: its launches would get no bytes.
+    pub fn from_report(report: &str, kernel: &str) -> Result<Option<LineBuffer>, String> {
+        let report: Report = serde_json::from_str(report)
+            .map_err(|e| format!("not an S-L1 report of this version: {e}"))?;
+        let Some(k) = report.kernels.iter().find(|k| k.name == kernel) else {
+            return Ok(None);
+        };
+        Ok(k.transform.launch_bytes.map(|bytes| LineBuffer {
             per_thread: bytes.per_thread,
             most: bytes.most,
-        })
+        }))
     }
 
     /// The dynamic shared memory a launch of `threads` threads a block
@@ -63,11 +67,14 @@ mod tests {
         })
         .unwrap();
         let report = report.as_str();
-        let a = LineBuffer::from_report(report, "a").unwrap();
+        let a = LineBuffer::from_report(report, "a").unwrap().unwrap();
         assert_eq!(a.launch_bytes(6, 0), 408);
         assert_eq!(a.launch_bytes(1024, 0), 20480);
         assert_eq!(a.launch_bytes(6, 1000), 1000);
-        assert_eq!(LineBuffer::from_report(report, "b"), None);
-        assert_eq!(LineBuffer::from_report("not json", "a"), None);
+        assert_eq!(LineBuffer::from_report(report, "b"), Ok(None));
+        assert_eq!(LineBuffer::from_report(report, "c"), Ok(None));
+        assert!(LineBuffer::from_report("not json", "a").is_err());
+        let old = r#"{"kernels": [{"name": "a", "transform": {"reasons": ["text"]}}]}"#;
+        assert!(LineBuffer::from_report(old, "a").is_err());
     }
 }

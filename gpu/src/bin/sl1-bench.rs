@@ -202,9 +202,12 @@ fn main() -> Result<()> {
             }
             let kernel = gpu.load(&path, app.kernel())?;
             let layout = stats_layout(&path, app.kernel())?;
-            let line_buffer = std::fs::read_to_string(path.with_extension("report.json"))
-                .ok()
-                .and_then(|r| LineBuffer::from_report(&r, app.kernel()));
+            let report = path.with_extension("report.json");
+            let line_buffer = match std::fs::read_to_string(&report) {
+                Ok(text) => LineBuffer::from_report(&text, app.kernel())
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", report.display()))?,
+                Err(_) => None,
+            };
             let inputs = gpu.upload(&case)?;
             for &config in &app_configs {
                 if let Err(e) = check_args(&case, &app.args(&case, config.total_threads())) {
