@@ -212,13 +212,14 @@ pub struct Hint {
 
 impl Hint {
     /// ` (FLAG EFFECT)`, the flag spelled by `flag` from the option's name
-    /// and value placeholder.
+    /// and value placeholder (an effect that starts with a comma follows
+    /// the flag directly).
     pub fn note(&self, flag: impl Fn(&str, Option<&str>) -> String) -> String {
         let flag = flag(self.option, self.value);
-        if self.effect.is_empty() {
-            format!(" ({flag})")
-        } else {
-            format!(" ({flag} {})", self.effect)
+        match self.effect {
+            "" => format!(" ({flag})"),
+            clause if clause.starts_with(',') => format!(" ({flag}{clause})"),
+            effect => format!(" ({flag} {effect})"),
         }
     }
 
@@ -483,6 +484,37 @@ mod tests {
         };
         let back = PluginSettings::parse(&serialized(&settings.arguments())).unwrap();
         assert_eq!(back, settings);
+    }
+
+    #[test]
+    fn a_hint_is_written_in_the_front_end_s_spelling() {
+        let read_only = Hint {
+            option: "cache-read-only",
+            value: None,
+            effect: "caches them",
+        };
+        assert_eq!(
+            read_only.note(Hint::plugin_flag),
+            " (-mllvm -sl1-cache-read-only caches them)"
+        );
+        let declared = Hint {
+            option: "dynamic-shared",
+            value: Some("BYTES"),
+            effect: ", the most a launch gives, helps",
+        };
+        let driver = |o: &str, v: Option<&str>| format!("--{o} {}", v.unwrap_or_default());
+        assert_eq!(
+            declared.note(driver),
+            " (--dynamic-shared BYTES, the most a launch gives, helps)"
+        );
+        let bare = Hint {
+            effect: "",
+            ..read_only
+        };
+        assert_eq!(
+            bare.note(Hint::plugin_flag),
+            " (-mllvm -sl1-cache-read-only)"
+        );
     }
 
     #[test]

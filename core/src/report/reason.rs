@@ -105,7 +105,7 @@ impl Reason {
             Reason::DynamicSharedUnknown => hint(
                 "dynamic-shared",
                 Some("BYTES"),
-                "(the most its launches give) lets it take lines from the rest of the budget",
+                ", the most its launches give, lets it take lines from the rest of the budget",
             ),
             Reason::OnlyReads { .. } => {
                 hint("cache-read-only", None, "caches them, as the paper does")
