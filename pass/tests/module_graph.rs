@@ -4,8 +4,10 @@
 //! statements and `crate::`/`super::` paths in code, a file's test module
 //! counted as the file's own) and resolved to the longest module they name.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::DiGraph;
@@ -43,17 +45,6 @@ fn module_of(src: &Path, file: &Path) -> Option<String> {
             .collect::<Vec<_>>()
             .join("::"),
     )
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
 }
 
 /// `a::{b, c::{d, e}}` -> `a::b`, `a::c::d`, `a::c::e` (whitespace removed).
@@ -159,7 +150,7 @@ fn absolute(path: &str, scope: &str) -> Option<String> {
 fn graph(crate_dir: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let src = crate_dir.join("src");
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    common::rust_files(&src, &mut files);
     let sources: BTreeMap<String, String> = files
         .iter()
         .filter_map(|f| Some((module_of(&src, f)?, std::fs::read_to_string(f).unwrap())))

@@ -2,18 +2,9 @@
 //! denies `unsafe_code`, that one module alone allows it, and no other
 //! source file says `unsafe` or imports llvm-sys's C API directly.
 
-use std::path::{Path, PathBuf};
+mod common;
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+use std::path::{Path, PathBuf};
 
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
@@ -43,7 +34,7 @@ fn the_crate_denies_unsafe_code_and_only_llvm_allows_it() {
 fn no_file_outside_llvm_says_unsafe_or_calls_the_c_api() {
     let llvm = src().join("llvm");
     let mut files = Vec::new();
-    rust_files(&src(), &mut files);
+    common::rust_files(&src(), &mut files);
     let mut found = Vec::new();
     for file in files.iter().filter(|f| !f.starts_with(&llvm)) {
         let text = std::fs::read_to_string(file).unwrap();

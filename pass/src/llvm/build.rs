@@ -409,19 +409,6 @@ pub fn add_zeroed_global(
     }
 }
 
-/// The name of `v`, empty when it has none.
-pub fn value_name(v: LLVMValueRef) -> String {
-    let mut len = 0;
-    unsafe {
-        let p = LLVMGetValueName2(v, &mut len);
-        if p.is_null() {
-            return String::new();
-        }
-        let bytes = std::slice::from_raw_parts(p as *const u8, len);
-        String::from_utf8_lossy(bytes).into_owned()
-    }
-}
-
 /// The alignment of a load, store, alloca or global.
 pub fn alignment(v: LLVMValueRef) -> u32 {
     unsafe { LLVMGetAlignment(v) }

@@ -237,7 +237,8 @@ fn position(function: LLVMValueRef, value: LLVMValueRef) -> (usize, usize, Strin
             n += 1;
         }
     }
-    (2, 0, build::value_name(value))
+    let name = crate::llvm::ir::Value::from_raw(value).map_or_else(String::new, |v| v.name());
+    (2, 0, name)
 }
 
 /// Emits, before `b`'s position, whether this lane and its neighbour

@@ -980,28 +980,24 @@ mod tests {
             line_runs: false,
             ..Options::default()
         };
+        let left_to_the_l1 = |report: &TransformReport| {
+            assert!(
+                report
+                    .reasons
+                    .iter()
+                    .any(|r| matches!(r, Reason::OnlyReads { .. })),
+                "{:?}",
+                report.reasons
+            )
+        };
         let (plan, report) = plan_case("predicted_strides", "sometimes", &no_runs, 0);
         assert_eq!(plan, None, "left to the hardware L1 without counted runs");
-        assert!(
-            report
-                .reasons
-                .iter()
-                .any(|r| matches!(r, Reason::OnlyReads { .. })),
-            "{:?}",
-            report.reasons
-        );
+        left_to_the_l1(&report);
         // A loop that writes only what it leaves direct: its input's lines
         // would serve reads alone.
         let (plan, report) = plan_case("read_streams", "row_accumulate", &options, 0);
         assert_eq!(plan, None);
-        assert!(
-            report
-                .reasons
-                .iter()
-                .any(|r| matches!(r, Reason::OnlyReads { .. })),
-            "{:?}",
-            report.reasons
-        );
+        left_to_the_l1(&report);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -60,4 +60,16 @@ pub fn transform_case(case: &str, options: &Options) -> Transformed {
         })
         .collect();
     Transformed { report, functions }
+}
+
+/// Every `.rs` file under `dir`, at any depth.
+pub fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
 }
