@@ -1,8 +1,10 @@
-//! The pass's options as the clang plugin spells them (`-mllvm -sl1-NAME`),
-//! declared once: the plugin's C++ half creates its `cl::opt`s from
-//! [`PASS_OPTIONS`] and hands what the command line gave back as one
-//! serialized value ([`PluginSettings::parse`]); the driver writes its
-//! options in the same spelling ([`PluginSettings::arguments`]).
+//! The pass's options, declared once: the plugin's C++ half creates its
+//! `cl::opt`s (`-mllvm -sl1-NAME`) from [`PASS_OPTIONS`] and hands what the
+//! command line gave back as one serialized value ([`PluginSettings::parse`]);
+//! `sl1-driver build` makes its flags from the same list ([`BuildFlag`]) and
+//! writes them for the plugin in its spelling ([`PluginSettings::arguments`]).
+//! Help texts name other options as `{NAME}`, which each front end spells
+//! ([`PassOption::help_in`]).
 
 use std::path::Path;
 
@@ -24,15 +26,82 @@ pub enum Kind {
     File = 3,
 }
 
+impl Kind {
+    /// The placeholder of the value in help and hints (`None` for a flag).
+    pub fn placeholder(self) -> Option<&'static str> {
+        match self {
+            Kind::Flag => None,
+            Kind::Number => Some("N"),
+            Kind::Bytes => Some("BYTES"),
+            Kind::File => Some("FILE"),
+        }
+    }
+}
+
+/// How `sl1-driver build` gives an option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuildFlag {
+    /// `--NAME`, with the option's help.
+    Same,
+    /// `--OTHER`, with the option's help (`disable` is `--no-sl1`).
+    Renamed(&'static str),
+    /// The driver sets the option from flags of its own; hints spell it as
+    /// the text given (`--line-buffer launch`), or not at all.
+    SetByDriver(Option<&'static str>),
+}
+
 /// One option of the plugin.
 #[derive(Clone, Copy, Debug)]
 pub struct PassOption {
     /// `-sl1-NAME`.
     pub name: &'static str,
+    /// What it does; `{OTHER}` names option OTHER (see [`PassOption::help_in`]).
     pub help: &'static str,
     pub kind: Kind,
+    pub build: BuildFlag,
     /// Left out of `-help` (tests only).
     pub hidden: bool,
+}
+
+impl PassOption {
+    /// The help with each `{OTHER}` spelled by `spell` (given OTHER's name).
+    pub fn help_in(&self, spell: impl Fn(&str) -> String) -> String {
+        let mut out = String::new();
+        let mut rest = self.help;
+        while let Some(open) = rest.find('{') {
+            let Some(len) = rest[open..].find('}') else {
+                break;
+            };
+            let name = &rest[open + 1..open + len];
+            out.push_str(&rest[..open]);
+            match pass_option(name) {
+                Some(_) => out.push_str(&spell(name)),
+                None => out.push_str(&rest[open..=open + len]),
+            }
+            rest = &rest[open + len + 1..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// The help as the plugin's `-help` prints it.
+    pub fn plugin_help(&self) -> String {
+        format!("S-L1: {}", self.help_in(|name| format!("-sl1-{name}")))
+    }
+
+    /// How `sl1-driver build` spells this option (with `value` after it),
+    /// if it has a spelling.
+    pub fn build_spelling(&self, value: Option<&str>) -> Option<String> {
+        let flag = match self.build {
+            BuildFlag::Same => format!("--{}", self.name),
+            BuildFlag::Renamed(other) => format!("--{other}"),
+            BuildFlag::SetByDriver(spelling) => return spelling.map(String::from),
+        };
+        Some(match value {
+            Some(v) => format!("{flag} {v}"),
+            None => flag,
+        })
+    }
 }
 
 const fn option(name: &'static str, kind: Kind, help: &'static str) -> PassOption {
@@ -40,157 +109,197 @@ const fn option(name: &'static str, kind: Kind, help: &'static str) -> PassOptio
         name,
         help,
         kind,
+        build: BuildFlag::Same,
         hidden: false,
+    }
+}
+
+const fn set_by_driver(option: PassOption, spelling: Option<&'static str>) -> PassOption {
+    PassOption {
+        build: BuildFlag::SetByDriver(spelling),
+        ..option
     }
 }
 
 /// Every option of the plugin, in `-help` order.
 pub const PASS_OPTIONS: &[PassOption] = &[
-    option(
-        "disable",
-        Kind::Flag,
-        "S-L1: analyse and report, but leave kernels untouched",
-    ),
+    PassOption {
+        build: BuildFlag::Renamed("no-sl1"),
+        ..option(
+            "disable",
+            Kind::Flag,
+            "Analyse and report, but leave kernels untransformed (the same pipeline without \
+             the S-L1 transform, for comparison)",
+        )
+    },
     option(
         "threshold",
         Kind::Number,
-        "S-L1: accesses simulated per thread before deciding (300)",
+        "Accesses simulated per thread before deciding what to cache (300)",
     ),
     option(
         "line-size",
         Kind::Number,
-        "S-L1: cache line size in bytes, 8, 16 (the default), 32 or 64: the smallest; given \
-         alone, the only one",
+        "Cache line size in bytes, 8, 16 (the default), 32 or 64: the smallest a launch may \
+         pick; given alone, the only one",
     ),
     option(
         "max-line-size",
         Kind::Number,
-        "S-L1: largest line size a launch may pick (default 32, or -sl1-line-size when that is \
-         given)",
+        "Largest line size a launch may pick: the runtime takes the largest size up to this \
+         that gives every cached structure a line for every thread of the block (default 32, \
+         or {line-size} when that is given)",
     ),
-    option(
-        "read-only-max-line-size",
-        Kind::Number,
-        "S-L1: largest line size in kernels whose sliced loops only read (default 64, or the \
-         largest line size when line sizes are given)",
+    set_by_driver(
+        option(
+            "read-only-max-line-size",
+            Kind::Number,
+            "Largest line size in kernels whose sliced loops only read (default 64, or the \
+             largest line size when line sizes are given)",
+        ),
+        None,
     ),
     option(
         "max-threads",
         Kind::Number,
-        "S-L1: block size the line buffer is provisioned for without __launch_bounds__ (1024)",
+        "Block size the line buffer is provisioned for when a kernel has no \
+         __launch_bounds__ (1024)",
     ),
     option(
         "force-uncached",
         Kind::Flag,
-        "S-L1: insert the cache but decide to cache nothing (measures the overhead)",
+        "Insert the cache but decide to cache nothing at run time (measures its overhead)",
     ),
     option(
         "cache-read-only",
         Kind::Flag,
-        "S-L1: also cache read-only restrict arguments (the paper's choice; on GPUs with a \
-         large L1 they are better left to it)",
+        "Cache read-only restrict arguments too (the paper's choice; by default they are left \
+         to the hardware L1, which serves them well on GPUs with a large one)",
     ),
     option(
         "stats",
         Kind::Flag,
-        "S-L1: count simulated and real hits and misses per structure into \
-         `sl1_stats_<kernel>` (slower; for study)",
+        "Count simulated and real hits and misses per data structure at run time, into the \
+         global `sl1_stats_<kernel>` (six u64 per structure; slower, for study)",
     ),
     option(
         "no-static-prediction",
         Kind::Flag,
-        "S-L1: monitor every loop, even where strides predict the hit rate (the paper)",
+        "Monitor every loop, as the paper does, even where the addresses' strides predict the \
+         hit rate (by default such loops skip monitoring)",
     ),
     option(
         "prefetch",
         Kind::Flag,
-        "S-L1: on a fill, prefetch into L2 the memory 128 B further on (pays at low occupancy \
-         only)",
+        "On a fill, also prefetch into L2 the memory 128 bytes further on (pays at low \
+         occupancy only)",
     ),
     option(
         "no-line-runs",
         Kind::Flag,
-        "S-L1: check every access's tag, also where a loop's strides let iterations run in \
-         their lines without checks",
+        "Check every access's tag, also in loops whose strides let the iterations that stay \
+         in the resident lines run without checks",
     ),
     option(
         "no-line-padding",
         Kind::Flag,
-        "S-L1: pack lines in shared memory (by default each line is padded so that a warp's \
-         threads hit different banks)",
+        "Pack lines in shared memory; by default each line is padded so that the threads of \
+         a warp reading the same offset hit different banks",
     ),
     option(
         "no-line-staging",
         Kind::Flag,
-        "S-L1: fill lines when they miss (by default line runs load a read-only structure's \
-         next line into registers ahead)",
+        "Fill lines when they miss; by default line runs load the next line of a read-only \
+         structure into registers ahead",
     ),
     option(
         "no-warp-copies",
         Kind::Flag,
-        "S-L1: copy lines thread by thread (by default a warp that misses as a whole moves its \
-         lines together, in requests of whole sectors)",
+        "Copy lines thread by thread; by default a warp that misses as a whole moves its lines \
+         together, in requests of whole sectors",
     ),
     option(
         "no-full-runs",
         Kind::Flag,
-        "S-L1: run every line run as one loop (by default a run over whole lines gets an \
-         unrolled copy whose byte accesses merge into words)",
+        "Run every line run as one loop; by default a run over the rest of whole lines gets \
+         an unrolled copy whose byte accesses merge into 4-byte ones",
     ),
-    option(
-        "device-tuning",
-        Kind::Flag,
-        "Device tuning (also with -sl1-disable): small switches that only choose values become \
-         selects; divisions that nested loops build on are frozen; inner loops whose trip \
-         counts depend on loaded data merge into their top-level loop",
+    set_by_driver(
+        option(
+            "device-tuning",
+            Kind::Flag,
+            "Device rewrites (also with {disable}): small switches that only choose values \
+             become selects; divisions that nested loops' addresses build on are frozen so \
+             that loop strength reduction can bump those addresses; inner loops whose trip \
+             counts depend on loaded data merge into their top-level loop",
+        ),
+        None,
     ),
     option(
         "no-loop-merging",
         Kind::Flag,
-        "Device tuning: keep inner loops whose trip counts depend on loaded data nested (by \
-         default they merge into their top-level loop, in kernels S-L1 left alone)",
+        "Keep inner loops whose trip counts depend on loaded data nested. By default, in \
+         kernels S-L1 leaves alone, they merge into their top-level loop, so that a warp's \
+         threads advance together whichever loop each is in (a device rewrite)",
     ),
     option(
         "shared-budget",
         Kind::Bytes,
-        "S-L1: shared memory (bytes) a block's line buffer and the kernel's own static shared \
-         memory may take together (49152, the most a block gets without opting in)",
+        "Shared memory in bytes a block's line buffer and the kernel's own static shared \
+         memory may take together (49152, the most a block gets without opting in, or the GPU \
+         profile's)",
     ),
     option(
         "dynamic-shared",
         Kind::Bytes,
-        "S-L1: the most dynamic shared memory (bytes) a launch gives; kernels with extern \
-         __shared__ get lines from the budget less this (without it they stay untransformed)",
+        "The most dynamic shared memory (extern __shared__) a kernel launch gives, in bytes. \
+         Kernels that use dynamic shared memory get lines only with it, from the budget less \
+         this; a launch that gives more may fail for want of shared memory. Without it they \
+         stay untransformed",
     ),
     option(
         "gpu-profile",
         Kind::File,
-        "S-L1: take line sizes and the shared-memory budget from this GPU profile (the JSON \
-         file sl1-driver probe writes); explicit options win",
+        "Take the line sizes and the shared-memory budget from a GPU profile, the JSON file \
+         `sl1-driver probe` writes (options given here win)",
     ),
-    option(
-        "launch-sized",
-        Kind::Flag,
-        "S-L1 (device compile): put line buffers in dynamic shared memory, sized per block at \
-         launch; the launches must add the bytes the report gives (-sl1-launch-report in the \
-         host compile does)",
+    set_by_driver(
+        option(
+            "launch-sized",
+            Kind::Flag,
+            "Put line buffers in dynamic shared memory, sized per block at launch (device \
+             compile); the launches must add the bytes the report gives ({launch-report} in \
+             the host compile does)",
+        ),
+        Some("--line-buffer launch"),
     ),
-    option(
-        "launch-report",
-        Kind::File,
-        "S-L1 (host compile): the device compile's report; launches of its kernels with \
-         launch-sized line buffers get their bytes",
+    set_by_driver(
+        option(
+            "launch-report",
+            Kind::File,
+            "The device compile's report (host compile): launches of its kernels with \
+             launch-sized line buffers get their bytes",
+        ),
+        None,
     ),
-    option(
-        "report",
-        Kind::File,
-        "S-L1: write the JSON report of each device module here",
+    set_by_driver(
+        option(
+            "report",
+            Kind::File,
+            "Write the JSON report of each device module to this file",
+        ),
+        Some("--report FILE"),
     ),
     PassOption {
-        name: "panic-for-testing",
-        help: "S-L1: fail inside the pass (tests the error path)",
-        kind: Kind::Flag,
         hidden: true,
+        ..set_by_driver(
+            option(
+                "panic-for-testing",
+                Kind::Flag,
+                "Fail inside the pass (tests the error path)",
+            ),
+            None,
+        )
     },
 ];
 

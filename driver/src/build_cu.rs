@@ -26,15 +26,13 @@ pub const DEVICE_TUNING: &[&str] = &["-mllvm", "-scev-cheap-expansion-budget=6"]
 /// The plugin's options for the device compile: the pass's options of
 /// `args` (`build_ir::pass_options`) in the plugin's spelling, and where the
 /// report goes.
-fn plugin_options(args: &BuildArgs, emit: Emit, report: &Path) -> Vec<String> {
-    let mut options = pass_options(args, emit);
-    options.launch_sized &= !args.no_sl1;
+fn plugin_options(args: &BuildArgs, emit: Emit, report: &Path) -> Result<Vec<String>> {
     let settings = PluginSettings {
-        options,
+        options: pass_options(args, emit)?,
         report: Some(report.display().to_string()),
         ..PluginSettings::default()
     };
-    mllvm(&settings.arguments())
+    Ok(mllvm(&settings.arguments()))
 }
 
 /// Each argument after `-mllvm`.
@@ -68,8 +66,8 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
         .arg("--cuda-device-only")
         .arg("-fno-discard-value-names")
         .args(load_plugin(tools))
-        .args(plugin_options(args, emit, &report_path));
-    let launch_sized = args.launch_sized(emit) && !args.no_sl1;
+        .args(plugin_options(args, emit, &report_path)?);
+    let launch_sized = args.launch_sized(emit);
     if !args.jump_tables {
         device.arg("-fno-jump-tables");
     }

@@ -98,34 +98,8 @@ fn forbid_jump_tables(context: &Context, module: &Module<'_>) {
 
 /// The S-L1 options a build's arguments give (the pass's view of
 /// `sl1-driver build`'s command line).
-pub fn pass_options(args: &BuildArgs, emit: Emit) -> Options {
-    Options {
-        threshold: args.threshold,
-        line_size: args.line_sizes().0,
-        max_line_size: args.line_sizes().1,
-        read_only_max_line_size: args.read_only_max_line_size(),
-        transform: !args.no_sl1,
-        max_threads: args.max_threads,
-        force_uncached: args.force_uncached,
-        cache_read_only: args.cache_read_only,
-        stats: args.stats,
-        static_prediction: !args.no_static_prediction,
-        prefetch: args.prefetch,
-        line_runs: !args.no_line_runs,
-        line_padding: !args.no_line_padding,
-        line_staging: !args.no_line_staging,
-        warp_copies: !args.no_warp_copies,
-        full_runs: !args.no_full_runs,
-        device_tuning: args.device_rewrites(),
-        loop_merging: !args.no_loop_merging,
-        shared_budget: args
-            .shared_budget
-            .unwrap_or(sl1_pass::options::STATIC_SHARED_LIMIT),
-        dynamic_shared: args.dynamic_shared,
-        launch_sized: args.launch_sized(emit),
-        gpu_profile: args.gpu_profile.as_ref().map(|p| p.display().to_string()),
-        fail_kernel_for_testing: None,
-    }
+pub fn pass_options(args: &BuildArgs, emit: Emit) -> Result<Options> {
+    Ok(args.settings(emit)?.options)
 }
 
 /// Cleans `module` up, runs S-L1 with `args`' options, optimises it at
@@ -151,7 +125,7 @@ fn compile(
     }
     // IR inputs give PTX or IR, whose launches the driver does not see: the
     // line buffer is launch-sized only when asked (--line-buffer launch).
-    let mut report = sl1_pass::run_on_module(module, &pass_options(args, Emit::Ptx))
+    let mut report = sl1_pass::run_on_module(module, &pass_options(args, Emit::Ptx)?)
         .with_context(|| format!("{name}: S-L1 failed"))?;
     // What the pass wrote must be valid IR before LLVM optimises it: an
     // invalid module is S-L1's bug, reported as such rather than compiled.

@@ -69,7 +69,10 @@ pub fn build(
         }
     }
     build_cu::link(args, tools, &objects, output)?;
-    Ok(merge(reports).unwrap_or_else(|| empty_report(args, inputs)))
+    match merge(reports) {
+        Some(report) => Ok(report),
+        None => empty_report(args, inputs),
+    }
 }
 
 /// The reports of several CUDA sources as one: their kernels, and what
@@ -97,20 +100,20 @@ pub fn merge(reports: Vec<Report>) -> Option<Report> {
 }
 
 /// The report of a build without CUDA sources: no kernels.
-fn empty_report(args: &BuildArgs, inputs: &[PathBuf]) -> Report {
-    Report {
+fn empty_report(args: &BuildArgs, inputs: &[PathBuf]) -> Result<Report> {
+    Ok(Report {
         source: inputs
             .iter()
             .map(|i| i.display().to_string())
             .collect::<Vec<_>>()
             .join(", "),
         target: String::new(),
-        options: crate::build_ir::pass_options(args, Emit::Exe),
+        options: crate::build_ir::pass_options(args, Emit::Exe)?,
         transformed: false,
         bodies_restored: false,
         device_tuning: None,
         kernels: Vec::new(),
-    }
+    })
 }
 
 #[cfg(test)]

@@ -3,6 +3,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use sl1_core::option_list::{pass_option, Hint, PluginSettings, PASS_OPTIONS};
+
+pub use crate::pass_flags::PassFlags;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -156,89 +159,19 @@ pub struct BuildArgs {
     /// How an executable links the CUDA runtime.
     #[arg(long, value_enum, default_value_t = Cudart::Static)]
     pub cudart: Cudart,
-    /// Same pipeline without the S-L1 transform (for comparison).
-    #[arg(long)]
-    pub no_sl1: bool,
     /// Write the S-L1 report as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
     /// Print the S-L1 report as text on standard error.
     #[arg(long)]
     pub print_report: bool,
-    /// Accesses simulated per thread before deciding what to cache.
-    #[arg(long, default_value_t = 300)]
-    pub threshold: u32,
-    /// Cache line size in bytes. Given alone, it fixes the size; by default
-    /// each launch picks 16 or 32 B (see --max-line-size).
-    #[arg(long)]
-    pub line_size: Option<u32>,
-    /// Largest line size a launch may pick: the runtime takes the largest
-    /// size up to this that gives every cached structure a line for every
-    /// thread of the block [default: 32, or --line-size when that is given].
-    #[arg(long)]
-    pub max_line_size: Option<u32>,
-    /// Shared memory in bytes a block's line buffer and the kernel's own
-    /// static shared memory may take together [default: 49152, the most a
-    /// block gets without opting in, or the GPU profile's].
-    #[arg(long, value_name = "BYTES")]
-    pub shared_budget: Option<u64>,
-    /// The most dynamic shared memory (`extern __shared__`) a kernel launch
-    /// gives, in bytes. Kernels that use dynamic shared memory get lines
-    /// only with it, from the budget less this; a launch that gives more
-    /// may fail for want of shared memory. Without it they stay untouched.
-    #[arg(long, value_name = "BYTES")]
-    pub dynamic_shared: Option<u64>,
     /// Where line buffers live [default: launch for executables, static
     /// otherwise].
     #[arg(long, value_enum, value_name = "WHERE")]
     pub line_buffer: Option<LineBuffer>,
-    /// Take the line sizes and the shared-memory budget from a GPU profile,
-    /// the JSON file `sl1-driver probe` writes (options given here win).
-    #[arg(long, value_name = "FILE")]
-    pub gpu_profile: Option<PathBuf>,
-    /// Block size the S-L1 line buffer is provisioned for when a kernel has no
-    /// __launch_bounds__.
-    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub max_threads: u32,
-    /// Insert S-L1 but cache nothing at run time (measures its overhead).
-    #[arg(long)]
-    pub force_uncached: bool,
-    /// Cache read-only restrict arguments too (the paper's choice; by default
-    /// they are left to the hardware L1).
-    #[arg(long)]
-    pub cache_read_only: bool,
-    /// Count S-L1 hits and misses per data structure at run time, into the
-    /// global `sl1_stats_<kernel>` (six u64 per structure; see docs).
-    #[arg(long)]
-    pub stats: bool,
-    /// Monitor every loop, as the paper does, even where the addresses'
-    /// strides predict the hit rate (by default such loops skip monitoring).
-    #[arg(long)]
-    pub no_static_prediction: bool,
-    /// On a fill, also prefetch into L2 the memory 128 bytes further on.
-    #[arg(long)]
-    pub prefetch: bool,
-    /// Check every access's tag, also in loops whose strides let the
-    /// iterations that stay in the resident lines run without checks.
-    #[arg(long)]
-    pub no_line_runs: bool,
-    /// Pack lines in shared memory; by default each line is padded so that
-    /// the threads of a warp reading the same offset hit different banks.
-    #[arg(long)]
-    pub no_line_padding: bool,
-    /// Fill lines when they miss; by default line runs load the next line
-    /// of a read-only structure into registers ahead.
-    #[arg(long)]
-    pub no_line_staging: bool,
-    /// Copy lines thread by thread; by default a warp that misses as a
-    /// whole moves its lines together, in requests of whole sectors.
-    #[arg(long)]
-    pub no_warp_copies: bool,
-    /// Run every line run as one loop; by default a run over the rest of
-    /// whole lines gets an unrolled copy whose byte accesses merge into
-    /// 4-byte ones.
-    #[arg(long)]
-    pub no_full_runs: bool,
+    /// The pass's options, one flag each (made from its option list).
+    #[command(flatten)]
+    pub pass: PassFlags,
     /// Leave LLVM's own tuning for the device compilation: by default the
     /// driver passes the options in `DEVICE_TUNING` (a larger budget for the
     /// trip counts the runtime unroller computes) and the plugin's device
@@ -252,12 +185,6 @@ pub struct BuildArgs {
     /// (measured in docs/benchmarks.md).
     #[arg(long)]
     pub no_device_rewrites: bool,
-    /// Keep inner loops whose trip counts depend on loaded data nested. By
-    /// default, in kernels S-L1 leaves alone, they merge into their
-    /// top-level loop, so that a warp's threads advance together whichever
-    /// loop each is in (a device rewrite: --no-device-rewrites drops it too).
-    #[arg(long)]
-    pub no_loop_merging: bool,
     /// Let clang lower switches to jump tables. Off by default: on the GPU a
     /// jump table is an indirect branch (`brx.idx`) that a warp whose threads
     /// take different cases serializes on, where a compare tree predicates.
@@ -284,108 +211,65 @@ impl BuildArgs {
         !self.no_device_tuning && !self.no_device_rewrites
     }
 
-    /// (smallest, largest) line size: a line size given alone is fixed.
-    /// These options with what a GPU profile (--gpu-profile) sets filled in
-    /// where the user gave nothing.
-    pub fn with_profile(&self) -> anyhow::Result<BuildArgs> {
-        let mut args = self.clone();
-        if let Some(path) = &self.gpu_profile {
-            let profile = sl1_pass::profile::read_profile(path)?;
-            if self.line_size.is_none() && self.max_line_size.is_none() {
-                args.line_size = Some(profile.line_size);
-                args.max_line_size = Some(profile.max_line_size);
-            }
-            args.shared_budget
-                .get_or_insert(profile.shared_budget_bytes);
-        }
-        Ok(args)
-    }
-
-    /// The largest line size in kernels whose sliced loops only read: the
-    /// pass's default (64 B), or the largest line size when line sizes are
-    /// given (by options or a GPU profile).
-    pub fn read_only_max_line_size(&self) -> u32 {
-        if self.line_size.is_some() || self.max_line_size.is_some() {
-            self.line_sizes().1
-        } else {
-            sl1_pass::Options::default().read_only_max_line_size
-        }
+    /// Whether S-L1 transforms kernels (not `--no-sl1`).
+    pub fn transform(&self) -> bool {
+        !self.pass.given("disable")
     }
 
     /// Whether line buffers are sized at launch for this output.
     pub fn launch_sized(&self, emit: Emit) -> bool {
-        self.line_buffer
-            .map_or(matches!(emit, Emit::Exe | Emit::Obj), |b| {
-                b == LineBuffer::Launch
-            })
+        self.transform()
+            && self
+                .line_buffer
+                .map_or(matches!(emit, Emit::Exe | Emit::Obj), |b| {
+                    b == LineBuffer::Launch
+                })
     }
 
-    pub fn line_sizes(&self) -> (u32, u32) {
-        let defaults = sl1_pass::Options::default();
-        let line = self.line_size.unwrap_or(defaults.line_size);
-        let max = self.max_line_size.unwrap_or(if self.line_size.is_some() {
-            line
-        } else {
-            defaults.max_line_size.max(line)
-        });
-        (line, max)
+    /// The plugin's settings for output `emit`: the pass's options given,
+    /// with what the driver sets itself (the device rewrites, where line
+    /// buffers live) and what a GPU profile fills in.
+    pub fn settings(&self, emit: Emit) -> Result<PluginSettings, sl1_core::Error> {
+        let mut set = Vec::new();
+        if self.device_rewrites() {
+            set.push(("device-tuning", "true"));
+        }
+        if self.launch_sized(emit) {
+            set.push(("launch-sized", "true"));
+        }
+        self.pass.settings(&set)
     }
 }
 
 /// How `sl1-driver build` spells the pass option `option` (its name in
 /// `sl1_core::option_list`) with its value placeholder, for the hints the
-/// report's lines carry.
+/// report's lines carry; an option the driver has no flag for keeps the
+/// plugin's spelling.
 pub fn build_flag(option: &str, value: Option<&str>) -> String {
-    let flag = match option {
-        "disable" => "--no-sl1".to_string(),
-        "launch-sized" => "--line-buffer launch".to_string(),
-        other => format!("--{other}"),
-    };
-    match value {
-        Some(v) => format!("{flag} {v}"),
-        None => flag,
-    }
+    pass_option(option)
+        .and_then(|o| o.build_spelling(value))
+        .unwrap_or_else(|| Hint::plugin_flag(option, value))
 }
-
-/// Pass options the driver sets itself rather than through a flag of its
-/// own: the device tuning (on unless `--no-device-tuning`), the largest line
-/// of read-only loops (from the line sizes), the reports' paths, the test
-/// hook.
-pub const OPTIONS_THE_DRIVER_SETS: &[&str] = &[
-    "device-tuning",
-    "read-only-max-line-size",
-    "launch-report",
-    "panic-for-testing",
-];
 
 /// The reference table of the pass's options (`docs/options.md`), made
 /// from the one list: each option as the plugin and `sl1-driver build`
 /// spell it, and what it does.
 pub fn options_table() -> String {
-    use sl1_core::option_list::{Kind, PASS_OPTIONS};
     let mut out =
         String::from("| plugin (`-mllvm`) | `sl1-driver build` | what it does |\n|---|---|---|\n");
     for option in PASS_OPTIONS.iter().filter(|o| !o.hidden) {
-        let value = match option.kind {
-            Kind::Flag => None,
-            Kind::Number => Some("N"),
-            Kind::Bytes => Some("BYTES"),
-            Kind::File => Some("FILE"),
-        };
+        let value = option.kind.placeholder();
         let plugin = match value {
             Some(v) => format!("`-sl1-{}={v}`", option.name),
             None => format!("`-sl1-{}`", option.name),
         };
-        let driver = if OPTIONS_THE_DRIVER_SETS.contains(&option.name) {
-            "(set by the driver)".to_string()
-        } else {
-            format!("`{}`", build_flag(option.name, value))
+        let driver = match option.build_spelling(value) {
+            Some(flag) => format!("`{flag}`"),
+            None => "(set by the driver)".to_string(),
         };
         // Markdown would read `__x__` as bold.
         let help = option
-            .help
-            .strip_prefix("S-L1: ")
-            .unwrap_or(option.help)
+            .help_in(|name| format!("`-sl1-{name}`"))
             .replace("__", "\\_\\_");
         out.push_str(&format!("| {plugin} | {driver} | {help} |\n"));
     }
@@ -396,49 +280,95 @@ pub fn options_table() -> String {
 mod tests {
     use clap::Parser;
 
-    fn line_sizes(args: &[&str]) -> (u32, u32) {
-        let cli =
-            super::Cli::try_parse_from(["sl1-driver", "build", "app.cu"].iter().chain(args.iter()))
-                .unwrap();
-        match cli.command {
-            super::Command::Build(b) => b.line_sizes(),
+    use super::Emit;
+
+    fn build_args(args: &[&str]) -> super::BuildArgs {
+        let argv = ["sl1-driver", "build", "app.cu"].iter().chain(args.iter());
+        match super::Cli::try_parse_from(argv).unwrap().command {
+            super::Command::Build(b) => *b,
             _ => unreachable!("a build command"),
         }
     }
 
-    fn read_only_max(args: &[&str]) -> u32 {
-        let cli =
-            super::Cli::try_parse_from(["sl1-driver", "build", "app.cu"].iter().chain(args.iter()))
-                .unwrap();
-        match cli.command {
-            super::Command::Build(b) => b.read_only_max_line_size(),
-            _ => unreachable!("a build command"),
+    fn options(args: &[&str]) -> sl1_core::Options {
+        build_args(args).settings(Emit::Ptx).unwrap().options
+    }
+
+    fn line_sizes(args: &[&str]) -> (u32, u32) {
+        let o = options(args);
+        (o.line_size, o.max_line_size)
+    }
+
+    /// Each option the driver has a flag for reaches the plugin: given on
+    /// `build`'s command line, it is among the plugin's arguments.
+    #[test]
+    fn every_build_flag_reaches_the_plugin() {
+        let dir = tempfile::tempdir().unwrap();
+        let profile = dir.path().join("profile.json");
+        std::fs::write(
+            &profile,
+            r#"{"sl1": {"line_size": 16, "max_line_size": 32, "shared_budget_bytes": 32768, "why": []}}"#,
+        )
+        .unwrap();
+        let profile = profile.display().to_string();
+        for option in sl1_core::option_list::PASS_OPTIONS {
+            let value = match option.kind {
+                sl1_core::option_list::Kind::Flag => None,
+                sl1_core::option_list::Kind::File => Some(profile.as_str()),
+                _ => Some("32"),
+            };
+            let Some(flag) = option.build_spelling(value) else {
+                continue;
+            };
+            let parsed = super::Cli::try_parse_from(
+                ["sl1-driver", "build", "app.cu"]
+                    .into_iter()
+                    .chain(flag.split(' ')),
+            );
+            let args = match parsed {
+                Ok(cli) => match cli.command {
+                    super::Command::Build(b) => b,
+                    _ => unreachable!("a build command"),
+                },
+                Err(e) => panic!("-sl1-{} has no build flag `{flag}`: {e}", option.name),
+            };
+            if matches!(
+                option.build,
+                sl1_core::option_list::BuildFlag::SetByDriver(_)
+            ) {
+                continue;
+            }
+            let arguments = args.settings(Emit::Exe).unwrap().arguments();
+            let named = format!("-sl1-{}", option.name);
+            assert!(
+                arguments
+                    .iter()
+                    .any(|a| a == &named || a.starts_with(&format!("{named}="))),
+                "`{flag}` does not reach the plugin: {arguments:?}"
+            );
         }
     }
 
     #[test]
-    fn every_pass_option_has_a_build_flag() {
-        for option in sl1_core::option_list::PASS_OPTIONS {
-            if super::OPTIONS_THE_DRIVER_SETS.contains(&option.name) {
-                continue;
-            }
-            let value = match option.kind {
-                sl1_core::option_list::Kind::Flag => None,
-                _ => Some("64"),
-            };
-            let flag = super::build_flag(option.name, value);
-            let args = ["sl1-driver", "build", "app.cu"]
-                .into_iter()
-                .map(String::from)
-                .chain(flag.split(' ').map(String::from));
-            if let Err(e) = super::Cli::try_parse_from(args) {
-                panic!("-sl1-{} has no build flag `{flag}`: {e}", option.name);
-            }
-        }
+    fn help_names_other_options_in_the_driver_s_spelling() {
+        let help = super::options_table();
+        assert!(
+            help.contains("or `-sl1-line-size` when that is given"),
+            "{help}"
+        );
+        let mut command = <super::Cli as clap::CommandFactory>::command();
+        let build = command.find_subcommand_mut("build").unwrap();
+        let max = build
+            .get_arguments()
+            .find(|a| a.get_long() == Some("max-line-size"))
+            .expect("--max-line-size");
+        let text = max.get_help().unwrap().to_string();
+        assert!(text.contains("or --line-size when that is given"), "{text}");
     }
 
     #[test]
     fn loops_that_only_read_take_64_byte_lines_unless_line_sizes_are_given() {
+        let read_only_max = |args: &[&str]| options(args).read_only_max_line_size;
         assert_eq!(read_only_max(&[]), 64);
         assert_eq!(read_only_max(&["--max-line-size", "32"]), 32);
         assert_eq!(read_only_max(&["--line-size", "16"]), 16);
@@ -454,5 +384,16 @@ mod tests {
             line_sizes(&["--line-size", "8", "--max-line-size", "32"]),
             (8, 32)
         );
+    }
+
+    #[test]
+    fn the_driver_sets_the_device_rewrites_and_launch_sized_buffers() {
+        let settings = |args: &[&str], emit| build_args(args).settings(emit).unwrap().options;
+        assert!(settings(&[], Emit::Ptx).device_tuning);
+        assert!(!settings(&["--no-device-rewrites"], Emit::Ptx).device_tuning);
+        assert!(settings(&[], Emit::Exe).launch_sized);
+        assert!(!settings(&[], Emit::Ptx).launch_sized);
+        assert!(!settings(&["--no-sl1"], Emit::Exe).launch_sized);
+        assert!(settings(&["--line-buffer", "launch"], Emit::Ptx).launch_sized);
     }
 }

@@ -10,5 +10,6 @@ pub mod cli;
 pub mod doctor;
 pub mod error;
 pub mod nvcc_args;
+pub mod pass_flags;
 pub mod runner;
 pub mod toolchain;

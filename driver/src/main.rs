@@ -36,7 +36,8 @@ fn default_output(input: &Path, emit: Emit) -> PathBuf {
 
 fn build(args: &BuildArgs) -> Result<()> {
     arch::validate(&args.arch)?;
-    let args = &args.with_profile()?;
+    // Bad option values and GPU profiles fail before anything is built.
+    args.settings(Emit::Exe)?;
     let inputs: Vec<PathBuf> = std::iter::once(args.input.clone())
         .chain(args.more_inputs.iter().cloned())
         .collect();

@@ -5,7 +5,7 @@
 //! what `sl1-driver build kernel.ll OPTIONS` means.
 
 use clap::Parser as _;
-use sl1_driver::cli::{BuildArgs, Cli, Command};
+use sl1_driver::cli::{BuildArgs, Cli, Command, Emit};
 use thiserror::Error;
 
 /// The list, as committed.
@@ -80,9 +80,9 @@ fn build_args(options: &str) -> Result<BuildArgs, String> {
     let Command::Build(args) = cli.command else {
         unreachable!("the argument list starts with `build`")
     };
-    // A GPU profile given in a mode fills in line sizes and the budget, as
-    // the driver's own `build` does.
-    args.with_profile().map_err(|e| format!("{e:#}"))
+    // Bad values and GPU profiles fail when the mode is read.
+    args.settings(Emit::Ptx).map_err(|e| e.to_string())?;
+    Ok(*args)
 }
 
 /// Parses a modes list: blank lines and `#` comments skipped.
@@ -165,20 +165,26 @@ mod tests {
         for name in ["default", "paper", "t1-l8", "t20-l64", "rewrites-only"] {
             assert!(names.contains(&name), "{name} missing from {names:?}");
         }
-        let paper = modes.iter().find(|m| m.name == "paper").unwrap();
-        assert!(paper.args.cache_read_only && paper.args.no_static_prediction);
-        assert_eq!(paper.args.line_size, Some(16));
-        let default = modes.iter().find(|m| m.name == "default").unwrap();
-        assert_eq!(default.options, "");
-        assert!(!default.args.no_sl1 && default.args.threshold == 300);
-        let dynamic = modes.iter().find(|m| m.name == "dynamic-shared").unwrap();
-        assert_eq!(dynamic.args.dynamic_shared, Some(8192));
+        let options = |name: &str| {
+            let mode = modes.iter().find(|m| m.name == name).unwrap();
+            mode.args.settings(Emit::Ptx).unwrap().options
+        };
+        let paper = options("paper");
+        assert!(paper.cache_read_only && !paper.static_prediction);
+        assert_eq!((paper.line_size, paper.max_line_size), (16, 16));
+        let default = options("default");
+        assert!(default.transform && default.threshold == 300);
+        assert_eq!(
+            modes.iter().find(|m| m.name == "default").unwrap().options,
+            ""
+        );
+        assert_eq!(options("dynamic-shared").dynamic_shared, Some(8192));
     }
 
     #[test]
     fn plain_is_clang_without_s_l1_or_tuning() {
         let plain = Mode::plain();
-        assert!(plain.args.no_sl1 && plain.args.no_device_tuning);
+        assert!(!plain.args.transform() && plain.args.no_device_tuning);
     }
 
     #[test]

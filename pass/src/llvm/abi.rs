@@ -67,7 +67,7 @@ fn option_strings() -> &'static [(CString, CString)] {
             .iter()
             .map(|o| {
                 let c = |s: &str| CString::new(s).expect("option names and help have no NUL");
-                (c(&format!("sl1-{}", o.name)), c(o.help))
+                (c(&format!("sl1-{}", o.name)), c(&o.plugin_help()))
             })
             .collect()
     })
