@@ -11,6 +11,7 @@
 mod common;
 
 use common::{transform_case, Transformed};
+use sl1_pass::report::{Decision, DirectReason};
 use sl1_pass::Options;
 
 fn transform(case: &str) -> Transformed {
@@ -94,17 +95,22 @@ fn reasons(t: &Transformed, kernel: &str) -> String {
         .join("\n");
     for p in &k.predictions {
         all.push('\n');
-        all.push_str(&p.decision);
+        all.push_str(&p.decision_text());
     }
     all
 }
 
 /// Asserts that `kernel` was left as it was, its lanes `bytes` apart.
-fn left_as_it_was(t: &Transformed, kernel: &str, bytes: u32) {
+fn left_as_it_was(t: &Transformed, kernel: &str, bytes: i64) {
     let why = reasons(t, kernel);
     assert!(!t.kernel(kernel).applied, "{why}");
     assert!(
-        why.contains(&format!("lanes access it {bytes} B apart")),
+        t.kernel(kernel).predictions.iter().any(|p| matches!(
+            p.decision,
+            Decision::Direct {
+                reason: DirectReason::LanesClose { distance, .. }
+            } if distance == bytes
+        )),
         "{why}"
     );
 }

@@ -42,7 +42,7 @@ fn searches_and_shared_tables_stay_with_the_hardware_l1() {
         // A table every lane reads at the same place is settled by the lane
         // test before the read-only rule is asked.
         let why = if name == "table" {
-            t.predictions[0].decision.clone()
+            t.predictions[0].decision_text()
         } else {
             assert!(
                 matches!(t.reasons[0], Reason::OnlyReads { .. }),

@@ -8,11 +8,13 @@ use serde::{Deserialize, Serialize};
 use crate::option_list::Hint;
 use crate::options::Options;
 
+pub mod direct;
 mod kinds;
 mod reason;
 pub mod transform;
 pub mod tuning;
 
+pub use direct::{Decided, Decision, DirectReason};
 pub use kinds::{AccessKind, Mode, SourceLocation};
 pub use reason::Reason;
 pub use transform::TransformReport;
@@ -387,7 +389,7 @@ impl TransformReport {
                         "structure `{}` in loop at {}: {}{}",
                         p.argument,
                         p.loop_header,
-                        p.decision,
+                        p.decision_text(),
                         p.sectors
                             .as_ref()
                             .map(|f| format!("; {}", f.describe()))
@@ -395,7 +397,7 @@ impl TransformReport {
                     ),
                     Some(p.loop_header.clone()),
                 )
-                .hinted(p.monitoring_decides.then_some(transform::MONITORING_HINT)),
+                .hinted(p.monitoring_decides().then_some(transform::MONITORING_HINT)),
             );
         }
         for r in &t.rereads {

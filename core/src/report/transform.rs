@@ -3,22 +3,23 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::direct::{Decided, Decision, DirectReason};
 use super::kinds::{AccessKind, SourceLocation};
 use super::reason::Reason;
 
 /// An access the transform leaves as it is, and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DirectAccess {
     pub argument: String,
     pub kind: AccessKind,
-    pub reason: String,
+    pub reason: DirectReason,
     /// Where the access is in the source (with debug information).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<SourceLocation>,
 }
 
 /// What the transformation did to one kernel.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TransformReport {
     pub applied: bool,
     /// Why the kernel, or some of its loops, were left untransformed.
@@ -126,7 +127,7 @@ pub struct LaneTestReport {
 }
 
 /// How the report records one structure's prediction.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PredictionReport {
     /// Header of the main loop.
     #[serde(rename = "loop")]
@@ -138,16 +139,48 @@ pub struct PredictionReport {
     /// Predicted hit rate of a one-line cache, when predicted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hit_percent: Option<u32>,
-    /// What was done: decided statically, left direct, or monitored (why).
-    pub decision: String,
+    /// Cached (how the loop decides), or left direct (why).
+    #[serde(flatten)]
+    pub decision: Decision,
     /// What a profiler would count for a cached structure, direct and
     /// through lines (`cost::sector_figures`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sectors: Option<SectorFigures>,
+}
+
+impl PredictionReport {
     /// Left direct for want of a prediction: monitoring, as the paper does,
     /// would decide it (`MONITORING_HINT`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub monitoring_decides: bool,
+    pub fn monitoring_decides(&self) -> bool {
+        matches!(&self.decision, Decision::Direct { reason } if reason.monitoring_decides())
+    }
+
+    /// The decision in words.
+    pub fn decision_text(&self) -> String {
+        match &self.decision {
+            Decision::Direct { reason } => reason.to_string(),
+            Decision::Cached { gain, decided } => {
+                let mut text = format!(
+                    "predicted: stride {} B per iteration, {}% hits",
+                    self.stride.unwrap_or_default(),
+                    self.hit_percent.unwrap_or_default()
+                );
+                if let Some(gain) = gain {
+                    text.push_str(&format!(", lines can gain up to {gain:.1}x"));
+                }
+                match decided {
+                    Some(Decided::Statically) => {
+                        text.push_str("; decided statically, without monitoring")
+                    }
+                    Some(Decided::Monitored) => {
+                        text.push_str("; monitored with the loop's other structures")
+                    }
+                    None => {}
+                }
+                text
+            }
+        }
+    }
 }
 
 /// The option that monitors the loops of structures left direct for want

@@ -33,6 +33,8 @@ use std::collections::BTreeSet;
 
 use crate::analysis::accesses::AccessKind;
 
+use super::reports::DirectReason;
+
 /// Bytes of the unit the L1 moves to and from L2 (the probe's L1 fill unit
 /// on the H100, docs/probe.md).
 pub const SECTOR_BYTES: u64 = 32;
@@ -81,20 +83,16 @@ impl GainBound {
         self.gain >= MIN_GAIN
     }
 
-    /// The report's words for a bound that does not clear the margin.
-    pub fn direct_reason(&self, rates: &MemoryRates) -> String {
-        format!(
-            "left direct: per iteration a thrashing hardware L1 moves {} B from L2 for {} B \
-             that device memory must move anyway, {:.1}x the bytes under the bandwidths' \
-             ratio ({:.1} / {:.2} TB/s): lines can gain at most {:.2}x (S-L1 caches from \
-             {MIN_GAIN}x)",
-            self.l2_bytes,
-            self.device_bytes,
-            self.l2_bytes as f64 / self.device_bytes as f64,
-            rates.l2 / 1e12,
-            rates.device / 1e12,
-            self.gain
-        )
+    /// The report's reason for a bound that does not clear the margin.
+    pub fn direct_reason(&self, rates: &MemoryRates) -> DirectReason {
+        DirectReason::LittleGain {
+            l2_bytes: self.l2_bytes,
+            device_bytes: self.device_bytes,
+            l2_tb_per_s: rates.l2 / 1e12,
+            device_tb_per_s: rates.device / 1e12,
+            gain: self.gain,
+            min_gain: MIN_GAIN,
+        }
     }
 }
 
@@ -350,7 +348,9 @@ mod tests {
 
     #[test]
     fn the_reason_names_the_numbers() {
-        let why = bound(16, &[load(16)]).direct_reason(&H100_RATES);
+        let why = bound(16, &[load(16)])
+            .direct_reason(&H100_RATES)
+            .to_string();
         assert!(why.contains("32 B from L2 for 16 B"), "{why}");
         assert!(why.contains("at most 1.00x"), "{why}");
     }

@@ -47,6 +47,7 @@ use crate::analysis::lane_step::LaneSteps;
 use crate::analysis::KernelAnalysis;
 use crate::llvm::edit::{self, Builder};
 
+use super::reports::DirectReason;
 use super::slice::{LaneTests, LoopSlice};
 use super::state::{const_int, State};
 
@@ -158,12 +159,11 @@ pub fn close_statically(
 }
 
 /// The report's reason for a structure the settled test leaves direct.
-pub fn close_reason(distance: i64) -> String {
-    format!(
-        "left direct: a warp's neighbouring lanes access it {distance} B apart (known at compile \
-         time), within one {HARDWARE_LINE_BYTES} B line of the hardware L1, which serves them \
-         together"
-    )
+pub fn close_reason(distance: i64) -> DirectReason {
+    DirectReason::LanesClose {
+        distance,
+        hardware_line_bytes: HARDWARE_LINE_BYTES,
+    }
 }
 
 impl LoopSlice<'_, '_> {

@@ -12,7 +12,7 @@ use super::lanes;
 use super::local_nests;
 use super::predict::{self, Prediction, PredictionReport};
 use super::reasons::Reason;
-use super::reports::{LaunchBytes, RereadReport, TransformReport};
+use super::reports::{Decided, Decision, DirectReason, LaunchBytes, RereadReport, TransformReport};
 use super::sites::uncacheable_reason;
 use super::state::{read_only_companion, StaticRate};
 use crate::analysis::accesses::{Access, Base};
@@ -32,9 +32,6 @@ pub const MAX_LOOP_INSTRUCTIONS: usize = 3000;
 /// transformed on a fresh analysis of the kernel, which grows with every
 /// loop done (150 loops took 25 times the plain compile time).
 pub const MAX_LOOPS_PER_KERNEL: usize = 16;
-
-/// The report's reason for a cold structure's direct accesses.
-const COLD: &str = "cold: accessed only outside the loop's inner loops";
 
 /// Shared memory the kernel takes itself, beside the line buffer.
 #[derive(Clone, Copy, Debug)]
@@ -71,7 +68,7 @@ pub struct ChosenLoop {
     /// Structures that get a line.
     pub hot: BTreeSet<u32>,
     /// Structures left direct in this loop, with the reason.
-    pub direct: BTreeMap<u32, String>,
+    pub direct: BTreeMap<u32, DirectReason>,
     /// Every hot structure's predicted rate, when all are predicted: the
     /// loop then skips monitoring.
     pub static_rates: Option<BTreeMap<u32, StaticRate>>,
@@ -137,7 +134,9 @@ pub fn plan_kernel(
     let buffer = size_buffer(&options, pad, structures.len(), shared, report)?;
     for (entry, how, stride, layout) in cached_predictions {
         let p = &mut report.predictions[entry];
-        p.decision.push_str(how);
+        if let Decision::Cached { decided, .. } = &mut p.decision {
+            *decided = Some(how);
+        }
         p.sectors = cost::sector_figures(stride, &layout, &options.line_sizes(), pad);
     }
     report.shared_bytes = buffer;
@@ -221,7 +220,7 @@ struct Planner<'a, 'm> {
     cached_nests: BTreeSet<usize>,
     /// Predictions of cached structures: (report entry, how decided,
     /// stride, layout), completed once the line padding is known.
-    cached_predictions: Vec<(usize, &'static str, i64, Vec<cost::Site>)>,
+    cached_predictions: Vec<(usize, Decided, i64, Vec<cost::Site>)>,
     structures: BTreeSet<u32>,
     /// Bytes of the widest access through a line (sets the padding).
     widest: u64,
@@ -231,7 +230,7 @@ struct Planner<'a, 'm> {
 struct Predicted {
     predictions: Vec<(u32, Prediction)>,
     /// Structures left direct, with the reason.
-    direct: BTreeMap<u32, String>,
+    direct: BTreeMap<u32, DirectReason>,
     /// What each structure's lines can gain at most (`cost`), where it
     /// clears the margin.
     gain_bounds: BTreeMap<u32, f64>,
@@ -441,8 +440,8 @@ impl<'m> Planner<'_, 'm> {
         collective: bool,
     ) -> Predicted {
         let (k, options, line) = (self.k, self.options, self.options.line_size);
-        let mut direct: BTreeMap<u32, String> =
-            cold.iter().map(|&id| (id, COLD.to_string())).collect();
+        let mut direct: BTreeMap<u32, DirectReason> =
+            cold.iter().map(|&id| (id, DirectReason::Cold)).collect();
         // Forced off measures the paper's overhead (monitoring and per-access
         // checks), which a static decision would fold away.
         let predictions = if options.static_prediction && !options.force_uncached {
@@ -452,26 +451,18 @@ impl<'m> Planner<'_, 'm> {
         };
         let mut gain_bounds: BTreeMap<u32, f64> = BTreeMap::new();
         for (id, p) in &predictions {
-            match p {
-                Prediction::Static { hit_percent, .. }
-                    if *hit_percent <= predict::MIN_HIT_PERCENT =>
-                {
-                    direct.insert(*id, predict::describe(p, line).2);
-                }
-                Prediction::Indirect => {
-                    direct.insert(*id, predict::INDIRECT_DIRECT.to_string());
-                }
-                Prediction::Dynamic(_) => {
-                    direct.insert(*id, predict::describe(p, line).2);
-                }
-                Prediction::Static { stride, layout, .. } => {
-                    if let Some(bound) = cost::gain_bound(*stride, layout, &cost::H100_RATES) {
-                        if !bound.pays() {
-                            direct.insert(*id, bound.direct_reason(&cost::H100_RATES));
-                        } else {
-                            gain_bounds.insert(*id, bound.gain);
-                        }
-                    }
+            if let (_, _, Decision::Direct { reason }) = predict::describe(p, line) {
+                direct.insert(*id, reason);
+                continue;
+            }
+            let Prediction::Static { stride, layout, .. } = p else {
+                continue;
+            };
+            if let Some(bound) = cost::gain_bound(*stride, layout, &cost::H100_RATES) {
+                if !bound.pays() {
+                    direct.insert(*id, bound.direct_reason(&cost::H100_RATES));
+                } else {
+                    gain_bounds.insert(*id, bound.gain);
                 }
             }
         }
@@ -605,9 +596,9 @@ impl<'m> Planner<'_, 'm> {
             if let (Prediction::Static { stride, layout, .. }, false) = (p, direct.contains_key(id))
             {
                 let how = if all_static {
-                    "; decided statically, without monitoring"
+                    Decided::Statically
                 } else {
-                    "; monitored with the loop's other structures"
+                    Decided::Monitored
                 };
                 self.cached_predictions
                     .push((first_entry + k, how, *stride, layout.clone()));
@@ -713,15 +704,13 @@ fn record_predictions(
     } = predicted;
     for (id, p) in predictions {
         let (stride, hit_percent, mut decision) = predict::describe(p, line);
-        // Unpredicted structures stay direct for want of a prediction, which
-        // monitoring would replace (unless another reason keeps them direct).
-        let monitoring_decides = matches!(p, Prediction::Dynamic(_) | Prediction::Indirect)
-            && direct.get(id) == Some(&decision);
         if let Some(reason) = direct.get(id) {
-            decision.clone_from(reason);
+            decision = Decision::Direct {
+                reason: reason.clone(),
+            };
         }
-        if let (Some(gain), false) = (gain_bounds.get(id), direct.contains_key(id)) {
-            decision.push_str(&format!(", lines can gain up to {gain:.1}x"));
+        if let Decision::Cached { gain, .. } = &mut decision {
+            *gain = gain_bounds.get(id).copied();
         }
         report.predictions.push(PredictionReport {
             loop_header: label.to_string(),
@@ -730,7 +719,6 @@ fn record_predictions(
             hit_percent,
             decision,
             sectors: None,
-            monitoring_decides,
         });
     }
 }

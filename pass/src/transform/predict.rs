@@ -11,6 +11,7 @@ use crate::analysis::affine::{AffineAddress, LoopScope};
 use crate::analysis::KernelAnalysis;
 
 use super::cost::Site;
+use super::reports::{Decision, DirectReason};
 
 /// What the analysis predicts for one structure in one loop.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,31 +30,8 @@ pub enum Prediction {
     Dynamic(String),
     /// An address is loaded in the loop (`in[idx[i]]`): a thread's line is
     /// hit again only when consecutive indices fall in it, which nothing
-    /// here predicts. Left direct (`INDIRECT_DIRECT`).
+    /// here predicts. Left direct (`DirectReason::Indirect`).
     Indirect,
-}
-
-/// Why an indirect structure stays direct. Measured on the H100
-/// (2026-11-25, the do-no-harm suite, docs/benchmarks.md): monitored, the
-/// indirect structures of `gather`, `scatter` and `lut` simulated 0%, 0%
-/// and 1.5% hits and were not cached, and the monitoring alone cost
-/// `gather` 0.85x and `scatter` 0.92x of the build without S-L1.
-pub const INDIRECT_DIRECT: &str = "left direct: its addresses are loaded from memory (an \
-     indirect access); a thread's private line is hit again only when consecutive indices \
-     fall in it, which nothing predicts, and repeated lookups are the hardware L1's (shared \
-     by the SM's threads)";
-
-/// Why a structure without a prediction stays direct (with static
-/// prediction on). Measured on the H100 (2026-11-25): every monitored loop
-/// lost, none gained: in the do-no-harm suite `stencil3` 0.72x, `gather`
-/// 0.85x, `scatter` 0.92x (128 MiB); in HeCBench `epistasis` 0.54x,
-/// `contract` 0.71x, `adv` 0.78x, `aop` 0.89x, `cbsfil` 0.96x; and none of
-/// the ten apps needs monitoring.
-pub fn unpredicted_direct(why: &str) -> String {
-    format!(
-        "left direct: nothing predicts its hit rate ({why}), and monitoring a loop costs more \
-         than it has saved wherever measured (docs/benchmarks.md)"
-    )
 }
 
 /// A predicted hit rate at or below this cannot pay for a line (the
@@ -212,8 +190,20 @@ fn affine_accesses(
     Ok(forms)
 }
 
-/// The report's words for a prediction.
-pub fn describe(p: &Prediction, line: u32) -> (Option<i64>, Option<u32>, String) {
+/// What a prediction decides on its own: the stride and hit rate, and
+/// cached or direct (a cached structure's gain and how its loop decides
+/// are added by the plan).
+///
+/// Structures without a prediction stay direct. Measured on the H100
+/// (2026-11-25): every monitored loop lost, none gained: in the do-no-harm
+/// suite `stencil3` 0.72x, `gather` 0.85x, `scatter` 0.92x (128 MiB); in
+/// HeCBench `epistasis` 0.54x, `contract` 0.71x, `adv` 0.78x, `aop` 0.89x,
+/// `cbsfil` 0.96x; and none of the ten apps needs monitoring. Monitored,
+/// the indirect structures of `gather`, `scatter` and `lut` simulated 0%,
+/// 0% and 1.5% hits and were not cached, and the monitoring alone cost
+/// `gather` 0.85x and `scatter` 0.92x of the build without S-L1.
+pub fn describe(p: &Prediction, line: u32) -> (Option<i64>, Option<u32>, Decision) {
+    let direct = |reason| Decision::Direct { reason };
     match p {
         Prediction::Static {
             stride,
@@ -222,10 +212,11 @@ pub fn describe(p: &Prediction, line: u32) -> (Option<i64>, Option<u32>, String)
         } if *hit_percent <= MIN_HIT_PERCENT => (
             Some(*stride),
             Some(*hit_percent),
-            format!(
-                "left direct: stride {stride} B per iteration, a {line} B line would hit \
-                 {hit_percent}% of its accesses"
-            ),
+            direct(DirectReason::LowHitRate {
+                stride: *stride,
+                line_bytes: line,
+                hit_percent: *hit_percent,
+            }),
         ),
         Prediction::Static {
             stride,
@@ -234,10 +225,17 @@ pub fn describe(p: &Prediction, line: u32) -> (Option<i64>, Option<u32>, String)
         } => (
             Some(*stride),
             Some(*hit_percent),
-            format!("predicted: stride {stride} B per iteration, {hit_percent}% hits"),
+            Decision::Cached {
+                gain: None,
+                decided: None,
+            },
         ),
-        Prediction::Dynamic(why) => (None, None, unpredicted_direct(why)),
-        Prediction::Indirect => (None, None, INDIRECT_DIRECT.to_string()),
+        Prediction::Dynamic(why) => (
+            None,
+            None,
+            direct(DirectReason::Unpredicted { why: why.clone() }),
+        ),
+        Prediction::Indirect => (None, None, direct(DirectReason::Indirect)),
     }
 }
 

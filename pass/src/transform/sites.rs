@@ -7,27 +7,25 @@ use inkwell::llvm_sys::LLVMTypeKind;
 use crate::analysis::accesses::{Access, AccessKind};
 use crate::analysis::KernelAnalysis;
 
+use super::reports::DirectReason;
+
 /// Why an access cannot go through the cache, if it cannot.
 pub(super) fn uncacheable_reason(
     k: &KernelAnalysis<'_>,
     a: &Access<'_>,
     line_size: u32,
-) -> Option<&'static str> {
+) -> Option<DirectReason> {
     k.data_structure_of(a)?;
     match a.kind {
         AccessKind::Load | AccessKind::Store => {}
-        AccessKind::AtomicRmw | AccessKind::CmpXchg => {
-            return Some("atomic: its line is evicted first")
-        }
-        AccessKind::RangeRead | AccessKind::RangeWrite => {
-            return Some("memcpy/memset range: the structure is flushed first")
-        }
+        AccessKind::AtomicRmw | AccessKind::CmpXchg => return Some(DirectReason::Atomic),
+        AccessKind::RangeRead | AccessKind::RangeWrite => return Some(DirectReason::Range),
     }
     if a.volatile {
-        return Some("volatile: the structure is flushed first");
+        return Some(DirectReason::Volatile);
     }
     if !a.size.is_power_of_two() || a.size > u64::from(line_size) {
-        return Some("wider than a line or of odd size: the structure is flushed first");
+        return Some(DirectReason::OddSize);
     }
     let ty = access_type(a.inst.as_raw(), a.kind);
     let kind = build::type_kind(ty);
@@ -35,7 +33,7 @@ pub(super) fn uncacheable_reason(
         kind,
         LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind
     ) {
-        return Some("aggregate value: the structure is flushed first");
+        return Some(DirectReason::Aggregate);
     }
     None
 }

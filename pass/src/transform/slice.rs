@@ -16,7 +16,7 @@ use crate::runtime::{
 };
 
 use super::line_runs::{self, RunSite};
-use super::reports::{DirectAccess, LineRunsReport};
+use super::reports::{DirectAccess, DirectReason, LineRunsReport};
 use super::sites::access_type;
 use super::sites::{pointer_operand, uncacheable_reason};
 use super::state::{const_int, State, StaticRate};
@@ -78,7 +78,7 @@ pub(super) struct LoopSlice<'a, 'm> {
     pub(super) uniform: bool,
     /// Structures left direct in this loop (cold, or predicted not to pay),
     /// with the reason.
-    pub(super) direct: BTreeMap<u32, String>,
+    pub(super) direct: BTreeMap<u32, DirectReason>,
     /// Predicted rates of every cached structure: no monitoring slice, the
     /// decision uses these.
     pub(super) static_rates: Option<BTreeMap<u32, StaticRate>>,
@@ -204,16 +204,14 @@ impl<'m> LoopSlice<'_, 'm> {
             let reason = match (uncacheable_reason(self.k, a, line), self.state_of(a)) {
                 (None, Some(_)) => continue,
                 (Some(reason), _) => reason,
-                (None, None) if self.direct.contains_key(&ds.id) => &self.direct[&ds.id],
-                (None, None) if ds.restrict && ds.mode == Mode::ReadOnly => {
-                    "read-only: left to the hardware L1"
-                }
-                (None, None) => "structure not cached",
+                (None, None) if self.direct.contains_key(&ds.id) => self.direct[&ds.id].clone(),
+                (None, None) if ds.restrict && ds.mode == Mode::ReadOnly => DirectReason::ReadOnly,
+                (None, None) => DirectReason::NotCached,
             };
             direct.push(DirectAccess {
                 argument: ds.name.clone(),
                 kind: a.kind,
-                reason: reason.to_string(),
+                reason,
                 location: a.inst.debug_location(),
             });
             // What the direct access may see or overwrite must be in memory.
