@@ -41,6 +41,16 @@
 ; CHECK: load i8, ptr {{%[0-9]+}}, align 1
 ; CHECK: sl1.pick.line:
 ; CHECK-NEXT: br i1 {{%[0-9]+}}, label %loop.sl1.cached32, label %loop.sl1.cached16
+; A partly written line of `out` goes back in 4-byte pieces where all
+; four bytes are dirty (the padding keeps shared lines 4-byte aligned),
+; else byte by byte.
+; CHECK: piece4{{.*}}:
+; CHECK-NEXT: zext
+; CHECK-NEXT: getelementptr i8, ptr addrspace(3)
+; CHECK-NEXT: add i64
+; CHECK-NEXT: inttoptr
+; CHECK-NEXT: load i32, ptr addrspace(3) {{%.*}}, align 4
+; CHECK-NEXT: store i32 {{%.*}}, ptr addrspace(1) {{%.*}}, align 4
 ; Every exit writes `out`'s dirty line back.
 ; CHECK: sl1.flush.exit{{[0-9]*}}:
 ; CHECK: icmp eq i32 %sl1.out.dirty.1, 0

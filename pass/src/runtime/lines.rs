@@ -3,7 +3,7 @@
 //! that makes a line hold an address (`ensure_line`).
 
 use inkwell::builder::Builder;
-use inkwell::types::BasicTypeEnum;
+use inkwell::types::{BasicType, BasicTypeEnum};
 use inkwell::values::{FunctionValue, IntValue, PointerValue};
 use inkwell::IntPredicate;
 
@@ -111,7 +111,9 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
 
     /// `sl1.writeback(line_addr, dirty, line, bytes)`: writes the dirty bytes
     /// of a line back, and nothing else, so that bytes other threads wrote in
-    /// the same memory line survive. A full line goes with 16-byte stores.
+    /// the same memory line survive. A full line goes with 16-byte stores,
+    /// a partly written one in the widest pieces it has whole
+    /// (`write_back_pieces`).
     pub(super) fn writeback(&mut self) -> FunctionValue<'ctx> {
         let ty = self.ctx.void_type().fn_type(
             &[
@@ -144,33 +146,109 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             rt.copy_line(f, b, copy)?;
             b.build_unconditional_branch(done)?;
 
-            // One byte per set bit, lowest first.
             b.position_at_end(bytes);
-            let has_any =
-                b.build_int_compare(IntPredicate::NE, dirty, rt.dirty().const_zero(), "")?;
-            let loop_ = rt.ctx.append_basic_block(f, "byte");
-            b.build_conditional_branch(has_any, loop_, done)?;
-            b.position_at_end(loop_);
-            let m = b.build_phi(rt.dirty(), "m")?;
-            let mv = m.as_basic_value().into_int_value();
-            let bit = rt.count_trailing_zeros(b, mv, "bit")?;
-            let bit = b.build_int_z_extend_or_bit_cast(bit, rt.i64(), "")?;
-            let byte = b.build_load(rt.ctx.i8_type(), rt.shared_at(b, line, bit)?, "")?;
-            let dst = rt.global_at(b, b.build_int_add(line_addr, bit, "")?)?;
-            b.build_store(dst, byte)?;
-            let rest = b.build_and(
-                mv,
-                b.build_int_sub(mv, rt.dirty().const_int(1, false), "")?,
-                "",
-            )?;
-            m.add_incoming(&[(&dirty, bytes), (&rest, loop_)]);
-            let more = b.build_int_compare(IntPredicate::NE, rest, rt.dirty().const_zero(), "")?;
-            b.build_conditional_branch(more, loop_, done)?;
+            rt.write_back_pieces(f, b, (line_addr, dirty, line), done)?;
 
             b.position_at_end(done);
             b.build_return(None)?;
             Ok(())
         })
+    }
+
+    /// Widths of the pieces a partly dirty line goes back in, widest first:
+    /// 16 and 4 bytes where lines in memory and in shared memory are
+    /// aligned to them (shared lines lie a line and its padding apart).
+    fn write_back_widths(&self) -> Vec<u32> {
+        let align = self.line_align().min(self.shared_line_align());
+        [16, 4]
+            .into_iter()
+            .filter(|&w| w <= align && w < self.max_line)
+            .collect()
+    }
+
+    /// Writes back the dirty bytes of `dirty` (not zero), lowest first: an
+    /// aligned 16- or 4-byte piece whose bytes are all dirty in one store
+    /// (a thread that wrote a run of bytes left such pieces, at its chunk's
+    /// ends too), else one byte; then branches to `done`.
+    fn write_back_pieces(
+        &self,
+        f: FunctionValue<'ctx>,
+        b: &Builder<'ctx>,
+        (line_addr, dirty, line): (IntValue<'ctx>, IntValue<'ctx>, PointerValue<'ctx>),
+        done: inkwell::basic_block::BasicBlock<'ctx>,
+    ) -> BuildResult<()> {
+        let from = b.get_insert_block().expect("the builder is in a block");
+        let has_any =
+            b.build_int_compare(IntPredicate::NE, dirty, self.dirty().const_zero(), "")?;
+        let loop_ = self.ctx.append_basic_block(f, "byte");
+        let next = self.ctx.append_basic_block(f, "piece.done");
+        b.build_conditional_branch(has_any, loop_, done)?;
+        b.position_at_end(loop_);
+        let m = b.build_phi(self.dirty(), "m")?;
+        let mv = m.as_basic_value().into_int_value();
+        let bit = self.count_trailing_zeros(b, mv, "bit")?;
+        let mut written = Vec::new();
+        for width in self.write_back_widths() {
+            // The aligned piece around the lowest dirty byte, when all of it
+            // is dirty.
+            let start =
+                b.build_and(bit, self.dirty().const_int(!u64::from(width - 1), true), "")?;
+            let ones = self.dirty().const_int((1u64 << width) - 1, false);
+            let piece = b.build_left_shift(ones, start, "piece")?;
+            let whole = b.build_int_compare(
+                IntPredicate::EQ,
+                b.build_and(mv, piece, "")?,
+                piece,
+                "whole",
+            )?;
+            let store = self.ctx.append_basic_block(f, &format!("piece{width}"));
+            let other = self.ctx.append_basic_block(f, "piece.other");
+            b.build_conditional_branch(whole, store, other)?;
+            b.position_at_end(store);
+            let at = b.build_int_z_extend_or_bit_cast(start, self.i64(), "")?;
+            let ty = if width == 16 {
+                self.v4i32()
+            } else {
+                self.i32().as_basic_type_enum()
+            };
+            self.copy_word(
+                b,
+                ty,
+                (self.shared_at(b, line, at)?, width),
+                (
+                    self.global_at(b, b.build_int_add(line_addr, at, "")?)?,
+                    width,
+                ),
+                false,
+            )?;
+            let rest = b.build_and(mv, b.build_not(piece, "")?, "")?;
+            written.push((rest, store));
+            b.build_unconditional_branch(next)?;
+            b.position_at_end(other);
+        }
+        let at = b.build_int_z_extend_or_bit_cast(bit, self.i64(), "")?;
+        let byte = b.build_load(self.ctx.i8_type(), self.shared_at(b, line, at)?, "")?;
+        b.build_store(
+            self.global_at(b, b.build_int_add(line_addr, at, "")?)?,
+            byte,
+        )?;
+        let rest = b.build_and(
+            mv,
+            b.build_int_sub(mv, self.dirty().const_int(1, false), "")?,
+            "",
+        )?;
+        written.push((rest, b.get_insert_block().expect("in a block")));
+        b.build_unconditional_branch(next)?;
+        b.position_at_end(next);
+        let rest = b.build_phi(self.dirty(), "rest")?;
+        for (value, block) in &written {
+            rest.add_incoming(&[(value, *block)]);
+        }
+        let rest = rest.as_basic_value().into_int_value();
+        m.add_incoming(&[(&dirty, from), (&rest, next)]);
+        let more = b.build_int_compare(IntPredicate::NE, rest, self.dirty().const_zero(), "")?;
+        b.build_conditional_branch(more, loop_, done)?;
+        Ok(())
     }
 
     /// `sl1.flush(tag, dirty, line, bytes)`: writes the line back and
