@@ -140,8 +140,8 @@ pub const PASS_OPTIONS: &[PassOption] = &[
     option(
         "line-size",
         Kind::Number,
-        "Cache line size in bytes, 8, 16 (the default), 32 or 64: the smallest a launch may \
-         pick; given alone, the only one",
+        "Cache line size in bytes, 8, 16 (the default), 32, 64 or 128: the smallest a launch \
+         may pick; given alone, the only one",
     ),
     option(
         "max-line-size",

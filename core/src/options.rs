@@ -191,7 +191,7 @@ impl Default for Options {
 /// aligned block and never reaches outside the allocation of a byte it holds.
 /// (24-byte lines, the paper's odd size, can straddle a page boundary at the
 /// edge of an allocation; on the H100 that faulted for matmul.)
-pub const LINE_SIZES: [u32; 4] = [8, 16, 32, 64];
+pub const LINE_SIZES: [u32; 5] = [8, 16, 32, 64, 128];
 
 impl Options {
     /// The line sizes a launch may use, smallest first: powers of two from

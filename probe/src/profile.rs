@@ -14,6 +14,9 @@ use super::infer::Inferred;
 // program's launches cannot be made to opt in), from the LLVM-free core.
 use sl1_core::options::{LINE_SIZES, STATIC_SHARED_LIMIT};
 
+/// The largest line size a profile recommends.
+const MOST_PROFILED_LINE: u32 = 64;
+
 /// What the pass reads (`sl1_core::profile::ProfileParameters`), with why.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sl1Parameters {
@@ -102,10 +105,13 @@ pub fn derive(device: &DeviceInfo, inferred: &Inferred) -> Sl1Parameters {
     }
 }
 
-/// The supported line size closest to `bytes` (ties to the larger).
+/// The supported line size closest to `bytes` (ties to the larger), up to
+/// 64 B: 128 B lines are for kernels that stream bytes, and slow others
+/// (docs/benchmarks.md), so a profile does not give them to every kernel.
 fn nearest_line_size(bytes: u64) -> u32 {
     *LINE_SIZES
         .iter()
+        .filter(|&&s| s <= MOST_PROFILED_LINE)
         .min_by_key(|&&s| {
             let d = (f64::from(s).log2() - (bytes.max(1) as f64).log2()).abs();
             ((d * 1000.0) as u64, u32::MAX - s)

@@ -160,6 +160,11 @@ impl Builder {
         unsafe { LLVMBuildTrunc(self.0, v, ty, name.as_ptr()) }
     }
 
+    /// `v` as the integer type `ty`: truncated, zero-extended, or as it is.
+    pub fn unsigned_cast(&self, v: LLVMValueRef, ty: LLVMTypeRef, name: &CStr) -> LLVMValueRef {
+        unsafe { LLVMBuildIntCast2(self.0, v, ty, 0, name.as_ptr()) }
+    }
+
     pub fn ptr_to_int(&self, v: LLVMValueRef, ty: LLVMTypeRef, name: &CStr) -> LLVMValueRef {
         unsafe { LLVMBuildPtrToInt(self.0, v, ty, name.as_ptr()) }
     }

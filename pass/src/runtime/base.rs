@@ -24,13 +24,10 @@ pub const ADDRSPACE_SHARED: u16 = 3;
 pub(super) const PREFETCH_AHEAD: u64 = 128;
 
 /// Bits of a dirty mask, one per byte of the largest line: 32 while lines
-/// stay within 32 bytes (32-bit arithmetic is cheaper than 64 on the GPU).
+/// stay within 32 bytes (32-bit arithmetic is cheaper than 64 on the GPU),
+/// then 64 or 128.
 pub fn dirty_mask_bits(max_line: u32) -> u32 {
-    if max_line <= 32 {
-        32
-    } else {
-        64
-    }
+    max_line.max(32)
 }
 
 /// How a missed line gets its contents.
@@ -110,7 +107,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         warp_copies: bool,
     ) -> Self {
         debug_assert!(min_line.is_power_of_two() && max_line.is_power_of_two());
-        debug_assert!(min_line <= max_line && max_line <= 64);
+        debug_assert!(min_line <= max_line && max_line <= 128);
         debug_assert!(pad == 0 || pad.is_power_of_two());
         Runtime {
             module,
@@ -154,10 +151,10 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     }
 
     pub(super) fn dirty(&self) -> IntType<'ctx> {
-        if dirty_mask_bits(self.max_line) == 32 {
-            self.ctx.i32_type()
-        } else {
-            self.ctx.i64_type()
+        match dirty_mask_bits(self.max_line) {
+            32 => self.ctx.i32_type(),
+            64 => self.ctx.i64_type(),
+            _ => self.ctx.i128_type(),
         }
     }
 
@@ -167,7 +164,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         b: &Builder<'ctx>,
         off: IntValue<'ctx>,
     ) -> BuildResult<IntValue<'ctx>> {
-        b.build_int_truncate_or_bit_cast(off, self.dirty(), "")
+        b.build_int_cast_sign_flag(off, self.dirty(), false, "")
     }
 
     /// Mask with one bit per byte of a full line of `bytes` bytes.

@@ -205,7 +205,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             let other = self.ctx.append_basic_block(f, "piece.other");
             b.build_conditional_branch(whole, store, other)?;
             b.position_at_end(store);
-            let at = b.build_int_z_extend_or_bit_cast(start, self.i64(), "")?;
+            let at = b.build_int_cast_sign_flag(start, self.i64(), false, "")?;
             let ty = if width == 16 {
                 self.v4i32()
             } else {
@@ -226,7 +226,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             b.build_unconditional_branch(next)?;
             b.position_at_end(other);
         }
-        let at = b.build_int_z_extend_or_bit_cast(bit, self.i64(), "")?;
+        let at = b.build_int_cast_sign_flag(bit, self.i64(), false, "")?;
         let byte = b.build_load(self.ctx.i8_type(), self.shared_at(b, line, at)?, "")?;
         b.build_store(
             self.global_at(b, b.build_int_add(line_addr, at, "")?)?,

@@ -486,7 +486,7 @@ fn premark(b: &Builder, rt: &Runtime<'_, '_>, site: &RunSite, d: LLVMValueRef, l
     let start = b.add(d, s, c"");
     let one = build::const_int(ty, 1, false);
     // A shift by the mask's width is poison: a full range takes every bit.
-    let below = b.sub(b.shl(one, b.trunc(len, ty, c""), c""), one, c"");
+    let below = b.sub(b.shl(one, b.unsigned_cast(len, ty, c""), c""), one, c"");
     let full = b.icmp(
         LLVMIntPredicate::LLVMIntUGE,
         len,
@@ -494,7 +494,7 @@ fn premark(b: &Builder, rt: &Runtime<'_, '_>, site: &RunSite, d: LLVMValueRef, l
         c"",
     );
     let ones = b.select(full, build::const_all_ones(ty), below, c"");
-    let mask = b.shl(ones, b.trunc(start, ty, c""), c"");
+    let mask = b.shl(ones, b.unsigned_cast(start, ty, c""), c"");
     // No run, no bits (the shifts above may then be poison).
     let any = b.icmp(LLVMIntPredicate::LLVMIntSGT, left, const_int(i64t, 0), c"");
     let mask = b.select(any, mask, build::const_null(ty), c"sl1.run.dirty");

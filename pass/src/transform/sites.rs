@@ -24,7 +24,8 @@ pub(super) fn uncacheable_reason(
     if a.volatile {
         return Some(DirectReason::Volatile);
     }
-    if !a.size.is_power_of_two() || a.size > u64::from(line_size) {
+    // Dirty bits of one access are built from a u64 mask.
+    if !a.size.is_power_of_two() || a.size > u64::from(line_size) || a.size > 64 {
         return Some(DirectReason::OddSize);
     }
     let ty = access_type(a.inst.as_raw(), a.kind);
