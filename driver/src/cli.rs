@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use sl1_core::option_list::{pass_option, Hint, PluginSettings, PASS_OPTIONS};
+use sl1_core::option_list::{PluginSettings, PASS_OPTIONS};
 
-pub use crate::pass_flags::PassFlags;
+pub use crate::pass_flags::{build_flag, PassFlags};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -239,16 +239,6 @@ impl BuildArgs {
         }
         self.pass.settings(&set)
     }
-}
-
-/// How `sl1-driver build` spells the pass option `option` (its name in
-/// `sl1_core::option_list`) with its value placeholder, for the hints the
-/// report's lines carry; an option the driver has no flag for keeps the
-/// plugin's spelling.
-pub fn build_flag(option: &str, value: Option<&str>) -> String {
-    pass_option(option)
-        .and_then(|o| o.build_spelling(value))
-        .unwrap_or_else(|| Hint::plugin_flag(option, value))
 }
 
 /// The reference table of the pass's options (`docs/options.md`), made

@@ -7,7 +7,9 @@
 use std::path::PathBuf;
 
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
-use sl1_core::option_list::{BuildFlag, Kind, PassOption, PluginSettings, PASS_OPTIONS};
+use sl1_core::option_list::{
+    pass_option, BuildFlag, Hint, Kind, PassOption, PluginSettings, PASS_OPTIONS,
+};
 
 /// The pass's options a `build` command line gave, by the option's name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -30,17 +32,20 @@ fn long_name(option: &PassOption) -> &'static str {
     }
 }
 
-/// Option `name`'s flag as `build --help` shows it.
-fn spelled(name: &str) -> String {
-    sl1_core::option_list::pass_option(name)
-        .and_then(|o| o.build_spelling(None))
-        .unwrap_or_else(|| format!("-mllvm -sl1-{name}"))
+/// How `sl1-driver build` spells the pass option `option` (its name in
+/// `sl1_core::option_list`) with its value placeholder: in `build --help`
+/// and in the hints the report's lines carry. An option the driver has no
+/// flag for keeps the plugin's spelling.
+pub fn build_flag(option: &str, value: Option<&str>) -> String {
+    pass_option(option)
+        .and_then(|o| o.build_spelling(value))
+        .unwrap_or_else(|| Hint::plugin_flag(option, value))
 }
 
 fn arg(option: &'static PassOption) -> Arg {
     let arg = Arg::new(option.name)
         .long(long_name(option))
-        .help(option.help_in(spelled));
+        .help(option.help_in(|name| build_flag(name, None)));
     let arg = match option.kind.placeholder() {
         Some(placeholder) => arg.value_name(placeholder).action(ArgAction::Set),
         None => arg.action(ArgAction::SetTrue),
