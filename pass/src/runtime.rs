@@ -19,6 +19,7 @@ mod monitor;
 mod runs;
 mod stage;
 mod warp_copy;
+mod warp_stage;
 
 pub use base::{dirty_mask_bits, Runtime, SiteKind, ADDRSPACE_GLOBAL, ADDRSPACE_SHARED};
 pub use calls::{AccessOperands, GroupMember, LineOperands, RoutedCall, Simulated, Stage};

@@ -63,3 +63,53 @@ fn sixteen_byte_lines_and_the_option_off_keep_thread_copies() {
         assert!(text.contains("load <4 x i32>"), "{text}");
     }
 }
+
+/// Options with fixed lines of `bytes` bytes.
+fn fixed_lines(bytes: u32) -> Options {
+    Options {
+        line_size: bytes,
+        max_line_size: bytes,
+        read_only_max_line_size: bytes,
+        ..Options::default()
+    }
+}
+
+#[test]
+fn read_streams_of_128_byte_lines_are_staged_by_the_whole_warp() {
+    let text = transformed(&fixed_lines(128));
+    // The stage loads the warp's lines together and marks its tag; the
+    // fill takes such stages only when every lane's stage is one (a vote),
+    // writing each piece into its owner's line between warp barriers.
+    // (Names carry the inliner's suffix.)
+    assert!(text.contains("%sl1.warp.staged.i = select"), "{text}");
+    assert!(
+        text.contains("@llvm.nvvm.vote.ballot.sync(i32 -1,"),
+        "{text}"
+    );
+    assert!(text.contains("%sl1.own.staged.i = icmp eq"), "{text}");
+    assert_eq!(
+        text.matches("call void @llvm.nvvm.bar.warp.sync(i32 -1)")
+            .count()
+            % 2,
+        0,
+        "{text}"
+    );
+    // Lanes whose own line was not the one staged still copy it alone.
+    assert!(text.contains("own.copy"), "{text}");
+}
+
+#[test]
+fn lines_below_128_bytes_and_the_option_off_stage_each_thread_alone() {
+    let off = Options {
+        warp_copies: false,
+        ..fixed_lines(128)
+    };
+    for options in [fixed_lines(64), Options::default(), off] {
+        let text = transformed(&options);
+        for warp_stage in ["sl1.warp.staged", "vote.ballot.sync", "sl1.own.staged"] {
+            assert!(!text.contains(warp_stage), "{warp_stage}: {text}");
+        }
+        // The stage is still there, each thread loading its own line.
+        assert!(text.contains("sl1.stage.tag"), "{text}");
+    }
+}

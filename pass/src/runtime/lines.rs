@@ -369,16 +369,13 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             self.unstage(f, b, line, staged.words, bytes)?;
             b.build_unconditional_branch(filled)?;
             b.position_at_end(from_memory);
-            self.copy_line(
-                f,
-                b,
-                LineCopy {
-                    line,
-                    addr: line_addr,
-                    to_shared: true,
-                    bytes,
-                },
-            )?;
+            let copy = LineCopy {
+                line,
+                addr: line_addr,
+                to_shared: true,
+                bytes,
+            };
+            self.fill_past_stage(f, b, copy, (staged_tag, staged.words))?;
             b.build_unconditional_branch(filled)?;
             b.position_at_end(filled);
         } else if fill == Fill::Memory {

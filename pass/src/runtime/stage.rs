@@ -20,7 +20,9 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     /// `void sl1.stage(from, tag, stage_tag, stage_words, bytes)`: loads the
     /// line of `bytes` bytes at `from` into the stage and records `tag` as
     /// what it holds (-1: nothing usable). Issued a run ahead of the fill
-    /// that takes it, so the load's latency passes during the run.
+    /// that takes it, so the load's latency passes during the run. The
+    /// whole warp at once loads lines of 128 B or more together
+    /// (`warp_stage`).
     pub(super) fn stage(&mut self) -> FunctionValue<'ctx> {
         let i64t = self.i64();
         let p = self.ptr();
@@ -34,6 +36,20 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             let words = param(3).into_pointer_value();
             let bytes = param(4).into_int_value();
             let done = rt.ctx.append_basic_block(f, "staged");
+            if rt.warp_stages_possible() {
+                let together = rt.ctx.append_basic_block(f, "warp.stage");
+                let alone = rt.ctx.append_basic_block(f, "thread.stage");
+                let lanes = rt.ctx.append_basic_block(f, "warp.stage.lanes");
+                b.build_conditional_branch(rt.warp_stage_size(b, bytes)?, lanes, alone)?;
+                b.position_at_end(lanes);
+                rt.branch_on_whole_warp(f, b, bytes, (together, alone))?;
+                b.position_at_end(together);
+                rt.warp_stage(f, b, from, words, bytes)?;
+                let tag = rt.warp_stage_tag(b, param(1).into_int_value())?;
+                b.build_store(param(2).into_pointer_value(), tag)?;
+                b.build_return(None)?;
+                b.position_at_end(alone);
+            }
             for (k, (off, ty, align)) in rt.line_words().into_iter().enumerate() {
                 let at = rt.i64().const_int(off, false);
                 if off >= u64::from(rt.min_line) {

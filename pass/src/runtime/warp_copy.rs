@@ -18,9 +18,9 @@ use super::base::{BuildResult, LineCopy, Runtime};
 /// The smallest line moved a warp at a time: two 16 B pieces make a sector.
 const SMALLEST_WARP_LINE: u32 = 32;
 /// Bytes each lane moves per step: the widest access sm_90 has.
-const PIECE: u32 = 16;
+pub(super) const PIECE: u32 = 16;
 const WARP: u32 = 32;
-const FULL_MASK: u64 = 0xffff_ffff;
+pub(super) const FULL_MASK: u64 = 0xffff_ffff;
 
 impl<'ctx> Runtime<'ctx, '_> {
     /// Whether lines can be large enough, and move in 16 B pieces, for warp
@@ -69,7 +69,7 @@ impl<'ctx> Runtime<'ctx, '_> {
         self.warp_barrier(b)?;
         let addr = self.shuffled_addr(b, copy.addr)?;
         let shared = b.build_ptr_to_int(copy.line, self.i32(), "")?;
-        self.each_step(f, b, copy.bytes, |owner, off| {
+        self.each_step(f, b, copy.bytes, |_, owner, off| {
             let global = self.global_at(b, b.build_int_add(addr(owner)?, off, "")?)?;
             let shared = self.owner_line(b, shared, owner, off)?;
             let shared = (shared, PIECE.min(self.shared_line_align()));
@@ -78,16 +78,16 @@ impl<'ctx> Runtime<'ctx, '_> {
         self.warp_barrier(b)
     }
 
-    /// Builds the steps of a warp copy of lines of `bytes` bytes: `step(owner,
-    /// offset)` for the piece the lane moves in each step, whose line is
-    /// that of lane `owner`, at byte `offset` in it. Steps beyond a
+    /// Builds the steps of a warp copy of lines of `bytes` bytes: `step(q,
+    /// owner, offset)` for the piece the lane moves in step `q`, whose line
+    /// is that of lane `owner`, at byte `offset` in it. Steps beyond a
     /// line's pieces are skipped (the line size is the same in the block).
-    fn each_step(
+    pub(super) fn each_step(
         &self,
         f: FunctionValue<'ctx>,
         b: &Builder<'ctx>,
         bytes: IntValue<'ctx>,
-        mut step: impl FnMut(IntValue<'ctx>, IntValue<'ctx>) -> BuildResult<()>,
+        mut step: impl FnMut(usize, IntValue<'ctx>, IntValue<'ctx>) -> BuildResult<()>,
     ) -> BuildResult<()> {
         let i32t = self.i32();
         let i64t = self.i64();
@@ -110,7 +110,7 @@ impl<'ctx> Runtime<'ctx, '_> {
                 i64t.const_int(u64::from(PIECE), false),
                 "",
             )?;
-            step(owner, off)?;
+            step(q as usize, owner, off)?;
         }
         b.build_unconditional_branch(done)?;
         b.position_at_end(done);
@@ -120,7 +120,7 @@ impl<'ctx> Runtime<'ctx, '_> {
     /// The lanes' values of a 64-bit address, as a function giving the one
     /// of a lane (two shuffles each time).
     #[allow(clippy::type_complexity)]
-    fn shuffled_addr<'b>(
+    pub(super) fn shuffled_addr<'b>(
         &'b self,
         b: &'b Builder<'ctx>,
         addr: IntValue<'ctx>,
@@ -150,7 +150,7 @@ impl<'ctx> Runtime<'ctx, '_> {
 
     /// Byte `off` of the shared-memory line of lane `owner` (`shared`: each
     /// lane's line as an integer).
-    fn owner_line(
+    pub(super) fn owner_line(
         &self,
         b: &Builder<'ctx>,
         shared: IntValue<'ctx>,
@@ -177,14 +177,14 @@ impl<'ctx> Runtime<'ctx, '_> {
 
     /// `bar.warp.sync` over the whole warp: the lanes' shared-memory
     /// accesses before it happen before those after it.
-    fn warp_barrier(&self, b: &Builder<'ctx>) -> BuildResult<()> {
+    pub(super) fn warp_barrier(&self, b: &Builder<'ctx>) -> BuildResult<()> {
         let f = self.intrinsic("llvm.nvvm.bar.warp.sync", &[]);
         b.build_call(f, &[self.i32().const_int(FULL_MASK, false).into()], "")?;
         Ok(())
     }
 
     /// Calls an NVVM intrinsic that returns an i32.
-    fn nvvm_call(
+    pub(super) fn nvvm_call(
         &self,
         b: &Builder<'ctx>,
         name: &str,
