@@ -8,6 +8,7 @@ use inkwell::values::{FunctionValue, IntValue, PointerValue};
 use inkwell::IntPredicate;
 
 use super::base::{set_align, BuildResult, Fill, LineCopy, Runtime, PREFETCH_AHEAD};
+use super::warp_copy::SMALLEST_WARP_LINE;
 
 impl<'ctx, 'm> Runtime<'ctx, 'm> {
     /// Copies a whole line between shared memory and memory. When the
@@ -24,7 +25,8 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         if self.warp_copies_possible() {
             let together = self.ctx.append_basic_block(f, "warp.copy");
             let alone = self.ctx.append_basic_block(f, "thread.copy");
-            self.branch_on_whole_warp(f, b, copy.bytes, (together, alone))?;
+            let size = (copy.bytes, SMALLEST_WARP_LINE);
+            self.branch_on_whole_warp(f, b, size, (together, alone))?;
             b.position_at_end(together);
             self.warp_copy(f, b, copy)?;
             b.build_unconditional_branch(copied)?;

@@ -7,6 +7,7 @@ use inkwell::types::{AsTypeRef, BasicType};
 use inkwell::values::{FunctionValue, IntValue, PointerValue};
 
 use super::base::{set_align, BuildResult, Runtime};
+use super::warp_stage::SMALLEST_WARP_STAGE;
 use crate::llvm::build;
 
 impl<'ctx, 'm> Runtime<'ctx, 'm> {
@@ -39,10 +40,8 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             if rt.warp_stages_possible() {
                 let together = rt.ctx.append_basic_block(f, "warp.stage");
                 let alone = rt.ctx.append_basic_block(f, "thread.stage");
-                let lanes = rt.ctx.append_basic_block(f, "warp.stage.lanes");
-                b.build_conditional_branch(rt.warp_stage_size(b, bytes)?, lanes, alone)?;
-                b.position_at_end(lanes);
-                rt.branch_on_whole_warp(f, b, bytes, (together, alone))?;
+                let size = (bytes, SMALLEST_WARP_STAGE);
+                rt.branch_on_whole_warp(f, b, size, (together, alone))?;
                 b.position_at_end(together);
                 rt.warp_stage(f, b, from, words, bytes)?;
                 let tag = rt.warp_stage_tag(b, param(1).into_int_value())?;

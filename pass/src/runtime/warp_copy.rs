@@ -16,7 +16,7 @@ use inkwell::IntPredicate;
 use super::base::{BuildResult, LineCopy, Runtime};
 
 /// The smallest line moved a warp at a time: two 16 B pieces make a sector.
-const SMALLEST_WARP_LINE: u32 = 32;
+pub(super) const SMALLEST_WARP_LINE: u32 = 32;
 /// Bytes each lane moves per step: the widest access sm_90 has.
 pub(super) const PIECE: u32 = 16;
 const WARP: u32 = 32;
@@ -29,18 +29,19 @@ impl<'ctx> Runtime<'ctx, '_> {
         self.warp_copies && self.min_line % PIECE == 0 && self.max_line >= SMALLEST_WARP_LINE
     }
 
-    /// Branches to `together` when the line is at least 32 B (the line size
-    /// is the same in the whole block) and every lane of the warp is here,
-    /// else to `alone`. The size is tested first, so that where it is a
-    /// constant below 32 B nothing of the warp path stays.
+    /// Branches to `together` when the line is at least `smallest` bytes
+    /// (the line size is the same in the whole block) and every lane of the
+    /// warp is here, else to `alone`. The size is tested first, so that
+    /// where it is a constant below `smallest` nothing of the warp path
+    /// stays.
     pub(super) fn branch_on_whole_warp(
         &self,
         f: FunctionValue<'ctx>,
         b: &Builder<'ctx>,
-        bytes: IntValue<'ctx>,
+        (bytes, smallest): (IntValue<'ctx>, u32),
         (together, alone): (BasicBlock<'ctx>, BasicBlock<'ctx>),
     ) -> BuildResult<()> {
-        let smallest = self.i64().const_int(u64::from(SMALLEST_WARP_LINE), false);
+        let smallest = self.i64().const_int(u64::from(smallest), false);
         let big = b.build_int_compare(IntPredicate::UGE, bytes, smallest, "")?;
         let lanes = self.ctx.append_basic_block(f, "warp.lanes");
         b.build_conditional_branch(big, lanes, alone)?;

@@ -28,22 +28,12 @@ use super::base::{set_align, BuildResult, LineCopy, Runtime};
 use super::warp_copy::{FULL_MASK, PIECE};
 
 /// The smallest line the warp stages together.
-const SMALLEST_WARP_STAGE: u32 = 128;
+pub(super) const SMALLEST_WARP_STAGE: u32 = 128;
 
 impl<'ctx> Runtime<'ctx, '_> {
     /// Whether lines can be large enough for warp stages to be built.
     pub(super) fn warp_stages_possible(&self) -> bool {
         self.warp_copies_possible() && self.max_line >= SMALLEST_WARP_STAGE
-    }
-
-    /// `bytes` is at least the smallest line the warp stages together.
-    pub(super) fn warp_stage_size(
-        &self,
-        b: &Builder<'ctx>,
-        bytes: IntValue<'ctx>,
-    ) -> BuildResult<IntValue<'ctx>> {
-        let smallest = self.i64().const_int(u64::from(SMALLEST_WARP_STAGE), false);
-        b.build_int_compare(IntPredicate::UGE, bytes, smallest, "sl1.warp.stage.size")
     }
 
     /// The whole warp loads its lanes' lines at `from` (each lane's own) in
@@ -81,8 +71,9 @@ impl<'ctx> Runtime<'ctx, '_> {
 
     /// Fills `copy`'s line, which the stage (tag `staged_tag`, `words`) does
     /// not hold as a thread's own stage: from the warp's stages when the
-    /// whole warp fills at once and every lane's stage is a warp stage, else
-    /// as `copy_line`.
+    /// whole warp fills a line of 128 B or more at once and every lane's
+    /// stage is a warp stage; else, and for the lanes whose own line was not
+    /// the one staged, as `copy_line`.
     pub(super) fn fill_past_stage(
         &self,
         f: FunctionValue<'ctx>,
@@ -95,8 +86,9 @@ impl<'ctx> Runtime<'ctx, '_> {
         }
         let copied = self.ctx.append_basic_block(f, "copied");
         let together = self.ctx.append_basic_block(f, "warp.fill");
-        let alone = self.ctx.append_basic_block(f, "thread.fill");
-        self.branch_on_whole_warp(f, b, copy.bytes, (together, alone))?;
+        let from_memory = self.ctx.append_basic_block(f, "own.copy");
+        let size = (copy.bytes, SMALLEST_WARP_STAGE);
+        self.branch_on_whole_warp(f, b, size, (together, from_memory))?;
 
         b.position_at_end(together);
         let i64t = self.i64();
@@ -108,19 +100,14 @@ impl<'ctx> Runtime<'ctx, '_> {
             "",
         )?;
         let warp_stages = self.ballot(b, is_warp)?;
-        let all = b.build_and(
-            self.warp_stage_size(b, copy.bytes)?,
-            b.build_int_compare(
-                IntPredicate::EQ,
-                warp_stages,
-                self.i32().const_int(FULL_MASK, false),
-                "",
-            )?,
+        let all = b.build_int_compare(
+            IntPredicate::EQ,
+            warp_stages,
+            self.i32().const_int(FULL_MASK, false),
             "sl1.all.warp.staged",
         )?;
         let unstage = self.ctx.append_basic_block(f, "warp.unstage");
-        let copy_together = self.ctx.append_basic_block(f, "warp.copy.fill");
-        b.build_conditional_branch(all, unstage, copy_together)?;
+        b.build_conditional_branch(all, unstage, from_memory)?;
 
         b.position_at_end(unstage);
         let mine = b.build_int_compare(
@@ -130,17 +117,11 @@ impl<'ctx> Runtime<'ctx, '_> {
             "sl1.own.staged",
         )?;
         self.warp_unstage(f, b, copy.line, words, copy.bytes)?;
-        let own = self.ctx.append_basic_block(f, "own.copy");
-        b.build_conditional_branch(mine, copied, own)?;
-        b.position_at_end(own);
-        self.thread_copy(f, b, copy, copied)?;
+        b.build_conditional_branch(mine, copied, from_memory)?;
 
-        b.position_at_end(copy_together);
-        self.warp_copy(f, b, copy)?;
+        b.position_at_end(from_memory);
+        self.copy_line(f, b, copy)?;
         b.build_unconditional_branch(copied)?;
-
-        b.position_at_end(alone);
-        self.thread_copy(f, b, copy, copied)?;
         b.position_at_end(copied);
         Ok(())
     }
