@@ -18,7 +18,7 @@
 //! 2.5x bandwidth ratio, so the direct path is bound by device memory like
 //! the cached one, at most 1.0x to gain (measured: `vec16` cached 0.166 ms
 //! at 132x512, lanes far apart, against 0.108 ms at the best launch
-//! without S-L1, docs/results/2026-11-25-h100-harm-gain-bound.json; that
+//! without S-L1, docs/results/2026-11-25-h100-harm-gain-bound.json.gz; that
 //! launch itself, uncached, takes 0.378 ms: the bound judges a kernel at
 //! its best launch). A
 //! byte stream moves 32 B for 1 B: up to 12.6x (`bytes_u8` 9.6x). A stream
