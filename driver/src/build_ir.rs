@@ -138,7 +138,7 @@ fn compile(
     })?;
     run(&format!("default<O{}>", args.opt_level))?;
     if let Some(tuning) = report.device_tuning.as_mut() {
-        tuning.frozen_divisions = sl1_pass::tuning::freeze_divisions(module);
+        sl1_pass::tuning::tune_late(module, tuning);
     }
     Ok(report)
 }

@@ -89,6 +89,8 @@ pub fn merge(reports: Vec<Report>) -> Option<Report> {
             (Some(a), Some(b)) => {
                 a.selected_switches += b.selected_switches;
                 a.frozen_divisions += b.frozen_divisions;
+                a.widened_range_checks += b.widened_range_checks;
+                a.narrowed_sums += b.narrowed_sums;
                 a.merged_loops.extend(b.merged_loops);
                 a.kept_nested.extend(b.kept_nested);
             }

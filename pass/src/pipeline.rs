@@ -33,9 +33,9 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
     }
     let device_tuning = options.device_tuning.then(|| tuning::TuningReport {
         selected_switches: tuning::select_switches(module),
-        frozen_divisions: 0,
         merged_loops: merging.merged,
         kept_nested: merging.kept,
+        ..Default::default()
     });
     if let Err(message) = module.verify() {
         return Err(Error::Broken {

@@ -1,7 +1,7 @@
 //! The driver's device tuning (`sl1_pass::tuning`) on `testdata/ll/device_tuning.ll`:
-//! which switches become selects, which divisions are frozen, and that the
-//! selected code computes what the switch did (run in LLVM's interpreter for
-//! every input byte).
+//! which switches become selects, which divisions are frozen, which range
+//! checks are widened and which sums narrowed, and that the rewritten code
+//! computes what the original did (run in LLVM's interpreter).
 
 use std::path::{Path, PathBuf};
 
@@ -9,7 +9,7 @@ use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
 use inkwell::values::AnyValue;
-use sl1_pass::tuning::{freeze_divisions, select_switches};
+use sl1_pass::tuning::{freeze_divisions, narrow_sums, select_switches, widen_range_checks};
 
 fn case() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -84,4 +84,149 @@ fn divisions_are_frozen_only_for_nested_loops() {
         !columns.contains("getelementptr i32, ptr %b, i64 %col"),
         "{columns}"
     );
+}
+
+/// `icmp PRED (add iBITS %x, ADD), LIMIT` for each case, one function each
+/// (`@check_N` returns the compare as i32).
+fn range_checks(bits: u32, cases: &[(&str, u64, u64)]) -> String {
+    let mut ir = String::new();
+    for (i, (pred, add, limit)) in cases.iter().enumerate() {
+        ir += &format!(
+            "define i32 @check_{i}(i{bits} %x) {{\n  %s = add i{bits} %x, {add}\n  \
+             %c = icmp {pred} i{bits} %s, {limit}\n  %r = zext i1 %c to i32\n  ret i32 %r\n}}\n"
+        );
+    }
+    ir
+}
+
+fn int_type(context: &Context, bits: u32) -> inkwell::types::IntType<'_> {
+    context
+        .custom_width_int_type(std::num::NonZeroU32::new(bits).unwrap())
+        .unwrap()
+}
+
+/// Runs `@name(x)` for each x of `inputs` in LLVM's interpreter.
+fn run_all(
+    context: &Context,
+    module: &Module<'_>,
+    name: &str,
+    bits: u32,
+    inputs: &[u64],
+) -> Vec<u64> {
+    let engine = module.create_interpreter_execution_engine().unwrap();
+    let f = module.get_function(name).unwrap();
+    let ty = int_type(context, bits);
+    let out = inputs
+        .iter()
+        .map(|&x| {
+            let arg = ty.create_generic_value(x, false);
+            // SAFETY: the function takes one integer of `bits` and returns an i32.
+            unsafe { engine.run_function(f, &[&arg]) }.as_int(false)
+        })
+        .collect();
+    engine.remove_module(module).unwrap();
+    out
+}
+
+#[test]
+fn range_checks_compare_in_32_bits_only_where_their_range_does_not_wrap() {
+    // (predicate, add, limit, widened): `-9 <u 2` is 9..=10; `+6 <u 10`
+    // is 250..=259, past 255; `>u` tests the complement, which must hold
+    // every value below the range's start (`+1 >u 254` is 254 alone).
+    let cases8: &[(&str, u64, u64, bool)] = &[
+        ("ult", 247, 2, true),
+        ("ult", 159, 26, true),
+        ("ult", 6, 10, false),
+        ("ult", 1, 255, false),
+        ("ult", 1, 2, false),
+        ("ugt", 247, 1, true),
+        ("ugt", 159, 25, true),
+        ("ugt", 1, 254, false),
+        ("ugt", 100, 154, false),
+        ("ugt", 2, 254, false),
+        ("ult", 0, 7, true),
+        ("ult", 255, 255, true),
+    ];
+    let cases16: &[(&str, u64, u64, bool)] = &[
+        ("ult", 65_000, 500, true),
+        ("ult", 100, 65_500, false),
+        ("ugt", 65_000, 535, true),
+        ("ugt", 65_000, 65_000, false),
+        ("ugt", 65_000, 64_999, true),
+    ];
+    for (bits, cases) in [(8u32, cases8), (16, cases16)] {
+        let spec: Vec<_> = cases.iter().map(|&(p, a, l, _)| (p, a, l)).collect();
+        let ir = range_checks(bits, &spec);
+        let context = Context::create();
+        let parse = || {
+            let buffer = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "checks");
+            context.create_module_from_ir(buffer).unwrap()
+        };
+        let (original, widened) = (parse(), parse());
+        let expected = cases.iter().filter(|c| c.3).count();
+        assert_eq!(widen_range_checks(&widened), expected, "{bits} bits");
+        widened.verify().unwrap();
+        assert_eq!(widen_range_checks(&widened), 0, "nothing left to widen");
+        let inputs: Vec<u64> = if bits == 8 {
+            (0..=255).collect()
+        } else {
+            (0..=65_535).step_by(7).chain(64_990..=65_535).collect()
+        };
+        for (i, case) in cases.iter().enumerate() {
+            let name = format!("check_{i}");
+            let text = function_text(&widened, &name);
+            assert_eq!(
+                text.contains("%sl1.wide.check = icmp"),
+                case.3,
+                "{case:?}: {text}"
+            );
+            assert_eq!(
+                run_all(&context, &widened, &name, bits, &inputs),
+                run_all(&context, &original, &name, bits, &inputs),
+                "{bits} bits, {case:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn sums_of_narrow_values_add_them_in_32_bits_first() {
+    let context = Context::create();
+    let original = load(&context);
+    let tuned = load(&context);
+    assert_eq!(narrow_sums(&tuned), 1);
+    tuned.verify().unwrap();
+    let counts = function_text(&tuned, "counts");
+    // The four narrow addends in 32 bits, then one widening and two wide adds.
+    assert_eq!(counts.matches("= add i32").count(), 3, "{counts}");
+    assert_eq!(counts.matches("= add i64").count(), 2, "{counts}");
+    assert_eq!(counts.matches("zext i32").count(), 1, "{counts}");
+    let untouched = function_text(&tuned, "two_uses");
+    assert!(!untouched.contains("i32"), "{untouched}");
+    assert_eq!(narrow_sums(&tuned), 0, "nothing left to narrow");
+
+    let run = |module: &Module<'_>, args: [u64; 6]| {
+        let engine = module.create_interpreter_execution_engine().unwrap();
+        let f = module.get_function("counts").unwrap();
+        let widths = [64, 8, 8, 64, 16, 8];
+        let values: Vec<_> = args
+            .iter()
+            .zip(widths)
+            .map(|(&v, w)| int_type(&context, w).create_generic_value(v, false))
+            .collect();
+        let refs: Vec<_> = values.iter().collect();
+        // SAFETY: `counts` takes (i64, i8, i8, i64, i16, i8) and returns an i64.
+        let result = unsafe { engine.run_function(f, &refs) }.as_int(false);
+        engine.remove_module(module).unwrap();
+        result
+    };
+    for args in [
+        [0, 0, 0, 0, 0, 0],
+        [5, 1, 0, 7, 65_535, 255],
+        [u64::MAX - 3, 9, 200, 1, 65_535, 255],
+        [u64::MAX, 1, 1, u64::MAX, 1, 0],
+        [1 << 40, 0, 3, 1 << 63, 40_000, 17],
+    ] {
+        assert_eq!(run(&tuned, args), run(&original, args), "{args:?}");
+    }
 }

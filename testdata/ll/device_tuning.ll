@@ -136,3 +136,33 @@ outer.latch:
 done:
   ret void
 }
+
+; words + (a != 0) + (b != 0) + w + zext(h) + zext(q): four narrow addends
+; (two booleans, an i16 and an i8) summed in 32 bits, then added once to the
+; wide ones. `%pair` is used twice, so `@two_uses` keeps it 64-bit and has
+; one narrow addend on each side: left as it is.
+define i64 @counts(i64 %words, i8 %a, i8 %b, i64 %w, i16 %h, i8 %q) {
+entry:
+  %ca = icmp ne i8 %a, 0
+  %za = zext i1 %ca to i64
+  %s1 = add i64 %words, %za
+  %cb = icmp ne i8 %b, 0
+  %zb = zext i1 %cb to i64
+  %s2 = add i64 %s1, %zb
+  %s3 = add i64 %s2, %w
+  %zh = zext i16 %h to i64
+  %s4 = add i64 %s3, %zh
+  %zq = zext i8 %q to i64
+  %s5 = add i64 %zq, %s4
+  ret i64 %s5
+}
+
+define i64 @two_uses(i64 %words, i8 %a, i8 %b) {
+entry:
+  %za = zext i8 %a to i64
+  %pair = add i64 %words, %za
+  %zb = zext i8 %b to i64
+  %s = add i64 %pair, %zb
+  %t = mul i64 %pair, %s
+  ret i64 %t
+}

@@ -9,6 +9,12 @@ pub struct TuningReport {
     pub selected_switches: usize,
     /// Divisions and remainders frozen for the loops nested below them.
     pub frozen_divisions: usize,
+    /// Range checks on 8- and 16-bit integers made in 32 bits.
+    #[serde(default)]
+    pub widened_range_checks: usize,
+    /// Wide sums whose narrow addends are added in 32 bits first.
+    #[serde(default)]
+    pub narrowed_sums: usize,
     /// Top-level loops merged with the inner loops whose trip counts depend
     /// on loaded data.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

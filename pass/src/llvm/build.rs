@@ -295,6 +295,12 @@ pub fn int_width(ty: LLVMTypeRef) -> u32 {
     unsafe { LLVMGetIntTypeWidth(ty) }
 }
 
+/// The width of `v`'s type when it is a scalar integer.
+pub fn integer_bits(v: LLVMValueRef) -> Option<u32> {
+    let ty = type_of(v);
+    (type_kind(ty) == LLVMTypeKind::LLVMIntegerTypeKind).then(|| int_width(ty))
+}
+
 /// An integer constant of `ty` (`sign_extend`: `v` is read as signed).
 pub fn const_int(ty: LLVMTypeRef, v: u64, sign_extend: bool) -> LLVMValueRef {
     unsafe { LLVMConstInt(ty, v, i32::from(sign_extend)) }

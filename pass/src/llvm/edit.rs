@@ -140,6 +140,32 @@ pub fn users(value: LLVMValueRef) -> Vec<LLVMValueRef> {
     out
 }
 
+/// How many uses `value` has (an instruction using it twice counts twice).
+pub fn use_count(value: LLVMValueRef) -> usize {
+    let mut n = 0;
+    // SAFETY: walks the use list of a live value.
+    unsafe {
+        let mut u = LLVMGetFirstUse(value);
+        while !u.is_null() {
+            n += 1;
+            u = LLVMGetNextUse(u);
+        }
+    }
+    n
+}
+
+/// The value of integer constant `v` as unsigned, if it is one of at most
+/// 64 bits.
+pub fn const_unsigned(v: LLVMValueRef) -> Option<u64> {
+    // SAFETY: only inspects `v`; reads it as a constant integer when it is one.
+    unsafe {
+        if LLVMIsAConstantInt(v).is_null() || LLVMGetIntTypeWidth(LLVMTypeOf(v)) > 64 {
+            return None;
+        }
+        Some(LLVMConstIntGetZExtValue(v))
+    }
+}
+
 /// The call instructions whose callee is `function`, anywhere in its
 /// module (a use as an argument is not a call of it).
 pub fn calls_to<'ctx>(

@@ -118,7 +118,7 @@ fn finish(diagnostics: Diagnostics, result: std::thread::Result<Result<bool, Str
     }
 }
 
-/// The late device tuning (`tuning::freeze_divisions`), after LLVM's
+/// The late device tuning (`tuning::tune_late`), after LLVM's
 /// optimizer. Adds what it did to the report the early pass wrote at
 /// `report_path`. Returns as `run_on_module`.
 pub(crate) fn tune_late(
@@ -130,7 +130,8 @@ pub(crate) fn tune_late(
         if !crate::analysis::is_device_module(view) {
             return Ok(false);
         }
-        let frozen = crate::tuning::freeze_divisions(view);
+        let mut tuned = crate::tuning::TuningReport::default();
+        let changed = crate::tuning::tune_late(view, &mut tuned);
         if let Err(message) = view.verify() {
             return Err(format!(
                 "the tuned module fails the LLVM verifier (a bug in S-L1's device tuning; \
@@ -142,14 +143,14 @@ pub(crate) fn tune_late(
                 .map_err(|e| format!("cannot read report `{path}`: {e}"))?;
             let mut report: Report = serde_json::from_str(&text)
                 .map_err(|e| format!("report `{path}` is not valid: {e}"))?;
-            report
-                .device_tuning
-                .get_or_insert_default()
-                .frozen_divisions = frozen;
-            report.transformed |= frozen > 0;
+            let tuning = report.device_tuning.get_or_insert_default();
+            tuning.frozen_divisions = tuned.frozen_divisions;
+            tuning.widened_range_checks = tuned.widened_range_checks;
+            tuning.narrowed_sums = tuned.narrowed_sums;
+            report.transformed |= changed;
             write_report(path, &report)?;
         }
-        Ok(frozen > 0)
+        Ok(changed)
     }));
     finish(diagnostics, result)
 }

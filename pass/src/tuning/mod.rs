@@ -2,7 +2,8 @@
 //! emits closer to nvcc's. The driver turns them on (`-sl1-device-tuning`)
 //! with its other device options. Switches become selects early, after the
 //! S-L1 transform (so the S-L1 analyses see the IR clang gave them) and
-//! before LLVM's unroller; divisions are frozen last, after the optimizer
+//! before LLVM's unroller; divisions are frozen, narrow range checks widened and sums of narrow
+//! values narrowed last, after the optimizer
 //! (whose instruction combining would move the freeze to their operands)
 //! and before code generation, where loop strength reduction runs. Inner
 //! loops whose trip counts differ between threads are merged into their
@@ -11,10 +12,24 @@
 
 mod frozen_divisions;
 mod merged_loops;
+mod narrow_sums;
 mod switch_selects;
+mod widened_range_checks;
 
 pub use frozen_divisions::freeze_divisions;
 pub use merged_loops::{merge_divergent_loops, KeptLoop, MergedLoop, Merging, NO_MERGING_HINT};
+pub use narrow_sums::narrow_sums;
 pub use switch_selects::select_switches;
+pub use widened_range_checks::widen_range_checks;
 
 pub use sl1_core::report::tuning::TuningReport;
+
+/// The rewrites made after LLVM's optimizer, before code generation:
+/// divisions frozen, range checks widened, sums narrowed (in that order:
+/// none undoes another). Records in `report` how many of each.
+pub fn tune_late(module: &inkwell::module::Module<'_>, report: &mut TuningReport) -> bool {
+    report.frozen_divisions = freeze_divisions(module);
+    report.widened_range_checks = widen_range_checks(module);
+    report.narrowed_sums = narrow_sums(module);
+    report.frozen_divisions + report.widened_range_checks + report.narrowed_sums > 0
+}

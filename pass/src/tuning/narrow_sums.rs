@@ -1,0 +1,179 @@
+//! Device tuning: wide sums of narrow values add them narrow first.
+//!
+//! A count kept in a 64-bit variable (`words += prev && !space`) and
+//! unrolled over a line becomes a chain of 64-bit adds of zero-extended
+//! booleans: each is a select and two adds (the low word and the carry) of
+//! the integer pipe, which a loop scanning bytes already fills with its
+//! compares, and each waits for the one before. The addends' own sum cannot
+//! overflow 32 bits (at most 65,536 values of at most 16 bits), so they are
+//! added in 32 bits, into two running sums (each add waits on the one two
+//! before it), and the result once to the wide value; integer addition
+//! wraps, so the order does not change the result. ptxas counts 32-bit
+//! booleans with predicated moves and adds of the FMA pipe (H100: `wc`
+//! 0.221 -> 0.204 ms, docs/results/2026-11-26-h100-narrow-tuning.txt).
+
+use std::collections::HashMap;
+
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::LLVMOpcode;
+use inkwell::module::Module;
+use inkwell::values::AsValueRef;
+
+use crate::llvm::build;
+use crate::llvm::edit::{self, Builder};
+
+/// Widest addend summed narrow, in bits.
+const NARROW_BITS: u32 = 16;
+/// Narrowest sum rewritten, in bits (32-bit adds are one instruction).
+const WIDE_BITS: u32 = 33;
+/// Most narrow addends of one sum (their total fits 32 bits).
+const MOST_ADDENDS: usize = 1 << (32 - NARROW_BITS);
+
+/// Narrow running sums kept side by side, so that each add waits on the
+/// one two before it rather than the one just before.
+const CHAINS: usize = 2;
+
+/// Rewrites every sum of `module` with at least two narrow addends;
+/// returns how many were rewritten.
+pub fn narrow_sums(module: &Module<'_>) -> usize {
+    let mut rewritten = 0;
+    for function in module.get_functions() {
+        for block in edit::blocks(function.as_value_ref()) {
+            let order: HashMap<LLVMValueRef, usize> = edit::instructions(block)
+                .into_iter()
+                .enumerate()
+                .map(|(i, inst)| (inst, i))
+                .collect();
+            for inst in edit::instructions(block) {
+                if let Some(sum) = Sum::rooted_at(inst, &order) {
+                    sum.rewrite();
+                    rewritten += 1;
+                }
+            }
+        }
+    }
+    rewritten
+}
+
+/// A tree of adds in one block, each but the last used only by another.
+struct Sum {
+    /// The adds in block order, the root (the last) included.
+    adds: Vec<LLVMValueRef>,
+    /// Per add, its narrow addends: `zext` instructions of narrow values.
+    narrow: Vec<Vec<LLVMValueRef>>,
+    /// The other addends.
+    wide: Vec<LLVMValueRef>,
+}
+
+impl Sum {
+    /// The sum whose last add is `inst`, when it has two narrow addends or
+    /// more; `None` for an add that is itself inside a larger sum.
+    fn rooted_at(inst: LLVMValueRef, order: &HashMap<LLVMValueRef, usize>) -> Option<Sum> {
+        if !is_wide_add(inst) || is_inner(inst) {
+            return None;
+        }
+        let mut adds = vec![inst];
+        let mut work = vec![inst];
+        while let Some(add) = work.pop() {
+            for i in 0..2 {
+                let addend = build::operand(add, i);
+                if addend != add && is_wide_add(addend) && is_inner(addend) {
+                    adds.push(addend);
+                    work.push(addend);
+                }
+            }
+        }
+        adds.sort_by_key(|a| order.get(a).copied().unwrap_or(usize::MAX));
+        let mut sum = Sum {
+            narrow: Vec::with_capacity(adds.len()),
+            wide: Vec::new(),
+            adds: Vec::new(),
+        };
+        for &add in &adds {
+            let mut narrow = Vec::new();
+            for i in 0..2 {
+                let addend = build::operand(add, i);
+                if adds.contains(&addend) {
+                    continue;
+                }
+                match narrow_source(addend) {
+                    Some(_) => narrow.push(addend),
+                    None => sum.wide.push(addend),
+                }
+            }
+            sum.narrow.push(narrow);
+        }
+        sum.adds = adds;
+        let count: usize = sum.narrow.iter().map(Vec::len).sum();
+        (2..=MOST_ADDENDS).contains(&count).then_some(sum)
+    }
+
+    /// Adds each narrow addend where its wide add was (so that what it
+    /// extends is used as soon as before), into `CHAINS` running sums; the
+    /// root adds them up, widens that once and adds the wide addends.
+    fn rewrite(self) {
+        let root = *self.adds.last().expect("a sum has a root");
+        let i32t = build::i32_type(build::context_of(root));
+        let mut chains: Vec<LLVMValueRef> = Vec::with_capacity(CHAINS);
+        let mut next = 0;
+        for (&add, narrow) in self.adds.iter().zip(&self.narrow) {
+            let b = Builder::before(add);
+            for &z in narrow {
+                let source = narrow_source(z).expect("narrow addend");
+                let value = b.zext(source, i32t, c"sl1.narrow");
+                if chains.len() < CHAINS {
+                    chains.push(value);
+                } else {
+                    chains[next] = b.add(chains[next], value, c"sl1.narrow.sum");
+                    next = (next + 1) % CHAINS;
+                }
+            }
+        }
+        let b = Builder::before(root);
+        let narrow = chains
+            .into_iter()
+            .reduce(|x, y| b.add(x, y, c"sl1.narrow.sum"))
+            .expect("two narrow addends or more");
+        let mut total = b.zext(narrow, build::type_of(root), c"sl1.narrow.wide");
+        for &w in &self.wide {
+            total = b.add(w, total, c"");
+        }
+        edit::replace_uses(root, total);
+        for &add in self.adds.iter().rev() {
+            edit::erase(add);
+        }
+        for z in self.narrow.into_iter().flatten() {
+            if build::is_instruction(z) && !build::has_uses(z) {
+                edit::erase(z);
+            }
+        }
+    }
+}
+
+/// An integer add wider than 32 bits.
+fn is_wide_add(v: LLVMValueRef) -> bool {
+    build::is_instruction(v)
+        && build::opcode(v) == LLVMOpcode::LLVMAdd
+        && build::integer_bits(v).is_some_and(|bits| bits >= WIDE_BITS)
+}
+
+/// Whether add `v` feeds only one add, of its own block.
+fn is_inner(v: LLVMValueRef) -> bool {
+    if edit::use_count(v) != 1 {
+        return false;
+    }
+    let user = edit::users(v)[0];
+    build::opcode(user) == LLVMOpcode::LLVMAdd
+        && build::instruction_block(user) == build::instruction_block(v)
+}
+
+/// What `v` zero-extends, when it is a `zext` of at most `NARROW_BITS`.
+fn narrow_source(v: LLVMValueRef) -> Option<LLVMValueRef> {
+    if !build::is_instruction(v) || build::opcode(v) != LLVMOpcode::LLVMZExt {
+        return None;
+    }
+    let source = build::operand(v, 0);
+    build::integer_bits(source)
+        .is_some_and(|bits| bits <= NARROW_BITS)
+        .then_some(source)
+}
