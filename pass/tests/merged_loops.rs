@@ -148,6 +148,36 @@ fn merged_kernel_counts_what_the_original_counts() {
 }
 
 #[test]
+fn every_thread_at_a_rounds_vote_is_in_its_mask() {
+    // The rounds' vote took the mask after the iteration's first vote,
+    // which leaves out the threads leaving the loop; they take part in the
+    // rounds' vote all the same, and a thread outside a vote's mask stopped
+    // the kernel with an illegal instruction on the H100 (fuzzer seed
+    // 92906, default build, 2026-11-26). Both votes take the same mask.
+    let t = transform_case("merged_loops", &tuning());
+    for kernel in ["lines", "guarded"] {
+        let text = t.text(kernel);
+        let masks: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.split("@llvm.nvvm.vote.ballot.sync(i32 ").nth(1))
+            .map(|args| args.split(',').next().unwrap_or_default())
+            .collect();
+        assert_eq!(masks.len(), 2, "{kernel}:\n{text}");
+        assert_eq!(masks[0], masks[1], "{kernel}:\n{text}");
+        let first = text
+            .lines()
+            .find(|l| l.contains("@llvm.nvvm.vote.ballot.sync("))
+            .and_then(|l| l.split('=').next())
+            .map(str::trim)
+            .unwrap_or_default();
+        assert_ne!(
+            masks[1], first,
+            "{kernel}: the rounds vote takes the first vote's result"
+        );
+    }
+}
+
+#[test]
 fn searches_that_test_loaded_data_run_in_rounds() {
     // grep on the H100 (2026-11-26): merged, each thread back from a line
     // searched for the next line start while the warp's others waited in

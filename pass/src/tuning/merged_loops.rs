@@ -579,7 +579,7 @@ fn add_dispatch(
             &targets,
             &flags,
             first_exit,
-            after,
+            before,
         )
     } else {
         plan.header
@@ -602,8 +602,8 @@ fn add_dispatch(
 
 /// Rounds (`Plan::rounds`): returns the block the dispatch goes to for the
 /// outer loop's own code, which sends a thread on to the outer header only
-/// once none of the threads still in the loop (`members`, after this
-/// iteration's vote) is bound for an inner loop; until then the thread
+/// once none of the threads still in the loop is bound for an inner loop;
+/// until then the thread
 /// waits an iteration (to the latch, every flag clear, so it comes back for
 /// its own code). Each thread still runs its own instructions in order;
 /// only the iteration each runs in changes.
@@ -627,6 +627,12 @@ fn add_rounds(
             to_inner = in_dispatch.or(to_inner, now, c"");
         }
     }
+    // Voted by every thread at the dispatch, those leaving now included:
+    // `members` is the mask of the iteration's first vote, which names them
+    // all (a thread must be in the mask of a vote it takes part in; the
+    // mask after the first vote left out the leaving threads, and the GPU
+    // stopped the kernel with an illegal instruction, fuzzer seed 92906,
+    // 2026-11-26). A leaving thread is bound for no inner loop.
     let in_inner = crate::llvm::intrinsics::call_intrinsic(
         in_dispatch,
         function,
