@@ -9,7 +9,9 @@ use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
 use inkwell::values::AnyValue;
-use sl1_pass::tuning::{freeze_divisions, narrow_sums, select_switches, widen_range_checks};
+use sl1_pass::tuning::{
+    aggregate_atomics, freeze_divisions, narrow_sums, select_switches, widen_range_checks,
+};
 
 fn case() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -229,4 +231,56 @@ fn sums_of_narrow_values_add_them_in_32_bits_first() {
     ] {
         assert_eq!(run(&tuned, args), run(&original, args), "{args:?}");
     }
+}
+
+#[test]
+fn atomic_adds_to_one_address_are_made_once_per_warp() {
+    let context = Context::create();
+    let module = load(&context);
+    assert_eq!(aggregate_atomics(&module), 3);
+    module.verify().unwrap();
+    let totals = function_text(&module, "totals");
+    // The two 64-bit adds summed in three parts each, the 32-bit one in one.
+    assert_eq!(
+        totals.matches("@llvm.nvvm.redux.sync.add(").count(),
+        7,
+        "{totals}"
+    );
+    assert_eq!(
+        totals.matches("@llvm.nvvm.activemask()").count(),
+        3,
+        "{totals}"
+    );
+    assert_eq!(totals.matches(" atomicrmw add ").count(), 6, "{totals}");
+    // The warp's lowest active thread makes the atomic, with the sum.
+    let lowest = totals
+        .lines()
+        .filter(|l| l.contains("%sl1.warp.lowest") && l.contains("= icmp eq i32"))
+        .count();
+    assert_eq!(lowest, 3, "{totals}");
+    assert!(
+        totals.contains("atomicrmw add ptr %totals, i64 %sl1.warp.sum"),
+        "{totals}"
+    );
+    // The old value used, an address per thread, 16 bits: as they were.
+    assert!(
+        totals.contains("%old = atomicrmw add ptr %totals, i64 %n seq_cst"),
+        "{totals}"
+    );
+    assert!(
+        totals.contains("atomicrmw add ptr %own, i64 %old monotonic"),
+        "{totals}"
+    );
+    assert!(
+        totals.contains("atomicrmw add ptr %slots, i16 %h monotonic"),
+        "{totals}"
+    );
+    for kernel in ["fenced", "volta"] {
+        let text = function_text(&module, kernel);
+        assert!(!text.contains("redux"), "{text}");
+    }
+    // The helpers were inlined and are gone.
+    assert!(module
+        .get_functions()
+        .all(|f| !f.get_name().to_string_lossy().starts_with("sl1.")));
 }

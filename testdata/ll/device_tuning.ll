@@ -166,3 +166,46 @@ entry:
   %t = mul i64 %pair, %s
   ret i64 %t
 }
+
+; Atomic adds at the end of each thread (`if (n) atomicAdd(&totals[k], n)`):
+; to `totals` and `totals + 1` (the same for every thread), results unused:
+; made once per warp. The add whose old value is used, the one to the
+; thread's own slot and the 16-bit one keep theirs.
+define ptx_kernel void @totals(ptr %totals, ptr %slots, i64 %n, i32 %m, i16 %h) #0 {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %a0 = atomicrmw add ptr %totals, i64 %n seq_cst, align 8
+  %block = zext i32 %ctaid to i64
+  %second = getelementptr i64, ptr %totals, i64 1
+  %ga = addrspacecast ptr %second to ptr addrspace(1)
+  %a1 = atomicrmw add ptr addrspace(1) %ga, i32 %m syncscope("device") monotonic, align 4
+  %old = atomicrmw add ptr %totals, i64 %n seq_cst, align 8
+  %own = getelementptr i64, ptr %slots, i32 %tid
+  %a2 = atomicrmw add ptr %own, i64 %old monotonic, align 8
+  %per = getelementptr i64, ptr %slots, i64 %block
+  %a3 = atomicrmw add ptr %per, i64 %n monotonic, align 8
+  %a4 = atomicrmw add ptr %slots, i16 %h monotonic, align 2
+  ret void
+}
+
+; The same add after a fence: left as it is.
+define ptx_kernel void @fenced(ptr %totals, i64 %n) #0 {
+entry:
+  fence syncscope("device") seq_cst
+  %a0 = atomicrmw add ptr %totals, i64 %n monotonic, align 8
+  ret void
+}
+
+; Built for sm_70 (no redux.sync): left as it is.
+define ptx_kernel void @volta(ptr %totals, i64 %n) #1 {
+entry:
+  %a0 = atomicrmw add ptr %totals, i64 %n monotonic, align 8
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+
+attributes #0 = { "target-cpu"="sm_90" }
+attributes #1 = { "target-cpu"="sm_70" }

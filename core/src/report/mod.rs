@@ -158,8 +158,12 @@ impl Report {
                 "  device tuning: {} switch(es) that only choose values made selects, {} \
                  division(s) frozen for the loops nested below them, {} range check(s) on \
                  8- or 16-bit values made in 32 bits, {} sum(s) of narrow values added in 32 \
-                 bits first",
-                t.selected_switches, t.frozen_divisions, t.widened_range_checks, t.narrowed_sums
+                 bits first, {} atomic add(s) to one address made once per warp",
+                t.selected_switches,
+                t.frozen_divisions,
+                t.widened_range_checks,
+                t.narrowed_sums,
+                t.warp_atomics
             );
             for m in &t.merged_loops {
                 let _ = writeln!(

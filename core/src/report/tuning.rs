@@ -15,6 +15,10 @@ pub struct TuningReport {
     /// Wide sums whose narrow addends are added in 32 bits first.
     #[serde(default)]
     pub narrowed_sums: usize,
+    /// Atomic adds to an address the same for a whole warp, made once per
+    /// warp with the sum of its threads' values.
+    #[serde(default)]
+    pub warp_atomics: usize,
     /// Top-level loops merged with the inner loops whose trip counts depend
     /// on loaded data.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -154,6 +154,12 @@ pub fn use_count(value: LLVMValueRef) -> usize {
     n
 }
 
+/// Whether `v` is a constant (a global's address included).
+pub fn is_constant(v: LLVMValueRef) -> bool {
+    // SAFETY: only inspects `v`.
+    unsafe { !LLVMIsAConstant(v).is_null() }
+}
+
 /// The value of integer constant `v` as unsigned, if it is one of at most
 /// 64 bits.
 pub fn const_unsigned(v: LLVMValueRef) -> Option<u64> {

@@ -147,6 +147,7 @@ pub(crate) fn tune_late(
             tuning.frozen_divisions = tuned.frozen_divisions;
             tuning.widened_range_checks = tuned.widened_range_checks;
             tuning.narrowed_sums = tuned.narrowed_sums;
+            tuning.warp_atomics = tuned.warp_atomics;
             report.transformed |= changed;
             write_report(path, &report)?;
         }

@@ -14,22 +14,29 @@ mod frozen_divisions;
 mod merged_loops;
 mod narrow_sums;
 mod switch_selects;
+mod warp_atomics;
 mod widened_range_checks;
 
 pub use frozen_divisions::freeze_divisions;
 pub use merged_loops::{merge_divergent_loops, KeptLoop, MergedLoop, Merging, NO_MERGING_HINT};
 pub use narrow_sums::narrow_sums;
 pub use switch_selects::select_switches;
+pub use warp_atomics::aggregate_atomics;
 pub use widened_range_checks::widen_range_checks;
 
 pub use sl1_core::report::tuning::TuningReport;
 
 /// The rewrites made after LLVM's optimizer, before code generation:
-/// divisions frozen, range checks widened, sums narrowed (in that order:
-/// none undoes another). Records in `report` how many of each.
+/// divisions frozen, range checks widened, sums narrowed, atomic adds to
+/// one address made once per warp (in that order: none undoes another). Records in `report` how many of each.
 pub fn tune_late(module: &inkwell::module::Module<'_>, report: &mut TuningReport) -> bool {
     report.frozen_divisions = freeze_divisions(module);
     report.widened_range_checks = widen_range_checks(module);
     report.narrowed_sums = narrow_sums(module);
-    report.frozen_divisions + report.widened_range_checks + report.narrowed_sums > 0
+    report.warp_atomics = aggregate_atomics(module);
+    report.frozen_divisions
+        + report.widened_range_checks
+        + report.narrowed_sums
+        + report.warp_atomics
+        > 0
 }
