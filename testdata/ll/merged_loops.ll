@@ -20,13 +20,14 @@
 ;
 ; lines: one loop dispatches to the inner loop or the own iterations; the
 ; warp votes who goes where (the members: the lanes that entered), and a
-; second vote over "bound for the inner loop" makes a lane back from it
-; wait while any other is still there (rounds).
+; second vote over "bound for the inner loop", among the same members (the
+; lanes leaving now take it too), makes a lane back from it wait while any
+; other is still there (rounds).
 ; TUNED-LABEL: define ptx_kernel void @lines(
 ; TUNED: sl1.merged:
 ; TUNED: %sl1.merged.members.0 = phi i32 [ [[ENTERED:%[0-9]+]], %sl1.merged.enter ]
-; TUNED: [[ROUND:%[0-9]+]] = call i32 @llvm.nvvm.vote.ballot.sync(i32 %sl1.merged.members.0,
-; TUNED: [[BOUND:%[0-9]+]] = call i32 @llvm.nvvm.vote.ballot.sync(i32 [[ROUND]],
+; TUNED: {{%[0-9]+}} = call i32 @llvm.nvvm.vote.ballot.sync(i32 %sl1.merged.members.0,
+; TUNED: [[BOUND:%[0-9]+]] = call i32 @llvm.nvvm.vote.ballot.sync(i32 %sl1.merged.members.0,
 ; TUNED-NEXT: %sl1.merged.busy = icmp ne i32 [[BOUND]], 0
 ; TUNED-NEXT: br i1 %sl1.merged.to, label %inner, label %sl1.merged.test
 ; TUNED: sl1.merged.enter:
