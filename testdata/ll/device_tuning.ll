@@ -157,6 +157,18 @@ entry:
   ret i64 %s5
 }
 
+; The same narrow value added twice (`acc += x; acc += x; acc += y`): its
+; `zext` is erased once (it was erased twice: fuzzer seed 99013, `--stats`).
+define i64 @twice(i64 %acc, i8 %a, i8 %b) {
+entry:
+  %za = zext i8 %a to i64
+  %s1 = add i64 %acc, %za
+  %s2 = add i64 %s1, %za
+  %zb = zext i8 %b to i64
+  %s3 = add i64 %s2, %zb
+  ret i64 %s3
+}
+
 define i64 @two_uses(i64 %words, i8 %a, i8 %b) {
 entry:
   %za = zext i8 %a to i64

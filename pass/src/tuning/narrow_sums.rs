@@ -142,7 +142,12 @@ impl Sum {
         for &add in self.adds.iter().rev() {
             edit::erase(add);
         }
-        for z in self.narrow.into_iter().flatten() {
+        // A `zext` may be an addend twice (`acc += x; acc += x`): each is
+        // erased once.
+        let mut extended: Vec<LLVMValueRef> = self.narrow.into_iter().flatten().collect();
+        extended.sort_unstable();
+        extended.dedup();
+        for z in extended {
             if build::is_instruction(z) && !build::has_uses(z) {
                 edit::erase(z);
             }
