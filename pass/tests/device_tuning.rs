@@ -107,6 +107,29 @@ fn int_type(context: &Context, bits: u32) -> inkwell::types::IntType<'_> {
         .unwrap()
 }
 
+/// Runs `@name(args)` in LLVM's interpreter, each argument an integer of
+/// the width beside it; `@name` returns an integer.
+fn run_ints(
+    context: &Context,
+    module: &Module<'_>,
+    name: &str,
+    args: &[u64],
+    widths: &[u32],
+) -> u64 {
+    let engine = module.create_interpreter_execution_engine().unwrap();
+    let f = module.get_function(name).unwrap();
+    let values: Vec<_> = args
+        .iter()
+        .zip(widths)
+        .map(|(&v, &w)| int_type(context, w).create_generic_value(v, false))
+        .collect();
+    let refs: Vec<_> = values.iter().collect();
+    // SAFETY: the caller gives `@name`'s integer parameters and widths.
+    let result = unsafe { engine.run_function(f, &refs) }.as_int(false);
+    engine.remove_module(module).unwrap();
+    result
+}
+
 /// Runs `@name(x)` for each x of `inputs` in LLVM's interpreter.
 fn run_all(
     context: &Context,
@@ -207,34 +230,12 @@ fn sums_of_narrow_values_add_them_in_32_bits_first() {
     assert!(!untouched.contains("i32"), "{untouched}");
     assert_eq!(narrow_sums(&tuned), 0, "nothing left to narrow");
 
+    // (i64, i8, i8, i64, i16, i8) and (i64, i8, i8), each returning an i64.
     let run = |module: &Module<'_>, args: [u64; 6]| {
-        let engine = module.create_interpreter_execution_engine().unwrap();
-        let f = module.get_function("counts").unwrap();
-        let widths = [64, 8, 8, 64, 16, 8];
-        let values: Vec<_> = args
-            .iter()
-            .zip(widths)
-            .map(|(&v, w)| int_type(&context, w).create_generic_value(v, false))
-            .collect();
-        let refs: Vec<_> = values.iter().collect();
-        // SAFETY: `counts` takes (i64, i8, i8, i64, i16, i8) and returns an i64.
-        let result = unsafe { engine.run_function(f, &refs) }.as_int(false);
-        engine.remove_module(module).unwrap();
-        result
+        run_ints(&context, module, "counts", &args, &[64, 8, 8, 64, 16, 8])
     };
     let twice = |module: &Module<'_>, args: [u64; 3]| {
-        let engine = module.create_interpreter_execution_engine().unwrap();
-        let f = module.get_function("twice").unwrap();
-        let values: Vec<_> = args
-            .iter()
-            .zip([64, 8, 8])
-            .map(|(&v, w)| int_type(&context, w).create_generic_value(v, false))
-            .collect();
-        let refs: Vec<_> = values.iter().collect();
-        // SAFETY: `twice` takes (i64, i8, i8) and returns an i64.
-        let result = unsafe { engine.run_function(f, &refs) }.as_int(false);
-        engine.remove_module(module).unwrap();
-        result
+        run_ints(&context, module, "twice", &args, &[64, 8, 8])
     };
     for args in [[0, 0, 0], [7, 255, 1], [u64::MAX, 200, 255]] {
         assert_eq!(twice(&tuned, args), twice(&original, args), "{args:?}");
