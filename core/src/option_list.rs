@@ -159,6 +159,16 @@ pub const PASS_OPTIONS: &[PassOption] = &[
         ),
         None,
     ),
+    set_by_driver(
+        option(
+            "stream-max-line-size",
+            Kind::Number,
+            "Largest line size in kernels whose sliced loops only stream: every cached \
+             structure only read or only written, each byte once, all by one stride (default \
+             128, or the largest line size when line sizes are given)",
+        ),
+        None,
+    ),
     option(
         "max-threads",
         Kind::Number,
@@ -425,6 +435,13 @@ impl PluginSettings {
                     defaults.read_only_max_line_size
                 },
             ),
+            stream_max_line_size: given.number("stream-max-line-size")?.unwrap_or(
+                if line_sizes_given {
+                    max
+                } else {
+                    defaults.stream_max_line_size
+                },
+            ),
             transform: !on("disable")?,
             max_threads: given.number("max-threads")?.unwrap_or(defaults.max_threads),
             force_uncached: on("force-uncached")?,
@@ -475,6 +492,10 @@ impl PluginSettings {
             (
                 "read-only-max-line-size",
                 Some(o.read_only_max_line_size.to_string()),
+            ),
+            (
+                "stream-max-line-size",
+                Some(o.stream_max_line_size.to_string()),
             ),
             ("max-threads", Some(o.max_threads.to_string())),
             ("shared-budget", Some(o.shared_budget.to_string())),
@@ -578,6 +599,7 @@ mod tests {
                 line_size: 8,
                 max_line_size: 64,
                 read_only_max_line_size: 32,
+                stream_max_line_size: 64,
                 max_threads: 256,
                 shared_budget: 20000,
                 stats: true,
@@ -637,18 +659,20 @@ mod tests {
             (
                 alone.line_size,
                 alone.max_line_size,
-                alone.read_only_max_line_size
+                alone.read_only_max_line_size,
+                alone.stream_max_line_size
             ),
-            (32, 32, 32)
+            (32, 32, 32, 32)
         );
         let max = PluginSettings::parse("max-line-size=16\n").unwrap().options;
         assert_eq!(
             (
                 max.line_size,
                 max.max_line_size,
-                max.read_only_max_line_size
+                max.read_only_max_line_size,
+                max.stream_max_line_size
             ),
-            (16, 16, 16)
+            (16, 16, 16, 16)
         );
         let off = PluginSettings::parse("disable=true\nstats=false\n")
             .unwrap()

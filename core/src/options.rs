@@ -24,6 +24,12 @@ pub struct Options {
     /// are given).
     #[serde(default = "default_read_only_max_line_size")]
     pub read_only_max_line_size: u32,
+    /// The largest line size in kernels whose sliced loops only stream:
+    /// every cached structure only read or only written, each byte it
+    /// passes once, all by one stride, in counted line runs (128 B by
+    /// default; `max_line_size` when line sizes are given).
+    #[serde(default = "default_stream_max_line_size")]
+    pub stream_max_line_size: u32,
     /// When false the pass analyses and reports but leaves kernels untouched.
     pub transform: bool,
     /// Block size the shared-memory buffer is provisioned for when the kernel
@@ -157,6 +163,10 @@ fn default_read_only_max_line_size() -> u32 {
     64
 }
 
+fn default_stream_max_line_size() -> u32 {
+    128
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {
@@ -164,6 +174,7 @@ impl Default for Options {
             line_size: 16,
             max_line_size: default_max_line_size(),
             read_only_max_line_size: default_read_only_max_line_size(),
+            stream_max_line_size: default_stream_max_line_size(),
             transform: true,
             max_threads: 1024,
             force_uncached: false,
@@ -222,6 +233,15 @@ impl Options {
                 "largest line size of loops that only read, {} B, must be one of {:?} and at \
                  least the line size ({} B)",
                 self.read_only_max_line_size, LINE_SIZES, self.line_size
+            )));
+        }
+        if !LINE_SIZES.contains(&self.stream_max_line_size)
+            || self.stream_max_line_size < self.line_size
+        {
+            return Err(Error::InvalidOption(format!(
+                "largest line size of loops that only stream, {} B, must be one of {:?} and at \
+                 least the line size ({} B)",
+                self.stream_max_line_size, LINE_SIZES, self.line_size
             )));
         }
         if self.max_threads == 0 || self.max_threads > 1024 {

@@ -56,6 +56,7 @@ impl Options {
             self.line_size = profile.line_size;
             self.max_line_size = profile.max_line_size;
             self.read_only_max_line_size = profile.max_line_size;
+            self.stream_max_line_size = profile.max_line_size;
         }
         if !given.shared_budget {
             self.shared_budget = profile.shared_budget_bytes;

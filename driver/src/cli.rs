@@ -357,11 +357,15 @@ mod tests {
     }
 
     #[test]
-    fn loops_that_only_read_take_64_byte_lines_unless_line_sizes_are_given() {
+    fn loops_that_only_read_or_stream_take_longer_lines_unless_line_sizes_are_given() {
         let read_only_max = |args: &[&str]| options(args).read_only_max_line_size;
         assert_eq!(read_only_max(&[]), 64);
         assert_eq!(read_only_max(&["--max-line-size", "32"]), 32);
         assert_eq!(read_only_max(&["--line-size", "16"]), 16);
+        let stream_max = |args: &[&str]| options(args).stream_max_line_size;
+        assert_eq!(stream_max(&[]), 128);
+        assert_eq!(stream_max(&["--max-line-size", "32"]), 32);
+        assert_eq!(stream_max(&["--line-size", "16"]), 16);
     }
 
     #[test]

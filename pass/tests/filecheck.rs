@@ -33,11 +33,19 @@ fn options_of(flags: &[&str]) -> Options {
         let (name, value) = flag.split_once('=').unwrap_or((flag, ""));
         let bytes = || value.parse::<u32>().expect("a size in bytes");
         match name {
+            // As the driver: given line sizes bound every kernel's.
             "--line-size" => {
                 options.line_size = bytes();
                 options.max_line_size = bytes();
+                options.read_only_max_line_size = bytes();
+                options.stream_max_line_size = bytes();
             }
-            "--max-line-size" => options.max_line_size = bytes(),
+            "--max-line-size" => {
+                options.max_line_size = bytes();
+                options.read_only_max_line_size = bytes();
+                options.stream_max_line_size = bytes();
+            }
+            "--stream-max-line-size" => options.stream_max_line_size = bytes(),
             "--cache-read-only" => options.cache_read_only = true,
             "--no-static-prediction" => options.static_prediction = false,
             "--no-line-runs" => options.line_runs = false,

@@ -42,7 +42,7 @@ fn in_place(text: &str) -> Vec<(String, i64)> {
 
 #[test]
 fn a_byte_loop_runs_whole_lines_unrolled_at_aligned_offsets() {
-    let text = transformed("counted", &Options::default());
+    let text = transformed("counted", &common::short_lines());
     assert!(text.contains("run.full0"), "{text}");
     let accesses = in_place(&text);
     assert!(!accesses.is_empty(), "{text}");

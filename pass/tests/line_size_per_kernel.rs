@@ -47,13 +47,21 @@ fn histogram(options: &Options) -> (String, String) {
 
 #[test]
 fn loops_that_only_read_take_lines_up_to_the_read_only_limit() {
+    // The loop streams too: without the stream limit, lines up to 128 B.
     let (text, detail) = histogram(&Options::default());
+    assert!(detail.contains("in lines of up to 128 B"), "{detail}");
+    assert!(text.contains(".sl1.cached128"), "{text}");
+    let read_only = Options {
+        stream_max_line_size: 32,
+        ..Options::default()
+    };
+    let (text, detail) = histogram(&read_only);
     assert!(detail.contains("in lines of up to 64 B"), "{detail}");
     // A copy of the loop per line size, 64 B among them.
     assert!(text.contains(".sl1.cached64"), "{text}");
     let limited = Options {
         read_only_max_line_size: 32,
-        ..Options::default()
+        ..read_only
     };
     let (text, detail) = histogram(&limited);
     assert!(detail.contains("in lines of up to 32 B"), "{detail}");

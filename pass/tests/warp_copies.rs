@@ -26,7 +26,7 @@ fn count(text: &str, what: &str) -> usize {
 
 #[test]
 fn lines_of_32_bytes_move_a_warp_at_a_time_when_the_whole_warp_misses() {
-    let text = transformed(&Options::default());
+    let text = transformed(&common::short_lines());
     // Each copy is entered on a full mask: as many compares as guards
     // (the other active masks are the lane test's, one per tested
     // structure).
@@ -49,6 +49,8 @@ fn lines_of_32_bytes_move_a_warp_at_a_time_when_the_whole_warp_misses() {
 fn sixteen_byte_lines_and_the_option_off_keep_thread_copies() {
     let sixteen = Options {
         max_line_size: 16,
+        read_only_max_line_size: 16,
+        stream_max_line_size: 16,
         ..Options::default()
     };
     let off = Options {
@@ -70,6 +72,7 @@ fn fixed_lines(bytes: u32) -> Options {
         line_size: bytes,
         max_line_size: bytes,
         read_only_max_line_size: bytes,
+        stream_max_line_size: bytes,
         ..Options::default()
     }
 }
@@ -104,7 +107,7 @@ fn lines_below_128_bytes_and_the_option_off_stage_each_thread_alone() {
         warp_copies: false,
         ..fixed_lines(128)
     };
-    for options in [fixed_lines(64), Options::default(), off] {
+    for options in [fixed_lines(64), common::short_lines(), off] {
         let text = transformed(&options);
         for warp_stage in ["sl1.warp.staged", "vote.ballot.sync", "sl1.own.staged"] {
             assert!(!text.contains(warp_stage), "{warp_stage}: {text}");

@@ -355,6 +355,17 @@ impl TransformReport {
                 t.max_threads
             ), None));
         }
+        if let (true, Some(bytes)) = (t.applied, t.stream_lines) {
+            lines.push(SummaryEntry::new(
+                Finding::Done,
+                format!(
+                    "streams: every structure the sliced loops cache is only read or only \
+                     written, each byte once, all by one stride; a launch may pick lines up to \
+                     {bytes} B where its block leaves room for them"
+                ),
+                None,
+            ));
+        }
         if let (true, Some(bytes)) = (t.applied, t.dynamic_shared_bytes) {
             lines.push(
                 SummaryEntry::new(

@@ -44,6 +44,10 @@ pub struct TransformReport {
     /// their lines (the warp threshold); later warps get fewer or none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warps_with_lines: Option<u32>,
+    /// When every sliced loop only streams (`ChosenLoop::streams` in the
+    /// pass): the largest line a launch may then pick, in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream_lines: Option<u32>,
     /// Bytes of padding after each line in the buffer (`line_pad`).
     #[serde(default)]
     pub line_pad_bytes: u32,

@@ -66,6 +66,37 @@ pub struct Site {
     pub bytes: u64,
 }
 
+/// Whether `sites`, one iteration's accesses of a structure that moves
+/// `stride` bytes forward each iteration, only read or only write and touch
+/// each byte they pass once: the structure streams through its lines, each
+/// used whole, and its read lines come from the stage and its written ones
+/// go back whole.
+pub fn streams_whole(stride: i64, sites: &[Site]) -> bool {
+    let Some(first) = sites.iter().map(|s| s.offset).min() else {
+        return false;
+    };
+    if stride <= 0
+        || sites
+            .iter()
+            .any(|s| s.kind.writes() != sites[0].kind.writes())
+    {
+        return false;
+    }
+    let mut spans: Vec<(i64, i64)> = sites
+        .iter()
+        .map(|s| (s.offset - first, s.offset - first + s.bytes as i64))
+        .collect();
+    spans.sort_unstable();
+    let mut end = 0;
+    for (from, to) in spans {
+        if from != end {
+            return false;
+        }
+        end = to;
+    }
+    end == stride
+}
+
 /// Bytes moved per iteration by each path, and the bound they give.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GainBound {
@@ -353,5 +384,24 @@ mod tests {
             .to_string();
         assert!(why.contains("32 B from L2 for 16 B"), "{why}");
         assert!(why.contains("at most 1.00x"), "{why}");
+    }
+
+    #[test]
+    fn a_stream_reads_or_writes_each_byte_it_passes_once() {
+        // out[i] = ..., and tx[2i], tx[2i + 1] read side by side.
+        assert!(streams_whole(1, &[store(1)]));
+        assert!(streams_whole(8, &fields(2, 4)));
+        assert!(streams_whole(
+            8,
+            &[at(AccessKind::Load, 4, 4), at(AccessKind::Load, 0, 4)]
+        ));
+        // y[i] = a * x[i] + y[i]: read and written.
+        assert!(!streams_whole(4, &[load(4), store(4)]));
+        // in[i - 1] + in[i] + in[i + 1]: bytes read again next iteration.
+        assert!(!streams_whole(4, &fields(3, 4)));
+        // A gap (every other element), backwards, or nothing at all.
+        assert!(!streams_whole(8, &[load(4)]));
+        assert!(!streams_whole(-4, &[load(4)]));
+        assert!(!streams_whole(4, &[]));
     }
 }

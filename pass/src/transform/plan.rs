@@ -76,6 +76,10 @@ pub struct ChosenLoop {
     /// (`counted_runs_expected`): its read-only restrict structures are
     /// cached as if `cache_read_only` were on.
     pub read_only_in_runs: bool,
+    /// When every structure the loop caches streams (`cost::streams_whole`),
+    /// all by the same stride, in counted line runs: how many of them it
+    /// reads (each is staged). Longer lines pay there (`kernel_options`).
+    pub streams: Option<u32>,
     /// Read-only structures an inner loop reads again (`RereadReport`):
     /// cached on their own, not as companions of written ones.
     pub rereads: BTreeSet<u32>,
@@ -125,6 +129,7 @@ pub fn plan_kernel(
         report.reasons.push(nest.reason());
         return None;
     }
+    report.stream_lines = stream_line_size(options, &loops);
     let options = kernel_options(options, &loops);
     let pad = if options.line_padding {
         line_pad(widest)
@@ -166,20 +171,76 @@ pub fn plan_kernel(
     })
 }
 
-/// Loops that only read fill their lines from the stage, loaded a run
-/// ahead, and a longer line makes longer runs: such kernels may take larger
-/// lines (wc on the H100: 2.43x with 64 B, 2.31x with 32 B).
+/// Bytes of read streams' next lines a thread keeps staged in registers at
+/// most in a loop of streams: one 128 B line, 32 of the 64 registers a
+/// thread of a 1024-thread block has. With four 128 B stages `soa` spilled
+/// 1.7 KB (ptxas, sm_90) and ran 0.96x the build with lines up to 32 B
+/// (H100, 2026-11-26).
+const STAGED_STREAM_BYTES: u32 = 128;
+
+/// The options of one kernel: the largest line size grows where longer
+/// lines pay. Loops that only read fill their lines from the stage, loaded
+/// a run ahead, and a longer line makes longer runs (wc on the H100: 2.43x
+/// with 64 B, 2.31x with 32 B). Loops whose every structure streams
+/// (`ChosenLoop::streams`) take lines up to 128 B, as long as their read
+/// streams' stages fit `STAGED_STREAM_BYTES`, where a launch's block leaves
+/// room for them: the warp stages their reads and writes their lines back
+/// whole (H100, 2026-11-26, against lines up to 32 B at each app's best
+/// launch: upper 1.08x, wc 1.13x, affinity 1.12x, bytes_u8 1.09x; lut,
+/// reading 1 B and writing 4 B an iteration, 0.95x, and saxpy, reading and
+/// writing `y`, 0.96x, are no such loops).
 fn kernel_options(options: &Options, loops: &[ChosenLoop]) -> Options {
-    if loops.iter().all(|h| h.read_only_in_runs)
-        && options.read_only_max_line_size > options.max_line_size
-    {
-        Options {
-            max_line_size: options.read_only_max_line_size,
-            ..options.clone()
-        }
-    } else {
-        options.clone()
+    let mut max = options.max_line_size;
+    if loops.iter().all(|h| h.read_only_in_runs) {
+        max = max.max(options.read_only_max_line_size);
     }
+    if let Some(line) = stream_line_size(options, loops) {
+        max = max.max(line);
+    }
+    Options {
+        max_line_size: max,
+        ..options.clone()
+    }
+}
+
+/// The largest line size a kernel whose every loop streams may take: up to
+/// `Options::stream_max_line_size`, with the stages of the most read
+/// streams of one loop within `STAGED_STREAM_BYTES`.
+fn stream_line_size(options: &Options, loops: &[ChosenLoop]) -> Option<u32> {
+    let reads = loops
+        .iter()
+        .map(|h| h.streams)
+        .collect::<Option<Vec<u32>>>()?
+        .into_iter()
+        .max()?;
+    let staged = STAGED_STREAM_BYTES / reads.max(1);
+    let line = options.stream_max_line_size.min(1 << staged.ilog2());
+    (line > options.max_line_size).then_some(line)
+}
+
+/// When every structure of `cached` is predicted to stream whole
+/// (`cost::streams_whole`), all by the same stride (their lines then end at
+/// the same iteration, and a run uses every line it holds to its end): how
+/// many of them are read.
+fn streams_alike(predictions: &[(u32, Prediction)], cached: &[u32]) -> Option<u32> {
+    let cached: BTreeSet<u32> = cached.iter().copied().collect();
+    let streams: Vec<(i64, bool)> = cached
+        .iter()
+        .map(|id| {
+            predictions
+                .iter()
+                .find_map(|(p, prediction)| match prediction {
+                    Prediction::Static { stride, layout, .. }
+                        if p == id && cost::streams_whole(*stride, layout) =>
+                    {
+                        Some((*stride, layout.iter().all(|s| !s.kind.writes())))
+                    }
+                    _ => None,
+                })
+        })
+        .collect::<Option<_>>()?;
+    let strides: BTreeSet<i64> = streams.iter().map(|&(stride, _)| stride).collect();
+    (strides.len() == 1).then(|| streams.iter().filter(|&&(_, read)| read).count() as u32)
 }
 
 /// The line buffer: one line per structure and thread at the largest block,
@@ -610,6 +671,17 @@ impl<'m> Planner<'_, 'm> {
             .filter(|&&(_, id, _)| cacheable.contains(&id))
             .map(|&(a, _, _)| a.size)
             .fold(self.widest, u64::max);
+        let streams = streams_alike(&predictions, &cacheable).filter(|_| {
+            self.options.line_runs
+                && (reads.read_only_in_runs
+                    || counted_runs_expected(
+                        self.k,
+                        l,
+                        &predictions,
+                        cacheable_accesses,
+                        &cacheable,
+                    ))
+        });
         let hot: BTreeSet<u32> = cacheable.into_iter().collect();
         let static_rates = static_rates(&predictions, &hot, cacheable_accesses);
         self.report
@@ -632,6 +704,7 @@ impl<'m> Planner<'_, 'm> {
             direct,
             static_rates,
             read_only_in_runs: reads.read_only_in_runs,
+            streams,
             rereads: reads.rereads.keys().copied().collect(),
             lane_distances,
         });
@@ -870,6 +943,15 @@ mod tests {
     /// Plans kernel `name` of `testdata/ll/<case>.ll` under `options`,
     /// beside `shared` bytes of the kernel's own, and checks that planning
     /// left the module as it was.
+    /// Lines of at most 32 B in every kernel, for tests about something else.
+    fn short_lines() -> Options {
+        Options {
+            read_only_max_line_size: 32,
+            stream_max_line_size: 32,
+            ..Options::default()
+        }
+    }
+
     fn plan_case(
         case: &str,
         name: &str,
@@ -921,7 +1003,7 @@ mod tests {
 
     #[test]
     fn each_written_main_loop_is_chosen_and_the_buffer_holds_a_line_per_structure_and_thread() {
-        let options = Options::default();
+        let options = short_lines();
         let (plan, report) = plan_case("two_loops", "two_loops", &options, 0);
         let plan = plan.expect("both loops write: the kernel is transformed");
         assert_eq!(plan.loops.len(), 2, "{plan:?}");
@@ -959,7 +1041,11 @@ mod tests {
 
     #[test]
     fn loops_that_only_read_in_counted_runs_take_the_read_only_line_size() {
-        let options = Options::default();
+        // The loop streams too; the stream limit, off here, is stream_lines.rs's.
+        let options = Options {
+            stream_max_line_size: 32,
+            ..Options::default()
+        };
         let (plan, report) = plan_case("predicted_strides", "sometimes", &options, 0);
         let plan = plan.unwrap_or_else(|| panic!("{:?}", report.reasons));
         assert_eq!(plan.read_only_in_runs, [true], "{plan:?}");
@@ -1016,6 +1102,7 @@ mod tests {
         let small = Options {
             line_size: 8,
             max_line_size: 8,
+            stream_max_line_size: 8,
             ..Options::default()
         };
         let (plan, report) = plan_case("restrict_loop", "restrict_loop", &small, 0);

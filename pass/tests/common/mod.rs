@@ -73,3 +73,14 @@ pub fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// The default options with lines of at most 32 B in every kernel: no
+/// longer lines for loops that only read or only stream, where a test is
+/// about something else.
+pub fn short_lines() -> Options {
+    Options {
+        read_only_max_line_size: 32,
+        stream_max_line_size: 32,
+        ..Options::default()
+    }
+}
