@@ -15,7 +15,7 @@ use sl1_kernelgen::KernelSpec;
 use sl1_pass::transform::LaunchBytes;
 
 use crate::modes::{Mode, PLAIN};
-use crate::ptx_hazard::narrow_store_of_double;
+use crate::ptx_hazard::narrow_store_of_float;
 use crate::ptxas::Ptxas;
 
 /// What one build of a seed gave.
@@ -133,7 +133,7 @@ impl Builder {
             Ok(Ok(compiled)) => match distinct.iter().find(|(_, ptx)| *ptx == compiled.text) {
                 Some((same, _)) => Built::Same(same.to_string()),
                 None => {
-                    let built = if let Some((line, text)) = narrow_store_of_double(&compiled.text) {
+                    let built = if let Some((line, text)) = narrow_store_of_float(&compiled.text) {
                         Built::Hazard(format!("PTX line {line}: {text}"))
                     } else {
                         match self.ptxas.assemble(&compiled.text, self.dir.path(), stem) {

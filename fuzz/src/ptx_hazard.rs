@@ -3,21 +3,26 @@
 //!
 //! PTX lets a store take a register wider than its type and keeps the
 //! register's low bits. ptxas (CUDA 13.0.88, sm_90) instead converts when
-//! the 64-bit register was written by a double operation: `st.global.b32
+//! the register was written by a floating-point operation: `st.global.b32
 //! [a], r` after `add.rn.f64 r, ..` stores `(u32) 6.0 = 6`, not the low word
-//! 0 (SASS `F2I.U32.F64.TRUNC`; `testdata/toolchain/st_b32_f64.cu`). NVPTX
-//! emits such stores for an under-aligned double (its two halves) and for a
-//! double's bits cut to 8, 16 or 32 bits and stored or passed to a call.
+//! 0 (SASS `F2I.U32.F64.TRUNC`; `testdata/toolchain/st_b32_f64.cu`), and
+//! `st.global.b8 [a], r` after `add.rn.f32 r, ..` stores `(u8) 1.75 = 1`,
+//! not the low byte 0 (SASS `F2IP.U8.F32.TRUNC`;
+//! `testdata/toolchain/st_b8_f32.cu`). NVPTX emits such stores for an
+//! under-aligned double (its two halves) and for a float's or double's bits
+//! cut to fewer bits and stored or passed to a call.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
-/// The first narrow store of a register a double operation wrote, as
-/// (line number from 1, the line), if any. Registers are followed in text
-/// order (moves copy the mark, other writes clear it), which is exact for
-/// straight-line code and conservative enough for NVPTX's loops, whose
-/// values move between blocks through `mov`.
-pub fn narrow_store_of_double(ptx: &str) -> Option<(usize, String)> {
-    let mut doubles: HashSet<&str> = HashSet::new();
+/// The first store of a register a floating-point operation wrote, of
+/// fewer bits than that operation's type, as (line number from 1, the
+/// line), if any. Registers are followed in text order (moves copy the
+/// mark, other writes clear it), which is exact for straight-line code and
+/// conservative enough for NVPTX's loops, whose values move between blocks
+/// through `mov`.
+pub fn narrow_store_of_float(ptx: &str) -> Option<(usize, String)> {
+    // Register -> bits of the float type whose operation last wrote it.
+    let mut floats: HashMap<&str, u32> = HashMap::new();
     for (k, line) in ptx.lines().enumerate() {
         let text = line.trim();
         let Some((opcode, operands)) = text.split_once(char::is_whitespace) else {
@@ -26,14 +31,14 @@ pub fn narrow_store_of_double(ptx: &str) -> Option<(usize, String)> {
         let operands = operands.trim().trim_end_matches(';');
         let parts: Vec<&str> = opcode.split('.').collect();
         if parts[0] == "st" {
-            let narrow = parts
-                .last()
-                .is_some_and(|t| matches!(&t[1..], "8" | "16" | "32"));
+            let Some(stored) = parts.last().and_then(|t| type_bits(t)) else {
+                continue;
+            };
             let values = operands.rsplit_once("],").map_or("", |(_, v)| v);
             let hit = values
                 .split(|c: char| c == ',' || c == '{' || c == '}' || c.is_whitespace())
-                .any(|v| doubles.contains(v));
-            if narrow && hit {
+                .any(|v| floats.get(v).is_some_and(|&bits| bits > stored));
+            if hit {
                 return Some((k + 1, text.to_string()));
             }
             continue;
@@ -41,31 +46,48 @@ pub fn narrow_store_of_double(ptx: &str) -> Option<(usize, String)> {
         let Some(dst) = operands.split(',').next().map(str::trim) else {
             continue;
         };
-        if !dst.starts_with("%rd") {
+        if !dst.starts_with('%') {
             continue;
         }
-        let writes_double = match parts[0] {
+        let written = match parts[0] {
             // cvt.<to>.<from>: the first type is the result's.
-            "cvt" => parts.iter().skip(1).find(|p| is_type(p)) == Some(&"f64"),
-            "setp" => false,
+            "cvt" => parts
+                .iter()
+                .skip(1)
+                .find(|p| type_bits(p).is_some())
+                .and_then(|p| float_bits(p)),
+            "setp" => None,
             "mov" => {
                 let src = operands.split(',').nth(1).map(str::trim).unwrap_or("");
-                parts.contains(&"f64") || doubles.contains(src)
+                parts
+                    .iter()
+                    .find_map(|p| float_bits(p))
+                    .or_else(|| floats.get(src).copied())
             }
-            _ => parts.contains(&"f64"),
+            _ => parts.iter().find_map(|p| float_bits(p)),
         };
-        if writes_double {
-            doubles.insert(dst);
-        } else {
-            doubles.remove(dst);
-        }
+        match written {
+            Some(bits) => floats.insert(dst, bits),
+            None => floats.remove(dst),
+        };
     }
     None
 }
 
-fn is_type(part: &str) -> bool {
-    let (kind, bits) = part.split_at(1);
-    matches!(kind, "f" | "s" | "u" | "b") && bits.parse::<u32>().is_ok()
+/// Bits of a PTX type suffix (`b32`, `f64`, `u8`...), if it is one.
+fn type_bits(part: &str) -> Option<u32> {
+    let digits = part.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let kind = &part[..part.len() - digits.len()];
+    matches!(kind, "f" | "s" | "u" | "b" | "bf")
+        .then(|| digits.parse().ok())
+        .flatten()
+}
+
+/// Bits of a floating-point PTX type suffix (`f16`, `bf16`, `f32`, `f64`).
+fn float_bits(part: &str) -> Option<u32> {
+    (part.starts_with('f') || part.starts_with("bf"))
+        .then(|| type_bits(part))
+        .flatten()
 }
 
 #[cfg(test)]
@@ -79,12 +101,12 @@ mod tests {
                      \tsetp.nan.f64 \t%p2, %rd10, %rd10;\n\
                      \tselp.f64 \t%rd11, 0d7FF8000000000000, %rd10, %p2;\n\
                      \tst.global.b32 \t[%rd26], %rd11;\n";
-        assert_eq!(narrow_store_of_double(split).map(|h| h.0), Some(4));
+        assert_eq!(narrow_store_of_float(split).map(|h| h.0), Some(4));
         // Seed 2007399's: a double's low byte passed to a call.
         let param = "\tselp.f64 \t%rd42, 0d7FF8000000000000, %rd41, %p14;\n\
                      \tmov.b64 \t%rd50, %rd42;\n\
                      \tst.param.b32 \t[param0], %rd50;\n";
-        assert_eq!(narrow_store_of_double(param).map(|h| h.0), Some(3));
+        assert_eq!(narrow_store_of_float(param).map(|h| h.0), Some(3));
         // Whole doubles, and registers an integer operation wrote since.
         let fine = "\tadd.rn.f64 \t%rd10, %rd28, 0d4008000000000000;\n\
                     \tst.global.b64 \t[%rd26], %rd10;\n\
@@ -92,6 +114,27 @@ mod tests {
                     \tst.global.b32 \t[%rd26], %rd10;\n\
                     \tcvt.rzi.s64.f64 \t%rd12, %rd11;\n\
                     \tst.global.b32 \t[%rd26], %rd12;\n";
-        assert_eq!(narrow_store_of_double(fine), None);
+        assert_eq!(narrow_store_of_float(fine), None);
+    }
+
+    #[test]
+    fn narrow_stores_of_float_results_are_found() {
+        // Seed 105364's plain build: a float's low byte stored.
+        let byte = "\tadd.rn.f32 \t%r13, %r11, %r12;\n\
+                    \tadd.rn.f32 \t%r14, %r13, 0f3FE00000;\n\
+                    \tst.global.b8 \t[%rd26], %r14;\n";
+        assert_eq!(narrow_store_of_float(byte).map(|h| h.0), Some(3));
+        let half = "\tmul.rn.f32 \t%r3, %r1, %r2;\n\
+                    \tmov.b32 \t%r4, %r3;\n\
+                    \tst.global.b16 \t[%rd2], %r4;\n";
+        assert_eq!(narrow_store_of_float(half).map(|h| h.0), Some(3));
+        // Whole floats, floats converted, and an integer operation's result.
+        let fine = "\tadd.rn.f32 \t%r14, %r13, 0f3FE00000;\n\
+                    \tst.global.b32 \t[%rd26], %r14;\n\
+                    \tcvt.rzi.u32.f32 \t%r15, %r14;\n\
+                    \tst.global.b8 \t[%rd26], %r15;\n\
+                    \txor.b32 \t%r14, %r14, 7;\n\
+                    \tst.global.b8 \t[%rd26], %r14;\n";
+        assert_eq!(narrow_store_of_float(fine), None);
     }
 }
