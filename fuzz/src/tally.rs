@@ -240,7 +240,7 @@ impl Tally {
         if hazards > 0 {
             let _ = writeln!(
                 s,
-                "{hazards} build(s) not run: their PTX meets a ptxas bug (a narrow store of a register a double operation wrote, `ptx_hazard`); a seed whose plain build does gives no reference"
+                "{hazards} build(s) not run: their PTX meets a ptxas bug (a narrow store of a register a float or double operation wrote, `ptx_hazard`); a seed whose plain build does gives no reference"
             );
         }
         let rate = if self.wall_seconds > 0.0 {
