@@ -226,23 +226,17 @@ impl Options {
                 self.max_line_size, LINE_SIZES, self.line_size
             )));
         }
-        if !LINE_SIZES.contains(&self.read_only_max_line_size)
-            || self.read_only_max_line_size < self.line_size
-        {
-            return Err(Error::InvalidOption(format!(
-                "largest line size of loops that only read, {} B, must be one of {:?} and at \
-                 least the line size ({} B)",
-                self.read_only_max_line_size, LINE_SIZES, self.line_size
-            )));
-        }
-        if !LINE_SIZES.contains(&self.stream_max_line_size)
-            || self.stream_max_line_size < self.line_size
-        {
-            return Err(Error::InvalidOption(format!(
-                "largest line size of loops that only stream, {} B, must be one of {:?} and at \
-                 least the line size ({} B)",
-                self.stream_max_line_size, LINE_SIZES, self.line_size
-            )));
+        for (largest, loops) in [
+            (self.read_only_max_line_size, "read"),
+            (self.stream_max_line_size, "stream"),
+        ] {
+            if !LINE_SIZES.contains(&largest) || largest < self.line_size {
+                return Err(Error::InvalidOption(format!(
+                    "largest line size of loops that only {loops}, {largest} B, must be one of \
+                     {LINE_SIZES:?} and at least the line size ({} B)",
+                    self.line_size
+                )));
+            }
         }
         if self.max_threads == 0 || self.max_threads > 1024 {
             return Err(Error::InvalidOption(format!(

@@ -33,7 +33,8 @@ fn a_kernel_takes_128_byte_lines_with_a_128_bit_dirty_mask() {
 /// line only where every structure's line would be the smallest. Sized for
 /// `out` alone, the lines of up to 128 B that a 256-thread block could give
 /// it left its read-only companion `in` direct for most warps: `upper` at
-/// 132x256 ran 1.95 ms against 0.34 ms with 32 B lines (H100, 2026-11-26).
+/// 132x256 ran 1.82 ms, and 0.32 ms sized for both (H100, 2026-11-26,
+/// `docs/results/2026-11-26-h100-max-line-128-fit.txt`).
 #[test]
 fn written_structures_alone_size_a_line_only_where_all_take_the_smallest() {
     let t = common::transform_case("restrict_loop", &lines(16, 128));

@@ -171,9 +171,10 @@ impl LoopSlice<'_, '_> {
     /// few threads share an SM, the written structures alone may size a
     /// longer line (`structures_to_fit`); where a longer one fits every
     /// structure, every structure keeps its line: sized for the written ones
-    /// alone, `upper` at 132x256 with lines up to 128 B gave its input
-    /// 128 B lines for a few warps and left the rest of it direct, 1.95 ms
-    /// against 0.34 ms (H100, 2026-11-26).
+    /// alone, `upper` at 132x256 with lines up to 128 B gave its output
+    /// 128 B lines and left its input direct for most warps: 1.82 ms, 0.32
+    /// ms sized for both (H100, 2026-11-26,
+    /// `docs/results/2026-11-26-h100-max-line-128-fit.txt`).
     fn emit_line_size(
         &self,
         ir: &DecideIr<'_>,

@@ -130,7 +130,7 @@ pub fn plan_kernel(
         return None;
     }
     report.stream_lines = stream_line_size(options, &loops);
-    let options = kernel_options(options, &loops);
+    let options = kernel_options(options, &loops, report.stream_lines);
     let pad = if options.line_padding {
         line_pad(widest)
     } else {
@@ -189,12 +189,13 @@ const STAGED_STREAM_BYTES: u32 = 128;
 /// launch: upper 1.08x, wc 1.13x, affinity 1.12x, bytes_u8 1.09x; lut,
 /// reading 1 B and writing 4 B an iteration, 0.95x, and saxpy, reading and
 /// writing `y`, 0.96x, are no such loops).
-fn kernel_options(options: &Options, loops: &[ChosenLoop]) -> Options {
+/// `stream_line` is the kernel's `stream_line_size`.
+fn kernel_options(options: &Options, loops: &[ChosenLoop], stream_line: Option<u32>) -> Options {
     let mut max = options.max_line_size;
     if loops.iter().all(|h| h.read_only_in_runs) {
         max = max.max(options.read_only_max_line_size);
     }
-    if let Some(line) = stream_line_size(options, loops) {
+    if let Some(line) = stream_line {
         max = max.max(line);
     }
     Options {
@@ -213,8 +214,9 @@ fn stream_line_size(options: &Options, loops: &[ChosenLoop]) -> Option<u32> {
         .collect::<Option<Vec<u32>>>()?
         .into_iter()
         .max()?;
-    let staged = STAGED_STREAM_BYTES / reads.max(1);
-    let line = options.stream_max_line_size.min(1 << staged.ilog2());
+    // The largest power of two within the stages' share (none past 128 reads).
+    let staged = (STAGED_STREAM_BYTES / reads.max(1)).checked_ilog2()?;
+    let line = options.stream_max_line_size.min(1 << staged);
     (line > options.max_line_size).then_some(line)
 }
 
@@ -940,9 +942,6 @@ mod tests {
         buffer: u64,
     }
 
-    /// Plans kernel `name` of `testdata/ll/<case>.ll` under `options`,
-    /// beside `shared` bytes of the kernel's own, and checks that planning
-    /// left the module as it was.
     /// Lines of at most 32 B in every kernel, for tests about something else.
     fn short_lines() -> Options {
         Options {
@@ -952,6 +951,9 @@ mod tests {
         }
     }
 
+    /// Plans kernel `name` of `testdata/ll/<case>.ll` under `options`,
+    /// beside `shared` bytes of the kernel's own, and checks that planning
+    /// left the module as it was.
     fn plan_case(
         case: &str,
         name: &str,
