@@ -1,9 +1,10 @@
 //! Full runs: in a counted unit-stride byte loop, the run after an access at
 //! the first byte of every line is unrolled once per iteration, each access
-//! at a constant offset in shared memory with its structure's alias scope
-//! and the alignment of its offset, so that LLVM can merge them into 4-byte
-//! accesses. Loops whose runs keep their exit tests, and the option off,
-//! have none.
+//! at a constant offset in shared memory with its structure's alias scope.
+//! A structure the loop only reads or only writes moves a 4-byte word at a
+//! time; one it reads and writes, a byte at a time with the alignment of its
+//! offset, for LLVM to merge. Loops whose runs keep their exit tests, and
+//! the option off, have none.
 
 mod common;
 
@@ -41,33 +42,55 @@ fn in_place(text: &str) -> Vec<(String, i64)> {
 }
 
 #[test]
-fn a_byte_loop_runs_whole_lines_unrolled_at_aligned_offsets() {
+fn a_byte_loop_moves_whole_words_in_its_full_runs() {
     let text = transformed("counted", &common::short_lines());
     assert!(text.contains("run.full0"), "{text}");
     let accesses = in_place(&text);
     assert!(!accesses.is_empty(), "{text}");
     for (access, offset) in &accesses {
-        // From the first offset a 4-byte group starts at on (before it the
-        // run keeps its hit calls), aligned as the offset is.
+        // From the first offset a 4-byte word starts at on (before it the
+        // run keeps its hit calls), one access a word: `in` only read, `out`
+        // only written.
+        assert_eq!(offset % 4, 0, "{access} at {offset}");
+        assert!(*offset >= 4, "{access} at {offset}");
+        assert!(access.contains("<4 x i8>"), "{access} at {offset}");
+        assert!(access.contains("align 4,"), "{access} at {offset}");
+        assert!(access.contains("!alias.scope"), "{access}");
+        assert!(access.contains("!noalias"), "{access}");
+    }
+    let count = |what: &str| accesses.iter().filter(|(a, _)| a.contains(what)).count();
+    // 32 B lines: words at 4 to 28; 16 B lines: 4 to 12.
+    assert_eq!(count("load <4 x i8>"), 7 + 3, "{text}");
+    assert_eq!(count("store <4 x i8>"), 7 + 3, "{text}");
+    assert!(text.contains("extractelement <4 x i8>"), "{text}");
+    assert!(text.contains("insertelement <4 x i8>"), "{text}");
+}
+
+#[test]
+fn a_structure_read_and_written_moves_byte_by_byte_at_aligned_offsets() {
+    let text = transformed("in_place", &common::short_lines());
+    assert!(text.contains("run.full0"), "{text}");
+    let accesses = in_place(&text);
+    assert!(!accesses.is_empty(), "{text}");
+    for (access, offset) in &accesses {
         assert!(*offset >= 4, "{access} at {offset}");
         let align = if offset % 4 == 0 { 4 } else { offset & -offset };
         assert!(
             access.contains(&format!("align {align},")),
             "{access} at {offset}"
         );
-        assert!(access.contains("!alias.scope"), "{access}");
-        assert!(access.contains("!noalias"), "{access}");
+        assert!(!access.contains("x i8>"), "{access} at {offset}");
     }
+    // 32 B lines: offsets 4 to 31; 16 B lines: 4 to 15; a load and a store
+    // each (the store through the load's address).
     let loads = accesses
         .iter()
         .filter(|(a, _)| a.contains("load i8"))
         .count();
-    let stores = accesses
-        .iter()
-        .filter(|(a, _)| a.starts_with("store i8"))
+    let stores = text
+        .lines()
+        .filter(|l| l.trim().starts_with("store i8") && l.contains("%sl1.full"))
         .count();
-    // 32 B lines: after the first byte, 31 iterations; 16 B lines: 15. In
-    // place from offset 4 on (4 to 31, 4 to 15), a load and a store each.
     assert_eq!(loads, 28 + 12, "{text}");
     assert_eq!(stores, 28 + 12, "{text}");
 }

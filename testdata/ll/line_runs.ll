@@ -5,6 +5,8 @@
 ;   backward: walks down: no runs (they need a forward stride).
 ;   spread:   stores 4 B apart of 2-byte elements: counted, each store sets
 ;             its own dirty bits.
+;   in_place: reads and writes one structure: its full runs move each byte
+;             on its own (a word read ahead would pass the stores before).
 target datalayout = "e-p6:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
@@ -127,6 +129,29 @@ loop:
   %j = shl i64 %i, 1
   %pb = getelementptr inbounds i16, ptr %out, i64 %j
   store i16 %v, ptr %pb, align 2
+  %i.next = add i64 %i, 1
+  %more = icmp ult i64 %i.next, %end
+  br i1 %more, label %loop, label %exit
+
+exit:
+  ret void
+}
+
+define ptx_kernel void @in_place(ptr noalias %data, i64 %chunk) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %t = zext i32 %tid to i64
+  %begin = mul i64 %t, %chunk
+  %end = add i64 %begin, %chunk
+  %empty = icmp eq i64 %chunk, 0
+  br i1 %empty, label %exit, label %loop
+
+loop:
+  %i = phi i64 [ %begin, %entry ], [ %i.next, %loop ]
+  %p = getelementptr inbounds i8, ptr %data, i64 %i
+  %c = load i8, ptr %p, align 1
+  %r = xor i8 %c, 32
+  store i8 %r, ptr %p, align 1
   %i.next = add i64 %i, 1
   %more = icmp ult i64 %i.next, %end
   br i1 %more, label %loop, label %exit

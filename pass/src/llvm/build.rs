@@ -169,6 +169,24 @@ impl Builder {
         unsafe { LLVMBuildPtrToInt(self.0, v, ty, name.as_ptr()) }
     }
 
+    /// Element `index` of vector `v`.
+    pub fn extract_element(&self, v: LLVMValueRef, index: u32) -> LLVMValueRef {
+        let i = const_int(i32_type(context_of(v)), u64::from(index), false);
+        unsafe { LLVMBuildExtractElement(self.0, v, i, c"".as_ptr()) }
+    }
+
+    /// Vector `v` with element `index` replaced by `element` (of `v`'s
+    /// element type).
+    pub fn insert_element(
+        &self,
+        v: LLVMValueRef,
+        element: LLVMValueRef,
+        index: u32,
+    ) -> LLVMValueRef {
+        let i = const_int(i32_type(context_of(v)), u64::from(index), false);
+        unsafe { LLVMBuildInsertElement(self.0, v, element, i, c"".as_ptr()) }
+    }
+
     /// An empty phi of `ty`; `add_incoming` fills it.
     pub fn phi(&self, ty: LLVMTypeRef, name: &CStr) -> LLVMValueRef {
         unsafe { LLVMBuildPhi(self.0, ty, name.as_ptr()) }
@@ -275,6 +293,16 @@ pub fn i64_type(ctx: LLVMContextRef) -> LLVMTypeRef {
 
 pub fn pointer_type(ctx: LLVMContextRef, address_space: u32) -> LLVMTypeRef {
     unsafe { LLVMPointerTypeInContext(ctx, address_space) }
+}
+
+/// A vector of `count` elements of `element`, a scalar type.
+pub fn vector_type(element: LLVMTypeRef, count: u32) -> LLVMTypeRef {
+    unsafe { LLVMVectorType(element, count) }
+}
+
+/// The poison value of `ty`.
+pub fn poison(ty: LLVMTypeRef) -> LLVMValueRef {
+    unsafe { LLVMGetPoison(ty) }
 }
 
 pub fn array_type(element: LLVMTypeRef, count: u64) -> LLVMTypeRef {

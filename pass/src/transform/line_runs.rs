@@ -280,15 +280,46 @@ impl RunLoop<'_> {
         // Iterations before the first whose accesses all sit at aligned offsets
         // keep the hit calls: SLP would otherwise group accesses from the
         // run's first, unaligned offset on, and misaligned groups split again.
-        let aligned_from = full::first_aligned(sites, rt.shared_line_align());
+        let align = rt.shared_line_align();
+        let aligned_from = full::first_aligned(sites, align);
+        let words_fit = self.full.first().is_some_and(straight_line);
+        // Per site: the word its iterations read, or the values they store.
+        let mut read: Vec<Option<LLVMValueRef>> = vec![None; sites.len()];
+        let mut stored: Vec<Vec<LLVMValueRef>> = vec![Vec::new(); sites.len()];
+        let len = self.full.len() as i64;
         for (t, copy_t) in self.full.iter().enumerate() {
-            for site in sites {
+            let t = t as i64;
+            for (s, site) in sites.iter().enumerate() {
                 let access = copy_t.values[&self.copy.values[&site.call]];
-                if t as i64 >= aligned_from && (site.is_load || self.premarked(site)) {
-                    let line = build::operand(access, if site.is_load { 4 } else { 5 });
-                    full::in_place(rt, &scopes, access, site, line, t as i64);
-                } else {
+                if t < aligned_from || !(site.is_load || self.premarked(site)) {
                     hit(rt, access, site, self.premarked(site));
+                    continue;
+                }
+                let line = build::operand(access, if site.is_load { 4 } else { 5 });
+                let word = words_fit
+                    .then(|| in_word(sites, site, t, (aligned_from, len), align))
+                    .flatten();
+                match word {
+                    Some((first, index, _)) if site.is_load => {
+                        if index == 0 {
+                            let per_word = full::word_iterations(site, align).unwrap_or(1);
+                            let at = (site, line);
+                            read[s] =
+                                Some(full::load_word(rt, &scopes, access, at, first, per_word));
+                        }
+                        let word = read[s].expect("a word's first iteration loads it");
+                        full::take_from_word(access, word, index);
+                    }
+                    Some((first, _, last)) => {
+                        stored[s].push(build::operand(access, 1));
+                        if last {
+                            full::store_word(rt, &scopes, access, (site, line), first, &stored[s]);
+                            stored[s].clear();
+                        } else {
+                            edit::erase(access);
+                        }
+                    }
+                    None => full::in_place(rt, &scopes, access, site, line, t),
                 }
             }
         }
@@ -377,6 +408,41 @@ fn stage_next_lines(
         staged.push((id, stage_tag, words));
     }
     staged
+}
+
+/// Whether a full run's copy is one straight line of blocks (each ends in
+/// an unconditional branch): then every access in it, and in the copies
+/// before it, dominates the rest of the run.
+fn straight_line(copy: &edit::Clone) -> bool {
+    copy.blocks
+        .values()
+        .all(|&b| edit::successors(b).len() == 1)
+}
+
+/// Where full-run iteration `t`'s access of `site` lies in a word of its
+/// line moved whole (`full::word_iterations`): the word's first iteration,
+/// `t`'s index in it, and whether `t` is its last. Only for structures the
+/// loop only reads or only writes (a word read ahead or written late moves
+/// no access past another of the same line), and words whose iterations
+/// all lie in `[aligned_from, len)`.
+fn in_word(
+    sites: &[RunSite],
+    site: &RunSite,
+    t: i64,
+    (aligned_from, len): (i64, i64),
+    align: u32,
+) -> Option<(i64, u32, bool)> {
+    let per_word = full::word_iterations(site, align)?;
+    let one_way = sites
+        .iter()
+        .filter(|s| s.state.id == site.state.id)
+        .all(|s| s.is_load == site.is_load);
+    let (first, index) = full::word_of(site, t, align);
+    (one_way && first >= aligned_from && first + per_word <= len).then_some((
+        first,
+        index,
+        i64::from(index) + 1 == per_word,
+    ))
 }
 
 /// Branches at `b` into the run while `left` iterations remain, else into

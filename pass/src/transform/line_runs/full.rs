@@ -13,7 +13,7 @@
 
 use crate::llvm::build;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::LLVMIntPredicate;
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMTypeKind};
 
 use crate::llvm::edit::Builder;
 use crate::llvm::metadata::AliasScopes;
@@ -133,4 +133,92 @@ pub(super) fn in_place(
     build::set_alignment(moved, align.max(rt.in_line_align(site.kind)));
     scopes.mark(moved, site.state.id);
     crate::llvm::edit::erase(access);
+}
+
+/// Iterations whose accesses of `site` one aligned word of its line holds
+/// (`align` bytes, the lines' alignment in shared memory): its scalar
+/// elements lie side by side, two or more to a word. A full run then moves
+/// the word with one access instead of LLVM's vectorizers merging one per
+/// iteration, whose time grows faster than the run's length (a 128 B line
+/// of bytes: 127 loads and stores in one block).
+pub(super) fn word_iterations(site: &RunSite, align: u32) -> Option<i64> {
+    let size = i64::from(site.kind.size);
+    let align = i64::from(align);
+    let scalar = matches!(
+        build::type_kind(site.ty),
+        LLVMTypeKind::LLVMIntegerTypeKind
+            | LLVMTypeKind::LLVMFloatTypeKind
+            | LLVMTypeKind::LLVMDoubleTypeKind
+            | LLVMTypeKind::LLVMHalfTypeKind
+            | LLVMTypeKind::LLVMBFloatTypeKind
+    );
+    (scalar && site.stride == size && size < align && align % size == 0).then_some(align / size)
+}
+
+/// The iteration of a full run whose access of `site` starts the word
+/// (`align` bytes) that iteration `t`'s lies in, and where in the word
+/// `t`'s is.
+pub(super) fn word_of(site: &RunSite, t: i64, align: u32) -> (i64, u32) {
+    let into_word = (site.stride * (t + 1)) % i64::from(align) / site.stride;
+    (t - into_word, into_word as u32)
+}
+
+/// Loads, before `before`, the word of `site`'s line (`line`, a shared
+/// pointer available there) that full-run iterations `first` on read, as a
+/// vector of `per_word` elements.
+pub(super) fn load_word(
+    rt: &Runtime<'_, '_>,
+    scopes: &LineScopes,
+    before: LLVMValueRef,
+    (site, line): (&RunSite, LLVMValueRef),
+    first: i64,
+    per_word: i64,
+) -> LLVMValueRef {
+    let b = Builder::before(before);
+    let ty = build::vector_type(site.ty, per_word as u32);
+    let word = b.load(ty, word_at(&b, site, line, first));
+    build::set_alignment(word, rt.shared_line_align());
+    scopes.mark(word, site.state.id);
+    word
+}
+
+/// Replaces `access`, a full run's `sl1.load` call of element `index` of
+/// `word` (which dominates it), by that element.
+pub(super) fn take_from_word(access: LLVMValueRef, word: LLVMValueRef, index: u32) {
+    let v = Builder::before(access).extract_element(word, index);
+    crate::llvm::edit::replace_uses(access, v);
+    crate::llvm::edit::erase(access);
+}
+
+/// Replaces `access`, the `sl1.store` call of `site` in the last of the
+/// full-run iterations from `first` that share a word, by one store of the
+/// word: `values`, the iterations' stored values in order, all available
+/// at `access`.
+pub(super) fn store_word(
+    rt: &Runtime<'_, '_>,
+    scopes: &LineScopes,
+    access: LLVMValueRef,
+    (site, line): (&RunSite, LLVMValueRef),
+    first: i64,
+    values: &[LLVMValueRef],
+) {
+    let b = Builder::before(access);
+    let ty = build::vector_type(site.ty, values.len() as u32);
+    let word = values
+        .iter()
+        .enumerate()
+        .fold(build::poison(ty), |w, (i, &v)| {
+            b.insert_element(w, v, i as u32)
+        });
+    let stored = b.store(word, word_at(&b, site, line, first));
+    build::set_alignment(stored, rt.shared_line_align());
+    scopes.mark(stored, site.state.id);
+    crate::llvm::edit::erase(access);
+}
+
+/// The address of full-run iteration `first`'s access of `site` in `line`.
+fn word_at(b: &Builder, site: &RunSite, line: LLVMValueRef, first: i64) -> LLVMValueRef {
+    let ctx = build::context_of(line);
+    let mut off = [const_int(build::i64_type(ctx), site.stride * (first + 1))];
+    b.gep(build::i8_type(ctx), line, &mut off, c"sl1.full.word")
 }
