@@ -21,5 +21,7 @@ mod stage;
 mod warp_copy;
 mod warp_stage;
 
-pub use base::{dirty_mask_bits, Runtime, SiteKind, ADDRSPACE_GLOBAL, ADDRSPACE_SHARED};
+pub use base::{
+    dirty_mask_bits, Runtime, SiteKind, ADDRSPACE_GLOBAL, ADDRSPACE_SHARED, LINE_BUFFER_ALIGN,
+};
 pub use calls::{AccessOperands, GroupMember, LineOperands, RoutedCall, Simulated, Stage};

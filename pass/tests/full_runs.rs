@@ -108,3 +108,37 @@ fn runs_with_exit_tests_and_the_option_off_have_no_full_runs() {
         assert!(!text.contains("!alias.scope"), "{kernel}: {text}");
     }
 }
+
+#[test]
+fn no_line_access_claims_more_than_the_buffer_alignment() {
+    // Unpadded lines of 32 B and more lie a multiple of 32 B apart, but the
+    // buffer starts 16-aligned: a 64 B line's word at offset 32 is too.
+    let options = Options {
+        line_size: 32,
+        max_line_size: 64,
+        read_only_max_line_size: 64,
+        stream_max_line_size: 64,
+        line_padding: false,
+        ..common::short_lines()
+    };
+    let text = transformed("counted", &options);
+    assert!(text.contains("run.full0"), "{text}");
+    let shared = text.lines().filter(|l| {
+        let l = l.trim_start();
+        l.contains("ptr addrspace(3)") && (l.contains("= load ") || l.starts_with("store "))
+    });
+    let mut seen = 0;
+    for line in shared {
+        let Some(after) = line.split("align ").nth(1) else {
+            continue;
+        };
+        let align: u32 = after
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no alignment in {line}"));
+        assert!(align <= 16, "{line}");
+        seen += 1;
+    }
+    assert!(seen > 0, "{text}");
+}

@@ -19,6 +19,9 @@ use crate::llvm::build;
 
 pub const ADDRSPACE_GLOBAL: u16 = 1;
 pub const ADDRSPACE_SHARED: u16 = 3;
+/// The alignment of the line buffer in shared memory: no line is aligned
+/// more than it is, whatever its size and padding.
+pub const LINE_BUFFER_ALIGN: u32 = 16;
 
 /// How far ahead a fill prefetches (`Options::prefetch`): one 128-byte L2 line.
 pub(super) const PREFETCH_AHEAD: u64 = 128;
@@ -249,13 +252,14 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     }
 
     /// The alignment every line in shared memory has: lines lie a line and
-    /// its padding apart.
+    /// its padding apart from the buffer's start.
     pub fn shared_line_align(&self) -> u32 {
-        if self.pad == 0 {
+        let apart = if self.pad == 0 {
             self.line_align()
         } else {
             self.line_align().min(self.pad)
-        }
+        };
+        apart.min(LINE_BUFFER_ALIGN)
     }
 
     /// Whether an access of this kind can cross the end of its line.

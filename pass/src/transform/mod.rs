@@ -420,7 +420,7 @@ fn add_line_buffer(
     } else {
         global.set_linkage(Linkage::External);
     }
-    global.set_alignment(16);
+    global.set_alignment(crate::runtime::LINE_BUFFER_ALIGN);
     global.as_value_ref()
 }
 
