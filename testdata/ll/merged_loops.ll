@@ -15,6 +15,8 @@
 ;   counted: the inner loop runs %k times (an argument): stays nested.
 ;   barrier: as lines, with a barrier in the main loop: stays nested.
 ;   rare:    the inner loop is entered only after five tests: stays nested.
+;   four:    a short scan (digits) entered after four tests, as pvc's
+;            parse_id is: stays nested.
 ;
 ; SL1-RUN: TUNED --device-tuning
 ;
@@ -367,6 +369,57 @@ t4:
 
 inner:
   %j = phi i64 [ 5, %t4 ], [ %j.next, %inner ]
+  %at = add i64 %i, %j
+  %jp = getelementptr i8, ptr %text, i64 %at
+  %c = load i8, ptr %jp
+  %j.next = add i64 %j, 1
+  %digit = icmp ult i8 %c, 58
+  br i1 %digit, label %inner, label %store
+
+store:
+  %op = getelementptr i64, ptr %out, i64 %i
+  store i64 %j, ptr %op
+  br label %latch
+
+latch:
+  %i.next = add i64 %i, 1
+  br label %outer
+
+done:
+  ret void
+}
+
+define ptx_kernel void @four(ptr noalias readonly %text, ptr noalias %out, i64 %n, i64 %chunk, i64 %t) {
+entry:
+  %begin = mul i64 %t, %chunk
+  %end = add i64 %begin, %chunk
+  br label %outer
+
+outer:
+  %i = phi i64 [ %begin, %entry ], [ %i.next, %latch ]
+  %more = icmp ult i64 %i, %end
+  br i1 %more, label %t0, label %done
+
+t0:
+  %p0 = getelementptr i8, ptr %text, i64 %i
+  %c0 = load i8, ptr %p0
+  %k0 = icmp eq i8 %c0, 104
+  br i1 %k0, label %t1, label %latch
+
+t1:
+  %p1 = getelementptr i8, ptr %p0, i64 1
+  %c1 = load i8, ptr %p1
+  %k1 = icmp eq i8 %c1, 114
+  br i1 %k1, label %t2, label %latch
+
+t2:
+  %p2 = getelementptr i8, ptr %p0, i64 2
+  %c2 = load i8, ptr %p2
+  %k2 = icmp eq i8 %c2, 61
+  br i1 %k2, label %inner, label %latch
+
+inner:
+  %j = phi i64 [ 3, %t2 ], [ %j.next, %inner ]
   %at = add i64 %i, %j
   %jp = getelementptr i8, ptr %text, i64 %at
   %c = load i8, ptr %jp
