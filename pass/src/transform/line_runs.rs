@@ -300,9 +300,8 @@ impl RunLoop<'_> {
                     .then(|| in_word(sites, site, t, (aligned_from, len), align))
                     .flatten();
                 match word {
-                    Some((first, index, _)) if site.is_load => {
+                    Some((first, index, per_word)) if site.is_load => {
                         if index == 0 {
-                            let per_word = full::word_iterations(site, align).unwrap_or(1);
                             let at = (site, line);
                             read[s] =
                                 Some(full::load_word(rt, &scopes, access, at, first, per_word));
@@ -310,9 +309,9 @@ impl RunLoop<'_> {
                         let word = read[s].expect("a word's first iteration loads it");
                         full::take_from_word(access, word, index);
                     }
-                    Some((first, _, last)) => {
+                    Some((first, index, per_word)) => {
                         stored[s].push(build::operand(access, 1));
-                        if last {
+                        if i64::from(index) + 1 == per_word {
                             full::store_word(rt, &scopes, access, (site, line), first, &stored[s]);
                             stored[s].clear();
                         } else {
@@ -420,8 +419,8 @@ fn straight_line(copy: &edit::Clone) -> bool {
 }
 
 /// Where full-run iteration `t`'s access of `site` lies in a word of its
-/// line moved whole (`full::word_iterations`): the word's first iteration,
-/// `t`'s index in it, and whether `t` is its last. Only for structures the
+/// line moved whole: the word's first iteration, `t`'s index in it, and
+/// the word's iterations (`full::word_iterations`). Only for structures the
 /// loop only reads or only writes (a word read ahead or written late moves
 /// no access past another of the same line), and words whose iterations
 /// all lie in `[aligned_from, len)`.
@@ -431,18 +430,15 @@ fn in_word(
     t: i64,
     (aligned_from, len): (i64, i64),
     align: u32,
-) -> Option<(i64, u32, bool)> {
+) -> Option<(i64, u32, i64)> {
     let per_word = full::word_iterations(site, align)?;
     let one_way = sites
         .iter()
         .filter(|s| s.state.id == site.state.id)
         .all(|s| s.is_load == site.is_load);
     let (first, index) = full::word_of(site, t, align);
-    (one_way && first >= aligned_from && first + per_word <= len).then_some((
-        first,
-        index,
-        i64::from(index) + 1 == per_word,
-    ))
+    (one_way && first >= aligned_from && first + per_word <= len)
+        .then_some((first, index, per_word))
 }
 
 /// Branches at `b` into the run while `left` iterations remain, else into

@@ -69,8 +69,8 @@ const MAX_VALUES_FOLLOWED: usize = 256;
 /// the others to reach theirs: that pays when every thread soon reaches one
 /// (a line start, `grep`), not when few get past a long test (`invindex`'s
 /// 11-byte key before a rare number) nor for the short scans deep in an
-/// iteration (H100, 2026-11-26: `pvc`'s digits after 4 tests, 1.105 ms
-/// merged, 1.009 ms nested; a line's pattern compare after 4, 10.06 and
+/// iteration (H100, 2026-11-26: `pvc`'s digits after 4 tests, 1.108 ms
+/// merged, 1.013 ms nested; a line's pattern compare after 4, 10.06 and
 /// 1.90 ms).
 const MAX_TESTS_BEFORE: u32 = 3;
 

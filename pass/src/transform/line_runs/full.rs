@@ -177,8 +177,7 @@ pub(super) fn load_word(
     let b = Builder::before(before);
     let ty = build::vector_type(site.ty, per_word as u32);
     let word = b.load(ty, word_at(&b, site, line, first));
-    build::set_alignment(word, rt.shared_line_align());
-    scopes.mark(word, site.state.id);
+    mark_word(rt, scopes, word, site);
     word
 }
 
@@ -211,9 +210,15 @@ pub(super) fn store_word(
             b.insert_element(w, v, i as u32)
         });
     let stored = b.store(word, word_at(&b, site, line, first));
-    build::set_alignment(stored, rt.shared_line_align());
-    scopes.mark(stored, site.state.id);
+    mark_word(rt, scopes, stored, site);
     crate::llvm::edit::erase(access);
+}
+
+/// A word's load or store `access` of `site`: aligned as lines are (words
+/// start at aligned offsets), in its line's scope.
+fn mark_word(rt: &Runtime<'_, '_>, scopes: &LineScopes, access: LLVMValueRef, site: &RunSite) {
+    build::set_alignment(access, rt.shared_line_align());
+    scopes.mark(access, site.state.id);
 }
 
 /// The address of full-run iteration `first`'s access of `site` in `line`.
