@@ -135,6 +135,7 @@ if(NOT COMMAND sl1_target)
       # As sl1-driver's DEVICE_TUNING (driver/src/build_cu.rs) and its
       # default device rewrites.
       list(APPEND options "SHELL:-Xarch_device -mllvm=-scev-cheap-expansion-budget=6"
+           "SHELL:-Xarch_device -mllvm=-slp-vectorize-hor=false"
            "-mllvm=-sl1-device-tuning")
     endif()
     foreach(option IN LISTS arg_OPTIONS)

@@ -20,8 +20,17 @@ use crate::toolchain::Toolchain;
 /// compute trip counts like `min(n, tid*chunk + chunk) - tid*chunk`, so the
 /// per-thread chunk loops of the app suite unroll as nvcc unrolls them:
 /// measured on the H100, affinity 0.92x to 1.00x of nvcc, pvc 1.21x to 1.25x,
-/// the other apps unchanged (docs/benchmarks.md).
-pub const DEVICE_TUNING: &[&str] = &["-mllvm", "-scev-cheap-expansion-budget=6"];
+/// the other apps unchanged (docs/benchmarks.md). SLP's search for
+/// horizontal reductions finds none worth a vector on NVPTX but costs time
+/// that grows with a block's length: `wc`'s 127-copy full runs spent 0.15 s
+/// in it; without it the PTX of the apps, the do-no-harm kernels, the test
+/// programs and 275 HeCBench programs is unchanged (2026-11-27).
+pub const DEVICE_TUNING: &[&str] = &[
+    "-mllvm",
+    "-scev-cheap-expansion-budget=6",
+    "-mllvm",
+    "-slp-vectorize-hor=false",
+];
 
 /// The plugin's options for the device compile: the pass's options of
 /// `args` (`build_ir::pass_options`) in the plugin's spelling, and where the

@@ -174,7 +174,8 @@ pub struct BuildArgs {
     pub pass: PassFlags,
     /// Leave LLVM's own tuning for the device compilation: by default the
     /// driver passes the options in `DEVICE_TUNING` (a larger budget for the
-    /// trip counts the runtime unroller computes) and the plugin's device
+    /// trip counts the runtime unroller computes, no search for horizontal
+    /// reductions in SLP) and the plugin's device
     /// rewrites (see --no-device-rewrites); this leaves out both.
     #[arg(long)]
     pub no_device_tuning: bool,

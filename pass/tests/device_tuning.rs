@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
-use inkwell::values::AnyValue;
+use inkwell::values::{AnyValue, GenericValue};
 use sl1_pass::tuning::{
     aggregate_atomics, freeze_divisions, narrow_sums, select_switches, widen_range_checks,
 };
@@ -37,7 +37,7 @@ fn function_text(module: &Module<'_>, name: &str) -> String {
 fn only_switches_that_choose_values_become_selects() {
     let context = Context::create();
     let module = load(&context);
-    assert_eq!(select_switches(&module), 1);
+    assert_eq!(select_switches(&module), 3);
     module.verify().unwrap();
     let decode = function_text(&module, "decode");
     assert!(!decode.contains("switch"), "{decode}");
@@ -54,19 +54,57 @@ fn selects_compute_what_the_switch_did() {
     let context = Context::create();
     let original = load(&context);
     let tuned = load(&context);
-    assert_eq!(select_switches(&tuned), 1);
-    let run = |module: &Module<'_>, c: u64| {
+    assert_eq!(select_switches(&tuned), 3);
+    let run = |module: &Module<'_>, name: &str, a: u64, b: Option<&mut u8>| {
         let engine = module.create_interpreter_execution_engine().unwrap();
-        let f = module.get_function("decode").unwrap();
-        let arg = context.i8_type().create_generic_value(c, false);
-        // SAFETY: `decode` takes one i8 and returns an i32.
-        let result = unsafe { engine.run_function(f, &[&arg]) }.as_int(true) as i32;
+        let f = module.get_function(name).unwrap();
+        let mut args = vec![context.i8_type().create_generic_value(a, false)];
+        if let Some(b) = b {
+            // SAFETY: `b` lives until the call below returns.
+            args.push(unsafe { GenericValue::create_generic_value_of_pointer(b) });
+        }
+        let args: Vec<_> = args.iter().collect();
+        // SAFETY: `decode` takes an i8, `spaces` an i8 and a pointer to one;
+        // both return an i32.
+        let result = unsafe { engine.run_function(f, &args) }.as_int(true) as i32;
         engine.remove_module(module).unwrap();
         result
     };
     for c in 0..=255u64 {
-        assert_eq!(run(&tuned, c), run(&original, c), "byte {c}");
+        let decoded = run(&tuned, "decode", c, None);
+        assert_eq!(decoded, run(&original, "decode", c, None), "byte {c}");
     }
+    for a in [0, 9, 10, 32, 65] {
+        for mut b in [0u8, 10, 13, 32, 255] {
+            let tuned_spaces = run(&tuned, "spaces", a, Some(&mut b));
+            let spaces = run(&original, "spaces", a, Some(&mut b));
+            assert_eq!(tuned_spaces, spaces, "bytes {a} {b}");
+        }
+    }
+}
+
+#[test]
+fn switches_in_a_row_become_one_straight_line() {
+    let context = Context::create();
+    let module = load(&context);
+    select_switches(&module);
+    module.verify().unwrap();
+    let spaces = module.get_function("spaces").unwrap();
+    // Each join merged into the block before it: a chain of single-edge
+    // blocks per unrolled copy makes LLVM's InstCombine search each one.
+    assert_eq!(
+        spaces.count_basic_blocks(),
+        1,
+        "{}",
+        function_text(&module, "spaces")
+    );
+    let text = function_text(&module, "spaces");
+    assert!(!text.contains("phi"), "{text}");
+    // The first copy's choice feeds only the last block's add: it sinks
+    // there, below the second copy's load, as InstCombine would sink it.
+    let load = text.find("load i8").unwrap();
+    let select = text.find("select").unwrap();
+    assert!(load < select, "{text}");
 }
 
 #[test]

@@ -35,6 +35,43 @@ join:
   ret i32 %sum
 }
 
+; Two copies of an unrolled loop's is_space (c == ' ' || c == '\n'), one
+; after the other, as S-L1's full runs leave them: both rewritten, and the
+; chain of joins made one straight line, the first copy's choice sunk below
+; the second copy's load (its one user is in the last block).
+define i32 @spaces(i8 %a, ptr %p) {
+entry:
+  switch i8 %a, label %a_other [
+    i8 32, label %a_join
+    i8 10, label %a_newline
+  ]
+
+a_newline:
+  br label %a_join
+
+a_other:
+  br label %a_join
+
+a_join:
+  %a_space = phi i32 [ 1, %entry ], [ 1, %a_newline ], [ 0, %a_other ]
+  %b = load i8, ptr %p, align 1
+  switch i8 %b, label %b_other [
+    i8 32, label %b_join
+    i8 10, label %b_newline
+  ]
+
+b_newline:
+  br label %b_join
+
+b_other:
+  br label %b_join
+
+b_join:
+  %b_space = phi i32 [ 1, %a_join ], [ 1, %b_newline ], [ 0, %b_other ]
+  %n = add i32 %a_space, %b_space
+  ret i32 %n
+}
+
 ; A case block that stores: left as it is.
 define i32 @stores(i8 %c, ptr %p) {
 entry:

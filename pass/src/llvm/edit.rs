@@ -28,6 +28,23 @@ pub fn blocks(function: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
     out
 }
 
+/// The block after `block` in layout order (the first of `function` when
+/// `block` is None), or None at the end: for walks that delete blocks behind
+/// them, where a list taken before would hold deleted ones.
+pub fn next_block(
+    function: LLVMValueRef,
+    block: Option<LLVMBasicBlockRef>,
+) -> Option<LLVMBasicBlockRef> {
+    // SAFETY: reads the block list of a live function.
+    let next = unsafe {
+        match block {
+            None => LLVMGetFirstBasicBlock(function),
+            Some(b) => LLVMGetNextBasicBlock(b),
+        }
+    };
+    (!next.is_null()).then_some(next)
+}
+
 /// Instructions of `block`, in order.
 pub fn instructions(block: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
     let mut out = Vec::new();
@@ -475,6 +492,21 @@ pub fn only_branch_target(block: LLVMBasicBlockRef) -> Option<LLVMBasicBlockRef>
 pub fn delete_block(block: LLVMBasicBlockRef) {
     // SAFETY: the block is unreachable and its values are unused.
     unsafe { LLVMDeleteBasicBlock(block) }
+}
+
+/// Makes straight lines of the chains `joins` form, each join a block whose
+/// only predecessor branches to it alone (`merge_blocks.cpp`): the
+/// instructions without effects sink to the block of the chain their users
+/// are in, as InstCombine would sink them one block at a time, then each
+/// join is merged into its predecessor (its phis replaced by their one
+/// incoming value). Joins of another shape are left as they are.
+pub fn sink_and_merge_joins(joins: &mut [LLVMBasicBlockRef]) {
+    // SAFETY: `joins` are live blocks; LLVM checks each one's shape.
+    unsafe { sl1_sink_and_merge_joins(joins.as_mut_ptr(), joins.len() as u32) }
+}
+
+extern "C" {
+    fn sl1_sink_and_merge_joins(joins: *mut LLVMBasicBlockRef, count: u32);
 }
 
 /// Inserts `freeze inst` right after `inst` (not a phi or terminator) and

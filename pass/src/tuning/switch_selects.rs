@@ -27,12 +27,22 @@ pub fn select_switches(module: &Module<'_>) -> usize {
     let mut rewritten = 0;
     for function in module.get_functions() {
         let function = function.as_value_ref();
-        for block in edit::blocks(function) {
+        let mut joins = Vec::new();
+        // The live block list: a rewrite deletes blocks after `block`.
+        let mut at = edit::next_block(function, None);
+        while let Some(block) = at {
             if let Some(plan) = plan(function, block) {
+                joins.push(plan.join);
                 apply(block, plan);
                 rewritten += 1;
             }
+            at = edit::next_block(function, Some(block));
         }
+        // Straight-line code, as InstCombine and SimplifyCFG would leave it
+        // (copies of an unrolled body that each had a switch now form a
+        // chain of single-edge blocks, which InstCombine sinks through in
+        // time quadratic in its length).
+        edit::sink_and_merge_joins(&mut joins);
     }
     rewritten
 }
