@@ -122,13 +122,19 @@ struct Emitter<'a> {
 
 impl Emitter<'_> {
     fn fresh(&mut self, hint: &str) -> String {
-        self.next += 1;
-        format!("%{hint}{}", self.next)
+        format!("%{}", self.label(hint))
     }
 
     fn label(&mut self, hint: &str) -> String {
         self.next += 1;
-        format!("{hint}{}", self.next)
+        // A hint that ends in a digit is kept apart from the number: `s1`
+        // then 81 and `s` then 181 would both name `s181`.
+        let apart = if hint.ends_with(|c: char| c.is_ascii_digit()) {
+            "_"
+        } else {
+            ""
+        };
+        format!("{hint}{apart}{}", self.next)
     }
 
     fn line(&mut self, text: &str) {

@@ -78,6 +78,37 @@ pub fn generate(seed: u64) -> Kernel {
 mod tests {
     use super::*;
 
+    /// Every value and block name defined twice in a function of `ir`.
+    fn names_defined_twice(ir: &str) -> Vec<String> {
+        let mut twice = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for line in ir.lines() {
+            if line.starts_with("define ") {
+                seen.clear();
+            }
+            let defined = match line.trim_start().split_once(" = ") {
+                Some((name, _)) if name.starts_with('%') => name.to_string(),
+                _ => match line.strip_suffix(':') {
+                    Some(label) if !line.starts_with(' ') => format!("%{label}"),
+                    _ => continue,
+                },
+            };
+            if !seen.insert(defined.clone()) {
+                twice.push(defined);
+            }
+        }
+        twice
+    }
+
+    #[test]
+    fn no_name_is_defined_twice() {
+        // Seed 121535 named a scan's counter and its clamped start `%s181`.
+        for seed in (0..1000).chain([121535]) {
+            let twice = names_defined_twice(&generate(seed).ir);
+            assert!(twice.is_empty(), "seed {seed}: {twice:?} defined twice");
+        }
+    }
+
     #[test]
     fn generated_specs_are_valid_and_reproducible() {
         for seed in 0..2000 {
