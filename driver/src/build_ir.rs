@@ -120,6 +120,8 @@ fn compile(
             .run_passes(passes, machine, PassBuilderOptions::create())
             .map_err(|e| anyhow::anyhow!("{name}: LLVM passes `{passes}` failed: {e}"))
     };
+    // Every build alike, with S-L1 or without, so that they compare.
+    sl1_pass::llvm::miscompiles::avoid_llvm_miscompiles();
     if args.opt_level > 0 {
         run(PRE_CLEANUP)?;
     }

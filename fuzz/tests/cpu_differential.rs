@@ -149,3 +149,27 @@ fn every_mode_computes_the_plain_bytes_on_the_cpu() {
         "no mode changed any of the seeds' code"
     );
 }
+
+/// Seeds the GPU fuzzer found wrong, in the mode it found them in, each
+/// with the date and what was wrong (docs/reliability.md).
+const FOUND: &[(u64, &str)] = &[
+    // 2026-11-27: LLVM's VectorCombine put `exact` on the first peeled
+    // iteration's shift (llvm::miscompiles), so a running value lost bits.
+    (121612, "t7-l32"),
+];
+
+#[test]
+fn seeds_the_gpu_found_compute_the_plain_bytes_on_the_cpu() {
+    let modes = modes::all();
+    for &(seed, name) in FOUND {
+        let mode = modes
+            .iter()
+            .find(|m| m.name == name)
+            .unwrap_or_else(|| panic!("no mode {name} in modes.txt"));
+        let plain_ir = built(seed, &Mode::plain()).unwrap();
+        let plain = outputs(seed, &plain_ir).unwrap();
+        let compared = check(seed, mode, &plain_ir.0, &plain)
+            .unwrap_or_else(|e| panic!("seed {seed} mode {name}: {e}"));
+        assert!(compared, "seed {seed} mode {name}: the same code as plain");
+    }
+}

@@ -13,6 +13,9 @@ use crate::{analysis, transform, tuning};
 /// Analyses every kernel of a device module and reports what it found.
 pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, Error> {
     options.validate()?;
+    // Before LLVM optimises what the pass leaves (the optimizer runs after
+    // it in the same pipeline).
+    crate::llvm::miscompiles::avoid_llvm_miscompiles();
     if !analysis::is_device_module(module) {
         return Err(Error::NotDeviceModule {
             triple: ir::target_triple(module),

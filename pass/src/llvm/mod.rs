@@ -10,6 +10,7 @@
 //! - `backup`: a kernel's body saved before a transform and put back when it fails.
 //! - `diagnostics`: clang diagnostics about the module.
 //! - `abi`: the C entry points the plugin's C++ half calls.
+//! - `miscompiles`: LLVM options that avoid known LLVM miscompiles.
 //!
 //! Handles are raw LLVM references into a module that outlives the pass's
 //! run on it; the functions here take live handles of the right kind (a
@@ -23,3 +24,4 @@ pub(crate) mod edit;
 pub(crate) mod intrinsics;
 pub mod ir;
 pub(crate) mod metadata;
+pub mod miscompiles;
