@@ -500,13 +500,13 @@ pub fn delete_block(block: LLVMBasicBlockRef) {
 /// are in, as InstCombine would sink them one block at a time, then each
 /// join is merged into its predecessor (its phis replaced by their one
 /// incoming value). Joins of another shape are left as they are.
-pub fn sink_and_merge_joins(joins: &mut [LLVMBasicBlockRef]) {
+pub fn sink_and_merge_joins(joins: &[LLVMBasicBlockRef]) {
     // SAFETY: `joins` are live blocks; LLVM checks each one's shape.
-    unsafe { sl1_sink_and_merge_joins(joins.as_mut_ptr(), joins.len() as u32) }
+    unsafe { sl1_sink_and_merge_joins(joins.as_ptr(), joins.len() as u32) }
 }
 
 extern "C" {
-    fn sl1_sink_and_merge_joins(joins: *mut LLVMBasicBlockRef, count: u32);
+    fn sl1_sink_and_merge_joins(joins: *const LLVMBasicBlockRef, count: u32);
 }
 
 /// Inserts `freeze inst` right after `inst` (not a phi or terminator) and

@@ -73,7 +73,7 @@ void sinkAndMerge(ArrayRef<BasicBlock *> Chain) {
 // Each of the `N` blocks `Joins` whose only predecessor branches to it alone
 // joins that predecessor's chain; every chain's instructions are sunk
 // towards their users (above) and its blocks merged into its first.
-extern "C" void sl1_sink_and_merge_joins(LLVMBasicBlockRef *Joins, unsigned N) {
+extern "C" void sl1_sink_and_merge_joins(const LLVMBasicBlockRef *Joins, unsigned N) {
   SmallPtrSet<BasicBlock *, 32> Linked;
   DenseMap<BasicBlock *, BasicBlock *> Next;
   for (unsigned I = 0; I < N; ++I) {

@@ -42,7 +42,7 @@ pub fn select_switches(module: &Module<'_>) -> usize {
         // (copies of an unrolled body that each had a switch now form a
         // chain of single-edge blocks, which InstCombine sinks through in
         // time quadratic in its length).
-        edit::sink_and_merge_joins(&mut joins);
+        edit::sink_and_merge_joins(&joins);
     }
     rewritten
 }
