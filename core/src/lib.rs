@@ -3,6 +3,7 @@
 //! `option_list`), the part of a GPU profile the pass reads (`profile`),
 //! and the statistics build's counter layout (`stats`).
 
+pub mod carveout;
 pub mod error;
 pub mod option_list;
 pub mod options;

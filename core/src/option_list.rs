@@ -288,6 +288,7 @@ pub const PASS_OPTIONS: &[PassOption] = &[
             "launch-report",
             Kind::File,
             "The device compile's report (host compile): launches of its kernels with \
+             lines ask for the carveout of their resident blocks, and those with \
              launch-sized line buffers get their bytes",
         ),
         None,

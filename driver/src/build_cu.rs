@@ -76,7 +76,6 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
         .arg("-fno-discard-value-names")
         .args(load_plugin(tools))
         .args(plugin_options(args, emit, &report_path)?);
-    let launch_sized = args.launch_sized(emit);
     if !args.jump_tables {
         device.arg("-fno-jump-tables");
     }
@@ -145,13 +144,9 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
         temp.path().join(format!("{stem}.o"))
     };
     let mut host = clang_cuda(args, tools);
-    if launch_sized
-        && report
-            .kernels
-            .iter()
-            .any(|k| k.transform.launch_bytes.is_some())
-    {
-        // The launches give the launch-sized line buffers their bytes.
+    if report.kernels.iter().any(|k| k.transform.applied) {
+        // The launches of kernels with lines ask for their carveout, and
+        // give launch-sized line buffers their bytes.
         let settings = PluginSettings {
             launch_report: Some(report_path.display().to_string()),
             ..PluginSettings::default()

@@ -418,7 +418,8 @@ fn verbose_build_shows_every_phase_and_makes_an_executable() {
 
 /// Executables get launch-sized line buffers (the host compile gets the
 /// plugin and the device report, whose kernels say their launch bytes);
-/// PTX gets a static buffer unless asked.
+/// PTX gets a static buffer unless asked. The host compile gets the report
+/// with static buffers too: their launches ask for carveouts.
 #[test]
 fn executables_size_line_buffers_at_launch_unless_asked_for_static_ones() {
     let dir = tempfile::tempdir().unwrap();
@@ -443,7 +444,7 @@ fn executables_size_line_buffers_at_launch_unless_asked_for_static_ones() {
             .lines()
             .find(|l| l.contains("--cuda-host-only"))
             .unwrap_or_else(|| panic!("no host compile shown:\n{}", out.stderr));
-        assert_eq!(host.contains("-sl1-launch-report="), launch, "{host}");
+        assert!(host.contains("-sl1-launch-report="), "{host}");
         let k = &read_report(&report).kernels[0];
         assert!(k.transform.applied, "{:?}", k.transform);
         assert_eq!(

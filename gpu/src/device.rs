@@ -322,6 +322,48 @@ impl Gpu {
             .collect::<Result<_, _>>()?)
     }
 
+    /// Asks for the carveout that holds the blocks `cfg` puts on an SM at
+    /// once (`sl1_core::carveout`), as an executable's launches of a kernel
+    /// with lines do, and opts in to dynamic shared memory above 48 KiB.
+    fn fit_carveout(&self, func: &CudaFunction, cfg: &LaunchConfig) -> Result<(), GpuError> {
+        use cudarc::driver::sys::CUdevice_attribute as Device;
+        use sl1_core::carveout::{carveout_percent, CarveoutInputs};
+        let carveout = CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT;
+        if cfg.shared_mem_bytes > 48 * 1024 {
+            func.set_attribute(
+                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                cfg.shared_mem_bytes as i32,
+            )?;
+        }
+        // The occupancy calculator's answer at the driver's own split.
+        func.set_attribute(carveout, -1)?;
+        let threads = cfg.block_dim.0 * cfg.block_dim.1 * cfg.block_dim.2;
+        let most_resident = func.occupancy_max_active_blocks_per_multiprocessor(
+            threads,
+            cfg.shared_mem_bytes as usize,
+            None,
+        )?;
+        let static_bytes =
+            func.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)?;
+        let percent = carveout_percent(CarveoutInputs {
+            grid_blocks: u64::from(cfg.grid_dim.0)
+                * u64::from(cfg.grid_dim.1)
+                * u64::from(cfg.grid_dim.2),
+            sms: self
+                .ctx
+                .attribute(Device::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?
+                as u64,
+            most_resident: u64::from(most_resident),
+            block_bytes: static_bytes as u64 + u64::from(cfg.shared_mem_bytes),
+            shared_per_sm: self
+                .ctx
+                .attribute(Device::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)?
+                as u64,
+        });
+        func.set_attribute(carveout, percent)?;
+        Ok(())
+    }
+
     /// Runs one configuration of `app`, launched in the shape the app gives
     /// it: outputs filled (poisoned, zeroed or copied from an input), one warm-up
     /// launch, then `reps` timed launches (none: the warm-up alone) (outputs refilled before each, so
@@ -330,7 +372,7 @@ impl Gpu {
     /// the outputs of the last launch.
     pub fn run(
         &self,
-        (func, line_buffer): (&CudaFunction, Option<LineBuffer>),
+        (func, line_buffer, fit_carveout): (&CudaFunction, Option<LineBuffer>, bool),
         app: &dyn App,
         case: &Case,
         inputs: &[CudaSlice<u8>],
@@ -352,6 +394,9 @@ impl Gpu {
             block_dim: (shape.block.0, shape.block.1, 1),
             shared_mem_bytes: line_buffer.map_or(own, |b| b.launch_bytes(block_threads, own)),
         };
+        if line_buffer.is_some() && fit_carveout {
+            self.fit_carveout(func, &cfg)?;
+        }
         let start = self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
         let end = self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
         let mut times = Vec::with_capacity(reps);

@@ -14,6 +14,8 @@ use std::process::Command;
 
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
+use sl1_core::carveout::{carveout_percent, CarveoutInputs};
+use sl1_pass::launch::HostKernel;
 use sl1_pass::transform::LaunchBytes;
 use sl1_pass::{launch, Options};
 
@@ -83,14 +85,30 @@ fn a_block_needs_its_threads_lines_up_to_the_static_size() {
 }
 
 /// `testdata/host/launches.ll` after `launch::size_launches`, run by lli:
-/// the dynamic shared bytes each launch gives, one per line.
-fn run_host(bytes: &BTreeMap<String, LaunchBytes>) -> (Vec<u64>, launch::SizedLaunches) {
+/// what its stand-ins for the CUDA runtime printed, one line per call
+/// (`shared N`: a launch's dynamic shared bytes; `carveout P`: a carveout
+/// set).
+fn run_host(kernels: &BTreeMap<String, HostKernel>) -> (Vec<String>, launch::SizedLaunches) {
+    run_host_text(&host_module(), kernels)
+}
+
+fn host_module() -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/host/launches.ll");
+    std::fs::read_to_string(path).unwrap()
+}
+
+fn run_host_text(
+    ir: &str,
+    kernels: &BTreeMap<String, HostKernel>,
+) -> (Vec<String>, launch::SizedLaunches) {
     let context = Context::create();
     let module = context
-        .create_module_from_ir(MemoryBuffer::create_from_file(&path).unwrap())
+        .create_module_from_ir(MemoryBuffer::create_from_memory_range_copy(
+            ir.as_bytes(),
+            "launches.ll",
+        ))
         .unwrap();
-    let done = launch::size_launches(&module, bytes);
+    let done = launch::size_launches(&module, kernels);
     module.verify().unwrap();
     let text = module.print_to_string().to_string();
     let mut child = Command::new("lli-22")
@@ -111,35 +129,145 @@ fn run_host(bytes: &BTreeMap<String, LaunchBytes>) -> (Vec<u64>, launch::SizedLa
         "lli-22 failed: {}\n{text}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let given = String::from_utf8(out.stdout)
+    let lines = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
-        .map(|l| l.parse().unwrap())
+        .map(str::to_string)
         .collect();
-    (given, done)
+    (lines, done)
+}
+
+/// The numbers of the lines that start with `what`.
+fn printed(lines: &[String], what: &str) -> Vec<i64> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix(what))
+        .map(|n| n.trim().parse().unwrap())
+        .collect()
+}
+
+fn sized(static_bytes: u64) -> BTreeMap<String, HostKernel> {
+    BTreeMap::from([(
+        "_Z5sizedv".to_string(),
+        HostKernel {
+            sized: Some(LaunchBytes {
+                per_thread: 68,
+                most: 20480,
+            }),
+            static_bytes,
+        },
+    )])
 }
 
 #[test]
 fn launches_of_a_launch_sized_kernel_give_its_lines() {
-    let bytes = BTreeMap::from([(
-        "_Z5sizedv".to_string(),
-        LaunchBytes {
-            per_thread: 68,
-            most: 20480,
-        },
-    )]);
-    let (given, done) = run_host(&bytes);
+    let (lines, done) = run_host(&sized(0));
     // 6 threads: 408 B; 1024: the most; a launch that gave 50000 B keeps
     // them (the kernel has no dynamic shared memory of its own); 24 threads
-    // and 100 B given: 1632 B; `plain` as it was.
-    assert_eq!(given, [408, 20480, 50000, 1632, 0]);
+    // and 100 B given: 1632 B; 128 threads: 8704 B (twice); `plain` as it
+    // was.
+    assert_eq!(
+        printed(&lines, "shared"),
+        [408, 20480, 50000, 1632, 8704, 8704, 0]
+    );
+    // One launch call (in the stub).
     assert_eq!(done.sized.get("_Z5sizedv"), Some(&1), "{done:?}");
     assert!(done.skipped.is_empty(), "{done:?}");
 }
 
+/// The carveout `sl1_core::carveout` gives a launch of `grid_blocks` blocks
+/// of `threads` with `dynamic` bytes, on the stand-in H100 of launches.ll.
+fn expected_carveout(grid_blocks: u64, threads: u64, dynamic: u64, static_bytes: u64) -> i64 {
+    i64::from(carveout_percent(CarveoutInputs {
+        grid_blocks,
+        sms: 132,
+        most_resident: (2048 / threads).min(32),
+        block_bytes: dynamic + static_bytes,
+        shared_per_sm: 233_472,
+    }))
+}
+
 #[test]
-fn without_launch_sized_kernels_the_host_module_is_unchanged() {
-    let (given, done) = run_host(&BTreeMap::new());
-    assert_eq!(given, [0, 0, 50000, 100, 0]);
-    assert!(done.sized.is_empty());
+fn launches_of_a_kernel_with_lines_ask_for_the_carveout_of_their_resident_blocks() {
+    for static_bytes in [0, 40_000] {
+        let (lines, done) = run_host(&sized(static_bytes));
+        let carveouts = printed(&lines, "carveout");
+        // Each launch first clears the preference (for the occupancy
+        // query), then sets its own, before it launches.
+        let asked: Vec<i64> = carveouts
+            .chunks(2)
+            .map(|c| {
+                assert_eq!(c[0], -1, "{lines:?}");
+                c[1]
+            })
+            .collect();
+        let launches = [
+            (2, 6, 408),
+            (2, 1024, 20480),
+            (2, 6, 50000),
+            (2, 24, 1632),
+            (528, 128, 8704),
+            (264_000, 128, 8704),
+        ];
+        let expected: Vec<i64> = launches
+            .iter()
+            .map(|&(grid, threads, dynamic)| {
+                expected_carveout(grid, threads, dynamic, static_bytes)
+            })
+            .collect();
+        assert_eq!(asked, expected, "{lines:?}");
+        // 4 blocks an SM ask for 4 blocks' shared memory, a larger grid for
+        // the 16 that fit.
+        assert!(expected[4] < expected[5], "{expected:?}");
+        assert_eq!(done.carveouts.get("_Z5sizedv"), Some(&1), "{done:?}");
+        assert!(
+            lines.iter().position(|l| l.starts_with("carveout"))
+                < lines.iter().position(|l| l.starts_with("shared")),
+            "{lines:?}"
+        );
+    }
+}
+
+#[test]
+fn a_static_buffer_asks_for_carveouts_and_keeps_its_launches_bytes() {
+    let kernels = BTreeMap::from([(
+        "_Z5sizedv".to_string(),
+        HostKernel {
+            sized: None,
+            static_bytes: 49152,
+        },
+    )]);
+    let (lines, done) = run_host(&kernels);
+    assert_eq!(printed(&lines, "shared"), [0, 0, 50000, 100, 0, 0, 0]);
+    assert_eq!(printed(&lines, "carveout").len(), 12, "{lines:?}");
+    assert!(done.sized.is_empty(), "{done:?}");
+    assert_eq!(done.carveouts.get("_Z5sizedv"), Some(&1), "{done:?}");
+}
+
+#[test]
+fn without_kernels_with_lines_the_host_module_is_unchanged() {
+    let (lines, done) = run_host(&BTreeMap::new());
+    assert_eq!(printed(&lines, "shared"), [0, 0, 50000, 100, 0, 0, 0]);
+    assert!(printed(&lines, "carveout").is_empty());
+    assert!(done.sized.is_empty() && done.carveouts.is_empty());
+}
+
+#[test]
+fn a_program_that_sets_carveouts_keeps_them() {
+    let ir = host_module().replace(
+        "  call void @__cuda_register_globals(ptr null)\n",
+        "  call void @__cuda_register_globals(ptr null)\n  \
+         %set = call i32 @cudaFuncSetAttribute(ptr @_Z20__device_stub__sizedv, i32 9, i32 50)\n",
+    );
+    let (lines, done) = run_host_text(&ir, &sized(0));
+    assert_eq!(printed(&lines, "carveout"), [50], "{lines:?}");
+    assert_eq!(
+        printed(&lines, "shared"),
+        [408, 20480, 50000, 1632, 8704, 8704, 0]
+    );
+    assert!(done.carveouts.is_empty(), "{done:?}");
+    assert!(
+        done.skipped[0].contains("sets carveouts itself"),
+        "{done:?}"
+    );
 }

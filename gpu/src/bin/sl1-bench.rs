@@ -77,6 +77,12 @@ struct Args {
     /// `sl1-plot --help`). `sl1-plot` draws them later from the JSON.
     #[arg(long)]
     plots: Option<PathBuf>,
+    /// Builds whose launches leave the shared-memory carveout to the driver
+    /// (default: launches of kernels with lines ask for the carveout their
+    /// resident blocks need, as executables' launches do;
+    /// `sl1_core::carveout`).
+    #[arg(long, value_delimiter = ',')]
+    driver_carveout: Vec<String>,
 }
 
 fn list_dirs(dir: &std::path::Path) -> Result<Vec<String>> {
@@ -208,6 +214,7 @@ fn main() -> Result<()> {
                     .map_err(|e| anyhow::anyhow!("{}: {e}", report.display()))?,
                 Err(_) => None,
             };
+            let fit_carveout = !args.driver_carveout.contains(build);
             let inputs = gpu.upload(&case)?;
             for &config in &app_configs {
                 if let Err(e) = check_args(&case, &app.args(&case, config.total_threads())) {
@@ -220,7 +227,7 @@ fn main() -> Result<()> {
                     config.threads
                 ));
                 let run = match gpu.run(
-                    (&kernel.func, line_buffer),
+                    (&kernel.func, line_buffer, fit_carveout),
                     *app,
                     &case,
                     &inputs,
@@ -250,7 +257,14 @@ fn main() -> Result<()> {
                 if let Some(layout) = &layout {
                     // One more launch, counted from zero.
                     gpu.zero_global(&kernel, &layout.symbol)?;
-                    gpu.run((&kernel.func, line_buffer), *app, &case, &inputs, config, 0)?;
+                    gpu.run(
+                        (&kernel.func, line_buffer, fit_carveout),
+                        *app,
+                        &case,
+                        &inputs,
+                        config,
+                        0,
+                    )?;
                     let counters = gpu.read_global(&kernel, &layout.symbol)?;
                     hit_rates.push(HitRates {
                         app: app.name().into(),
@@ -273,6 +287,12 @@ fn main() -> Result<()> {
         args.reps,
         sweep.len()
     );
+    let carveouts = if args.driver_carveout.is_empty() {
+        String::new()
+    } else {
+        format!(" (the driver's in {})", args.driver_carveout.join(", "))
+    };
+    println!("launches of kernels with lines: the carveout of their resident blocks{carveouts}");
     print!(
         "{}",
         table_compared(&best, &args.baseline, compare_to.as_deref(), Some(&floor))

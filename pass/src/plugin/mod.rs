@@ -69,8 +69,9 @@ pub(crate) fn run_on_module(view: &Module<'_>, diagnostics: Diagnostics, given: 
     finish(diagnostics, result)
 }
 
-/// The host compile's part of launch-sized line buffers: the launches of
-/// the kernels the device compile's report (`path`) gave one get its bytes.
+/// The host compile's part of S-L1 (`launch`): the launches of the kernels
+/// the device compile's report (`path`) gave lines ask for their carveout,
+/// and those of launch-sized buffers give them their bytes.
 fn size_host_launches(
     diagnostics: Diagnostics,
     view: &Module<'_>,
@@ -81,16 +82,16 @@ fn size_host_launches(
     let report: Report = serde_json::from_str(&text).map_err(|e| {
         format!("the device report `{path}` (-sl1-launch-report) is not valid: {e}")
     })?;
-    let done = crate::launch::size_launches(view, &crate::launch::launch_bytes(&report));
+    let done = crate::launch::size_launches(view, &crate::launch::host_kernels(&report));
     for why in &done.skipped {
         diagnostics.emit(
             Severity::Warning,
             None,
-            &format!("a launch left without its line buffer's bytes (it caches nothing): {why}"),
+            &format!("a launch of a kernel with lines left as it was: {why}"),
             None,
         );
     }
-    Ok(!done.sized.is_empty())
+    Ok(!done.sized.is_empty() || !done.carveouts.is_empty())
 }
 
 /// Turns what a guarded entry point returned into its result code, reporting

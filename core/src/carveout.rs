@@ -1,0 +1,104 @@
+//! The shared-memory carveout an S-L1 kernel's launch asks for: the split
+//! of each SM's on-chip memory between shared memory and the hardware L1.
+//!
+//! Left to itself, the CUDA driver takes as much shared memory as the most
+//! blocks that could be resident need, and leaves the rest to L1. An S-L1
+//! kernel's line buffer makes that most a large carveout (a 48 KiB buffer
+//! and 4 blocks an SM: 196 of 228 KiB), and the hardware L1 that its direct
+//! accesses, staged lines and spills still go through shrinks to 28 or
+//! 60 KiB, also when the launch puts only 2 blocks on each SM. A launch
+//! instead asks for the shared memory of the blocks it places on an SM at
+//! once: as many as its grid has per SM, at most as many as fit. On the
+//! H100 `upper` at 264x128 ran 0.281 ms with the driver's split and 0.244
+//! ms with this one (docs/benchmarks.md).
+
+/// Shared memory the system keeps per resident block (sm_80 and later).
+pub const RESERVED_PER_BLOCK: u64 = 1024;
+
+/// What the split is computed from, for one launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CarveoutInputs {
+    /// Blocks of the launch's grid.
+    pub grid_blocks: u64,
+    /// The GPU's SMs.
+    pub sms: u64,
+    /// Blocks of this launch that fit an SM at once at the largest carveout
+    /// (the occupancy calculator's answer).
+    pub most_resident: u64,
+    /// Shared memory of one block: the kernel's static shared memory and
+    /// the launch's dynamic shared memory.
+    pub block_bytes: u64,
+    /// Shared memory an SM has at most.
+    pub shared_per_sm: u64,
+}
+
+/// The carveout preference (`cudaFuncAttributePreferredSharedMemoryCarveout`,
+/// a percentage of `shared_per_sm`) that holds the blocks the launch puts
+/// on each SM at once; the driver rounds it up to a carveout the GPU has.
+/// Missing facts (no SMs, no shared memory) give 100: the driver's own
+/// choice for a kernel with this much shared memory.
+pub fn carveout_percent(c: CarveoutInputs) -> i32 {
+    if c.sms == 0 || c.shared_per_sm == 0 {
+        return 100;
+    }
+    let blocks = c.grid_blocks.div_ceil(c.sms).min(c.most_resident).max(1);
+    let need = blocks.saturating_mul(c.block_bytes + RESERVED_PER_BLOCK);
+    need.saturating_mul(100).div_ceil(c.shared_per_sm).min(100) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const H100: CarveoutInputs = CarveoutInputs {
+        grid_blocks: 264,
+        sms: 132,
+        most_resident: 4,
+        block_bytes: 48 * 1024,
+        shared_per_sm: 228 * 1024,
+    };
+
+    #[test]
+    fn a_grid_of_two_blocks_an_sm_asks_for_two_blocks_shared_memory() {
+        // 2 x 49 KiB of 228 KiB: 43%, which the H100 rounds up to 100 KiB.
+        assert_eq!(carveout_percent(H100), 43);
+    }
+
+    #[test]
+    fn a_grid_larger_than_fits_asks_for_the_most_resident_blocks() {
+        let c = CarveoutInputs {
+            grid_blocks: 2112,
+            ..H100
+        };
+        assert_eq!(carveout_percent(c), 86);
+        let c = CarveoutInputs {
+            grid_blocks: 100_000,
+            most_resident: 8,
+            ..H100
+        };
+        assert_eq!(carveout_percent(c), 100);
+    }
+
+    #[test]
+    fn a_grid_smaller_than_the_gpu_still_holds_one_block() {
+        let c = CarveoutInputs {
+            grid_blocks: 1,
+            block_bytes: 0,
+            ..H100
+        };
+        assert_eq!(carveout_percent(c), 1);
+    }
+
+    #[test]
+    fn missing_device_facts_leave_the_largest_carveout() {
+        for c in [
+            CarveoutInputs { sms: 0, ..H100 },
+            CarveoutInputs {
+                shared_per_sm: 0,
+                ..H100
+            },
+        ] {
+            assert_eq!(carveout_percent(c), 100);
+        }
+    }
+}

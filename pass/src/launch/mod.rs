@@ -1,0 +1,283 @@
+//! The host side of launch-sized line buffers (`Options::launch_sized`):
+//! every kernel launch the host compile sees gives the kernel's line buffer
+//! the dynamic shared memory its block needs (`LaunchBytes`, from the device
+//! compile's report).
+//!
+//! clang lowers `k<<<grid, block, shared, stream>>>(...)` to a call of the
+//! kernel's stub, which calls `cudaLaunchKernel(handle, grid, block, args,
+//! shared, stream)`; the module's constructor registers each handle with the
+//! device name of its kernel (`__cudaRegisterFunction(fatbin, handle, name,
+//! ...)`). Each `cudaLaunchKernel` call whose handle is registered for a
+//! kernel with a launch-sized buffer gives at least `min(per_thread *
+//! block.x * block.y * block.z, most)` bytes: such a kernel has no dynamic
+//! shared memory of its own, so what a launch gave it anyway counts, and a
+//! launch never asks for more than `most` unless it did before. A launch this does not see (through
+//! a function pointer, from another file) gives the buffer nothing more, and
+//! the kernel caches for as many threads as what it gets holds: none when it
+//! gets nothing.
+//!
+//! Every launch of a kernel with lines, launch-sized or static, also asks
+//! for the carveout its resident blocks need (`carveout`), unless the
+//! program sets carveouts itself (`cudaFuncSetAttribute` with
+//! `cudaFuncAttributePreferredSharedMemoryCarveout`).
+
+mod carveout;
+
+use std::collections::BTreeMap;
+
+use inkwell::module::Module;
+use inkwell::values::{AsValueRef, BasicValueEnum};
+use inkwell::IntPredicate;
+
+use crate::report::Report;
+use crate::transform::LaunchBytes;
+
+/// The launch calls of the CUDA runtime clang's stubs use (the second with
+/// `--default-stream per-thread`). Arguments on x86-64: the handle, the
+/// grid as (x | y << 32, z), the block likewise, the argument array, the
+/// dynamic shared bytes and the stream.
+const LAUNCH_CALLS: [&str; 2] = ["cudaLaunchKernel", "cudaLaunchKernel_ptsz"];
+const HANDLE: u32 = 0;
+const GRID_XY: u32 = 1;
+const GRID_Z: u32 = 2;
+const BLOCK_XY: u32 = 3;
+const BLOCK_Z: u32 = 4;
+const SHARED_BYTES: u32 = 6;
+
+/// What `size_launches` did to a host module.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SizedLaunches {
+    /// Launch calls given their kernel's buffer bytes, per kernel (device
+    /// name).
+    pub sized: BTreeMap<String, usize>,
+    /// Launch calls that ask for their carveout first, per kernel.
+    pub carveouts: BTreeMap<String, usize>,
+    /// Launch calls of a kernel with lines left as they were, with why.
+    pub skipped: Vec<String>,
+}
+
+/// What the host compile needs of a kernel with lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HostKernel {
+    /// The launch-sized buffer's bytes; `None` for a static buffer.
+    pub sized: Option<LaunchBytes>,
+    /// The kernel's static shared memory: its own, and a static buffer.
+    pub static_bytes: u64,
+}
+
+/// The launch bytes of every launch-sized kernel of a device report.
+pub fn launch_bytes(report: &Report) -> BTreeMap<String, LaunchBytes> {
+    report
+        .kernels
+        .iter()
+        .filter_map(|k| k.transform.launch_bytes.map(|b| (k.name.clone(), b)))
+        .collect()
+}
+
+/// Every kernel of a device report that has lines.
+pub fn host_kernels(report: &Report) -> BTreeMap<String, HostKernel> {
+    report
+        .kernels
+        .iter()
+        .filter(|k| k.transform.applied)
+        .map(|k| {
+            let t = &k.transform;
+            let buffer = if t.launch_bytes.is_some() {
+                0
+            } else {
+                t.shared_bytes
+            };
+            let kernel = HostKernel {
+                sized: t.launch_bytes,
+                static_bytes: t.kernel_shared_bytes + buffer,
+            };
+            (k.name.clone(), kernel)
+        })
+        .collect()
+}
+
+/// Whether the module sets a kernel's carveout itself.
+fn sets_carveouts(module: &Module<'_>) -> bool {
+    module
+        .get_function(carveout::SET_ATTRIBUTE)
+        .is_some_and(|set| {
+            crate::llvm::edit::calls_to(set).iter().any(|call| {
+                match call.get_operand(1).and_then(|o| o.value()) {
+                    Some(BasicValueEnum::IntValue(attr)) => attr
+                        .get_zero_extended_constant()
+                        .is_none_or(|a| a == carveout::PREFERRED_CARVEOUT),
+                    _ => true,
+                }
+            })
+        })
+}
+
+/// Adds each launch-sized kernel's buffer bytes to its launches in
+/// `module`, and has every launch of a kernel with lines ask for its
+/// carveout first.
+pub fn size_launches(module: &Module<'_>, kernels: &BTreeMap<String, HostKernel>) -> SizedLaunches {
+    let mut done = SizedLaunches::default();
+    if kernels.is_empty() {
+        return done;
+    }
+    let handles = registered_kernels(module);
+    let fit = if sets_carveouts(module) {
+        done.skipped
+            .push("the program sets carveouts itself: the launches keep them".into());
+        None
+    } else {
+        match carveout::fit_function(module) {
+            Ok(f) => Some(f),
+            Err(why) => {
+                done.skipped.push(format!("no carveouts: {why}"));
+                None
+            }
+        }
+    };
+    let builder = module.get_context().create_builder();
+    for name in LAUNCH_CALLS {
+        let Some(launch) = module.get_function(name) else {
+            continue;
+        };
+        for call in crate::llvm::edit::calls_to(launch) {
+            let Some(kernel) = call
+                .get_operand(HANDLE)
+                .and_then(|o| o.value())
+                .and_then(|handle| handles.get(&handle.as_value_ref()))
+            else {
+                continue;
+            };
+            let Some(k) = kernels.get(kernel) else {
+                continue;
+            };
+            let operand = |i| call.get_operand(i).and_then(|o| o.value());
+            let (
+                Some(BasicValueEnum::PointerValue(handle)),
+                Some(BasicValueEnum::IntValue(grid_xy)),
+                Some(BasicValueEnum::IntValue(grid_z)),
+                Some(BasicValueEnum::IntValue(xy)),
+                Some(BasicValueEnum::IntValue(z)),
+                Some(BasicValueEnum::IntValue(shared)),
+            ) = (
+                operand(HANDLE),
+                operand(GRID_XY),
+                operand(GRID_Z),
+                operand(BLOCK_XY),
+                operand(BLOCK_Z),
+                operand(SHARED_BYTES),
+            )
+            else {
+                done.skipped
+                    .push(format!("{kernel}: a `{name}` call of another form"));
+                continue;
+            };
+            let (i64t, i32t) = (xy.get_type(), z.get_type());
+            if i64t.get_bit_width() != 64
+                || i32t.get_bit_width() != 32
+                || grid_xy.get_type() != i64t
+                || grid_z.get_type() != i32t
+                || shared.get_type().get_bit_width() != 64
+            {
+                done.skipped
+                    .push(format!("{kernel}: a `{name}` call of another form"));
+                continue;
+            }
+            builder.position_before(&call);
+            let built = (|| {
+                let x = builder.build_and(xy, i64t.const_int(0xffff_ffff, false), "sl1.block.x")?;
+                let y = builder.build_right_shift(
+                    xy,
+                    i64t.const_int(32, false),
+                    false,
+                    "sl1.block.y",
+                )?;
+                let z = builder.build_int_z_extend(z, i64t, "sl1.block.z")?;
+                let threads =
+                    builder.build_int_mul(builder.build_int_mul(x, y, "")?, z, "sl1.threads")?;
+                let total = match k.sized {
+                    Some(b) => {
+                        let want = builder.build_int_mul(
+                            threads,
+                            i64t.const_int(b.per_thread, false),
+                            "",
+                        )?;
+                        let most = i64t.const_int(b.most, false);
+                        let less = builder.build_int_compare(IntPredicate::ULT, want, most, "")?;
+                        let lines = builder.build_select(less, want, most, "sl1.line.bytes")?;
+                        // The kernel uses no dynamic shared memory of its
+                        // own: the buffer may take what the launch gives
+                        // anyway.
+                        let lines = lines.into_int_value();
+                        let more =
+                            builder.build_int_compare(IntPredicate::UGT, lines, shared, "")?;
+                        Some(
+                            builder
+                                .build_select(more, lines, shared, "sl1.shared")?
+                                .into_int_value(),
+                        )
+                    }
+                    None => None,
+                };
+                if let Some(fit) = fit {
+                    let given = total.unwrap_or(shared);
+                    let fixed = i64t.const_int(k.static_bytes, false);
+                    let args = [
+                        handle.into(),
+                        grid_xy.into(),
+                        grid_z.into(),
+                        threads.into(),
+                        given.into(),
+                        fixed.into(),
+                    ];
+                    builder.build_call(fit, &args, "")?;
+                }
+                Ok::<_, inkwell::builder::BuilderError>(total)
+            })();
+            match built {
+                Ok(total) => {
+                    if let Some(total) = total {
+                        call.set_operand(SHARED_BYTES, total);
+                        *done.sized.entry(kernel.clone()).or_default() += 1;
+                    }
+                    if fit.is_some() {
+                        *done.carveouts.entry(kernel.clone()).or_default() += 1;
+                    }
+                }
+                Err(e) => done.skipped.push(format!("{kernel}: {e}")),
+            }
+        }
+    }
+    done
+}
+
+/// Host handle -> device name, from the module's `__cudaRegisterFunction`
+/// calls (handle: argument 1; the name: argument 2, a string constant).
+fn registered_kernels(
+    module: &Module<'_>,
+) -> BTreeMap<inkwell::llvm_sys::prelude::LLVMValueRef, String> {
+    let mut kernels = BTreeMap::new();
+    let Some(register) = module.get_function("__cudaRegisterFunction") else {
+        return kernels;
+    };
+    for call in crate::llvm::edit::calls_to(register) {
+        let operand = |i| call.get_operand(i).and_then(|o| o.value());
+        let (Some(handle), Some(BasicValueEnum::PointerValue(name))) = (operand(1), operand(2))
+        else {
+            continue;
+        };
+        let Some(global) = module.get_globals().find(|g| g.as_pointer_value() == name) else {
+            continue;
+        };
+        let Some(BasicValueEnum::ArrayValue(text)) = global.get_initializer() else {
+            continue;
+        };
+        if let Some(bytes) = text.as_const_string() {
+            let name = bytes.strip_suffix(&[0]).unwrap_or(bytes);
+            kernels.insert(
+                handle.as_value_ref(),
+                String::from_utf8_lossy(name).into_owned(),
+            );
+        }
+    }
+    kernels
+}
