@@ -142,6 +142,8 @@ fn compile(
     if let Some(tuning) = report.device_tuning.as_mut() {
         sl1_pass::tuning::tune_late(module, tuning);
     }
+    // Every build alike, as the plugin's last pass does.
+    sl1_pass::ptxas_bugs::keep_float_bits_out_of_narrow_stores(module);
     Ok(report)
 }
 

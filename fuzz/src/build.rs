@@ -15,8 +15,8 @@ use sl1_kernelgen::KernelSpec;
 use sl1_pass::transform::LaunchBytes;
 
 use crate::modes::{Mode, PLAIN};
-use crate::ptx_hazard::narrow_store_of_float;
 use crate::ptxas::Ptxas;
+use sl1_pass::ptxas_bugs::narrow_store_of_float;
 
 /// What one build of a seed gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub enum Built {
     Same(String),
     /// The driver failed or panicked, or ptxas refused the PTX.
     Failed(String),
-    /// The PTX meets the ptxas bug of `ptx_hazard` (the line says where):
+    /// The PTX meets the ptxas bug of `sl1_pass::ptxas_bugs` (the line says where):
     /// its bytes would be ptxas's, not the code's, so it is not run.
     Hazard(String),
 }

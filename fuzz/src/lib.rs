@@ -18,7 +18,6 @@ pub mod gpu_run;
 pub mod launches;
 pub mod modes;
 pub mod progress;
-pub mod ptx_hazard;
 pub mod ptxas;
 pub mod run;
 pub mod stop;

@@ -29,7 +29,7 @@ pub struct BuildTally {
     pub mismatches: u64,
     pub nondeterministic: u64,
     pub build_failures: u64,
-    /// Built, but the PTX meets the ptxas bug of `ptx_hazard`: not run.
+    /// Built, but the PTX meets the ptxas bug of `sl1_pass::ptxas_bugs`: not run.
     pub hazards: u64,
     pub launch_failures: u64,
     /// Seconds of builder threads (driver and ptxas), summed.
@@ -240,7 +240,7 @@ impl Tally {
         if hazards > 0 {
             let _ = writeln!(
                 s,
-                "{hazards} build(s) not run: their PTX meets a ptxas bug (a narrow store of a register a float or double operation wrote, `ptx_hazard`); a seed whose plain build does gives no reference"
+                "{hazards} build(s) not run: their PTX meets a ptxas bug (a narrow store of a register a float or double operation wrote, `sl1_pass::ptxas_bugs`); a seed whose plain build does gives no reference"
             );
         }
         let rate = if self.wall_seconds > 0.0 {

@@ -945,7 +945,7 @@ impl Emitter<'_> {
         // Chosen among the bits, as integers: a 64-bit register that a
         // double operation (`selp.f64`) wrote and a narrow store or call
         // then takes is converted by ptxas, not cut
-        // (`sl1_fuzz::ptx_hazard`, seed 2007399).
+        // (`sl1_pass::ptxas_bugs`, seed 2007399).
         let (int, canon) = match elem {
             Elem::F32 => ("i32", "2143289344"),
             _ => ("i64", "9221120237041090560"),

@@ -24,6 +24,7 @@ mod panic;
 mod pipeline;
 mod plugin;
 pub mod profile;
+pub mod ptxas_bugs;
 pub mod report;
 mod runtime;
 pub mod transform;

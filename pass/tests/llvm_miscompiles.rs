@@ -8,12 +8,11 @@
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::passes::PassBuilderOptions;
-use inkwell::targets::{
-    CodeModel, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple,
-};
 use inkwell::values::AnyValue;
-use inkwell::OptimizationLevel;
 use sl1_pass::llvm::miscompiles::avoid_llvm_miscompiles;
+
+mod common;
+use common::nvptx_machine;
 
 const PEELED: &str = r#"
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
@@ -31,22 +30,6 @@ define i32 @peeled(i32 %x, ptr %p) {
   ret i32 %w
 }
 "#;
-
-fn nvptx_machine() -> TargetMachine {
-    Target::initialize_nvptx(&InitializationConfig::default());
-    let triple = TargetTriple::create("nvptx64-nvidia-cuda");
-    Target::from_triple(&triple)
-        .unwrap()
-        .create_target_machine(
-            &triple,
-            "sm_90",
-            "",
-            OptimizationLevel::Aggressive,
-            RelocMode::Default,
-            CodeModel::Default,
-        )
-        .unwrap()
-}
 
 #[test]
 fn vector_combine_puts_no_poison_flag_on_an_existing_instruction() {

@@ -131,3 +131,15 @@ pub unsafe extern "C" fn sl1_tune_late(module: LLVMModuleRef, report_path: *cons
         unsafe { (copied(report_path), ManuallyDrop::new(Module::new(module))) };
     crate::plugin::tune_late(&view, Diagnostics::new(module), report_path)
 }
+
+/// The ptxas workarounds (`ptxas_bugs`), last before code generation, in
+/// every build of a device module. Returns as `sl1_run_on_module`.
+///
+/// # Safety
+/// `module` must be a live module, as passed by `register.cpp`.
+#[no_mangle]
+pub unsafe extern "C" fn sl1_avoid_ptxas_bugs(module: LLVMModuleRef) -> c_int {
+    // SAFETY: as in `sl1_run_on_module`.
+    let view = unsafe { ManuallyDrop::new(Module::new(module)) };
+    crate::plugin::avoid_ptxas_bugs(&view, Diagnostics::new(module))
+}

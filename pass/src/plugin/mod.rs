@@ -119,6 +119,25 @@ fn finish(diagnostics: Diagnostics, result: std::thread::Result<Result<bool, Str
     }
 }
 
+/// The ptxas workarounds (`ptxas_bugs`) on a device module, after LLVM's
+/// optimizer and the late tuning. Returns as `run_on_module`.
+pub(crate) fn avoid_ptxas_bugs(view: &Module<'_>, diagnostics: Diagnostics) -> c_int {
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        if !crate::analysis::is_device_module(view) {
+            return Ok(false);
+        }
+        let guarded = crate::ptxas_bugs::keep_float_bits_out_of_narrow_stores(view);
+        if let Err(message) = view.verify() {
+            return Err(format!(
+                "the module fails the LLVM verifier after S-L1's ptxas workaround (a bug in \
+                 S-L1): {message}"
+            ));
+        }
+        Ok(guarded > 0)
+    }));
+    finish(diagnostics, result)
+}
+
 /// The late device tuning (`tuning::tune_late`), after LLVM's
 /// optimizer. Adds what it did to the report the early pass wrote at
 /// `report_path`. Returns as `run_on_module`.

@@ -104,6 +104,7 @@ const Sl1Options &Sl1Registered = options();
 
 extern "C" int sl1_run_on_module(LLVMModuleRef M, const char *Given);
 extern "C" int sl1_tune_late(LLVMModuleRef M, const char *ReportPath);
+extern "C" int sl1_avoid_ptxas_bugs(LLVMModuleRef M);
 
 // Severity codes used by Rust (`plugin::Severity`).
 enum Sl1Severity { Sl1Error = 0, Sl1Warning = 1, Sl1Remark = 2, Sl1Missed = 3, Sl1Analysis = 4 };
@@ -192,6 +193,15 @@ struct Sl1LateTuningPass : PassInfoMixin<Sl1LateTuningPass> {
   }
 };
 
+// The ptxas workarounds (see ptxas_bugs/mod.rs), in every build.
+struct Sl1PtxasBugsPass : PassInfoMixin<Sl1PtxasBugsPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    int Changed = sl1_avoid_ptxas_bugs(wrap(&M));
+    return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
 } // namespace
 
 extern "C" void sl1_register_pass_builder_callbacks(PassBuilder *PB) {
@@ -203,6 +213,7 @@ extern "C" void sl1_register_pass_builder_callbacks(PassBuilder *PB) {
       [](ModulePassManager &MPM, OptimizationLevel SL1_LTO_PHASE) {
         if (options().flag("device-tuning"))
           MPM.addPass(Sl1LateTuningPass());
+        MPM.addPass(Sl1PtxasBugsPass());
       });
   PB->registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
@@ -212,6 +223,10 @@ extern "C" void sl1_register_pass_builder_callbacks(PassBuilder *PB) {
         }
         if (Name == "sl1-late-tuning") {
           MPM.addPass(Sl1LateTuningPass());
+          return true;
+        }
+        if (Name == "sl1-ptxas-bugs") {
+          MPM.addPass(Sl1PtxasBugsPass());
           return true;
         }
         return false;

@@ -1,5 +1,6 @@
 //! Runs the pass on one `testdata/ll` case, as the focused tests of the pass
-//! need it: the report, and the transformed text of each function.
+//! need it: the report, and the transformed text of each function; and the
+//! NVPTX target machine the tests that lower to PTX use.
 
 // Each test file uses part of this.
 #![allow(dead_code)]
@@ -83,4 +84,22 @@ pub fn short_lines() -> Options {
         stream_max_line_size: 32,
         ..Options::default()
     }
+}
+
+/// An NVPTX target machine for sm_90 at -O3, as the driver lowers with.
+pub fn nvptx_machine() -> inkwell::targets::TargetMachine {
+    use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetTriple};
+    Target::initialize_nvptx(&InitializationConfig::default());
+    let triple = TargetTriple::create("nvptx64-nvidia-cuda");
+    Target::from_triple(&triple)
+        .unwrap()
+        .create_target_machine(
+            &triple,
+            "sm_90",
+            "",
+            inkwell::OptimizationLevel::Aggressive,
+            RelocMode::Default,
+            CodeModel::Default,
+        )
+        .unwrap()
 }

@@ -1,16 +1,6 @@
-//! A ptxas bug the differential runs ran into, found in PTX text so that
-//! kernels that would hit it are known without a GPU.
-//!
-//! PTX lets a store take a register wider than its type and keeps the
-//! register's low bits. ptxas (CUDA 13.0.88, sm_90) instead converts when
-//! the register was written by a floating-point operation: `st.global.b32
-//! [a], r` after `add.rn.f64 r, ..` stores `(u32) 6.0 = 6`, not the low word
-//! 0 (SASS `F2I.U32.F64.TRUNC`; `testdata/toolchain/st_b32_f64.cu`), and
-//! `st.global.b8 [a], r` after `add.rn.f32 r, ..` stores `(u8) 1.75 = 1`,
-//! not the low byte 0 (SASS `F2IP.U8.F32.TRUNC`;
-//! `testdata/toolchain/st_b8_f32.cu`). NVPTX emits such stores for an
-//! under-aligned double (its two halves) and for a float's or double's bits
-//! cut to fewer bits and stored or passed to a call.
+//! Finds, in PTX text, the stores that meet the ptxas bug of `ptxas_bugs`
+//! (a narrow store of a register a floating-point operation wrote), so
+//! that kernels that would hit it are known without a GPU.
 
 use std::collections::HashMap;
 
@@ -24,7 +14,8 @@ pub fn narrow_store_of_float(ptx: &str) -> Option<(usize, String)> {
     // Register -> bits of the float type whose operation last wrote it.
     let mut floats: HashMap<&str, u32> = HashMap::new();
     for (k, line) in ptx.lines().enumerate() {
-        let text = line.trim();
+        // Inline PTX comes in braces: `{cvt.rn.f16.f32 %rs1, %r2;}`.
+        let text = line.trim().trim_start_matches('{');
         let Some((opcode, operands)) = text.split_once(char::is_whitespace) else {
             continue;
         };
@@ -50,11 +41,12 @@ pub fn narrow_store_of_float(ptx: &str) -> Option<(usize, String)> {
             continue;
         }
         let written = match parts[0] {
-            // cvt.<to>.<from>: the first type is the result's.
+            // cvt.<modifiers>.<to>.<from>: the first part after the
+            // modifiers is the result's type (`e4m3x2`: packed bytes).
             "cvt" => parts
                 .iter()
                 .skip(1)
-                .find(|p| type_bits(p).is_some())
+                .find(|p| !CVT_MODIFIERS.contains(p))
                 .and_then(|p| float_bits(p)),
             "setp" => None,
             "mov" => {
@@ -73,6 +65,26 @@ pub fn narrow_store_of_float(ptx: &str) -> Option<(usize, String)> {
     }
     None
 }
+
+/// The rounding, saturation and other modifiers `cvt` takes before its
+/// types.
+const CVT_MODIFIERS: [&str; 15] = [
+    "rn",
+    "rz",
+    "rm",
+    "rp",
+    "rna",
+    "rs",
+    "rni",
+    "rzi",
+    "rmi",
+    "rpi",
+    "sat",
+    "satfinite",
+    "relu",
+    "ftz",
+    "approx",
+];
 
 /// Bits of a PTX type suffix (`b32`, `f64`, `u8`...), if it is one.
 fn type_bits(part: &str) -> Option<u32> {
@@ -136,5 +148,17 @@ mod tests {
                     \txor.b32 \t%r14, %r14, 7;\n\
                     \tst.global.b8 \t[%rd26], %r14;\n";
         assert_eq!(narrow_store_of_float(fine), None);
+    }
+
+    #[test]
+    fn packed_conversions_to_bytes_are_integers() {
+        // HeCBench f8cast: two floats packed into two fp8 bytes.
+        let fp8 = "\tld.global.nc.b32 \t%r6, [%rd2];\n\
+                   \t{cvt.rn.satfinite.e4m3x2.f32 %rs1, %r7, %r6;}\n\
+                   \tst.global.b8 \t[%rd1], %rs1;\n";
+        assert_eq!(narrow_store_of_float(fp8), None);
+        let half = "\tcvt.rn.f16.f32 \t%rs1, %r6;\n\
+                    \tst.global.b8 \t[%rd1], %rs1;\n";
+        assert_eq!(narrow_store_of_float(half).map(|h| h.0), Some(2));
     }
 }
