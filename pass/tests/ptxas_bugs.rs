@@ -133,16 +133,25 @@ fn with_it_no_narrow_store_takes_a_float_register() {
 }
 
 #[test]
-fn whole_values_and_wide_uses_stay_as_they_are() {
-    let body = r#"define void @k(double %x, ptr %p, ptr %q) {
+fn whole_values_wide_uses_and_shuffled_halves_stay_as_they_are() {
+    // A double's halves through a warp shuffle (what `__shfl_down_sync` of
+    // a double is): the cut is an integer instruction of its own.
+    let body = r#"declare i32 @llvm.nvvm.shfl.sync.down.i32(i32, i32, i32, i32)
+define void @k(double %x, ptr %p, ptr %q) {
   %d = fadd double %x, 2.75
   store double %d, ptr %p, align 8
   %b = bitcast double %d to i64
   %s = lshr i64 %b, 63
   store i64 %s, ptr %q, align 8
+  %lo = trunc i64 %b to i32
+  %m = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 -1, i32 %lo, i32 1, i32 31)
+  %w = zext i32 %m to i64
+  %r = getelementptr i8, ptr %q, i64 8
+  store i64 %w, ptr %r, align 8
   ret void
 }"#;
     let (text, guarded) = ptx("whole", body, true);
     assert_eq!(guarded, 0);
     assert!(!text.contains("xor.b"), "{text}");
+    assert_eq!(narrow_store_of_float(&text), None, "{text}");
 }

@@ -1,7 +1,8 @@
 //! Keeps the bits of floating-point values out of narrow stores: where a
 //! float's or double's bits (a `bitcast` to integers) reach a `trunc` or
 //! an `extractelement`, directly or through phis, selects and freezes,
-//! they pass through `xor.bN r, x, 0` first, inline PTX that LLVM does not
+//! that a store stores or a call takes, they pass through `xor.bN r, x, 0`
+//! first, inline PTX that LLVM does not
 //! fold, so the register a narrow store or call argument takes was written
 //! by an integer operation (on the H100 ptxas then keeps its low bits:
 //! `testdata/toolchain/`). A floating-point store below its size's
@@ -93,7 +94,8 @@ fn float_bits_cut(inst: InstructionValue<'_>) -> bool {
 }
 
 /// Whether a use of `start`, directly or through phis, selects, freezes
-/// and bitcasts, is a `trunc` or an `extractelement`.
+/// and bitcasts, is a `trunc` or an `extractelement` that is stored or
+/// passed to a call.
 fn reaches_a_cut(start: InstructionValue<'_>) -> bool {
     let mut seen = vec![start];
     let mut work = vec![start];
@@ -105,7 +107,11 @@ fn reaches_a_cut(start: InstructionValue<'_>) -> bool {
                 continue;
             };
             match user.get_opcode() {
-                InstructionOpcode::Trunc | InstructionOpcode::ExtractElement => return true,
+                InstructionOpcode::Trunc | InstructionOpcode::ExtractElement
+                    if stored_or_passed(user) =>
+                {
+                    return true
+                }
                 InstructionOpcode::Phi
                 | InstructionOpcode::Select
                 | InstructionOpcode::Freeze
@@ -120,6 +126,50 @@ fn reaches_a_cut(start: InstructionValue<'_>) -> bool {
         }
     }
     false
+}
+
+/// Whether `cut` (a trunc or extractelement) is the value a store stores
+/// or an argument of a call to a function (not an intrinsic): NVPTX folds
+/// such a cut into the store or the call's parameter store, which takes
+/// the wider register. A cut anything else uses becomes an integer
+/// instruction of its own (`cvt.u32.u64`), which ptxas handles right (the
+/// halves of a double a warp shuffle moves).
+fn stored_or_passed(cut: InstructionValue<'_>) -> bool {
+    let mut next = cut.get_first_use();
+    while let Some(use_) = next {
+        next = use_.get_next_use();
+        let Some(user) = instruction_of(use_.get_user()) else {
+            continue;
+        };
+        let hit = match user.get_opcode() {
+            InstructionOpcode::Store => {
+                user.get_operand(0)
+                    .and_then(|o| o.value())
+                    .map(|v| v.as_value_ref())
+                    == Some(cut.as_value_ref())
+            }
+            InstructionOpcode::Call => !calls_an_intrinsic(user),
+            _ => false,
+        };
+        if hit {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `call` calls an LLVM intrinsic (`llvm.*`).
+fn calls_an_intrinsic(call: InstructionValue<'_>) -> bool {
+    let callee = call
+        .get_operand(call.get_num_operands() - 1)
+        .and_then(|o| o.value());
+    match callee {
+        Some(BasicValueEnum::PointerValue(p)) => p
+            .get_name()
+            .to_str()
+            .is_ok_and(|name| name.starts_with("llvm.")),
+        _ => false,
+    }
 }
 
 /// `inst` stores a scalar float at an alignment below its size.
