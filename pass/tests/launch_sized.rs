@@ -271,3 +271,19 @@ fn a_program_that_sets_carveouts_keeps_them() {
         "{done:?}"
     );
 }
+
+#[test]
+fn a_launch_of_the_kernels_last_shape_asks_nothing_more() {
+    let last =
+        "  call void @_Z20__device_stub__sizedv(i64 4295231296, i64 4294967424, i32 1, i64 0)\n";
+    let module = host_module();
+    assert!(module.contains(last));
+    let ir = module.replace(last, &last.repeat(3));
+    let (lines, _) = run_host_text(&ir, &sized(0));
+    assert_eq!(
+        printed(&lines, "shared"),
+        [408, 20480, 50000, 1632, 8704, 8704, 8704, 8704, 0]
+    );
+    // Six shapes, each asked for once (twice: the default first).
+    assert_eq!(printed(&lines, "carveout").len(), 12, "{lines:?}");
+}

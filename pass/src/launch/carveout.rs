@@ -34,10 +34,12 @@ const GET_DEVICE: &str = "cudaGetDevice";
 const DEVICE_ATTRIBUTE: &str = "cudaDeviceGetAttribute";
 const OCCUPANCY: &str = "cudaOccupancyMaxActiveBlocksPerMultiprocessor";
 
-/// `sl1.fit_carveout(handle, grid_xy, grid_z, threads, dynamic, static)`:
-/// the launch's kernel handle, its grid as `cudaLaunchKernel` takes it,
-/// its block's threads (i64), the dynamic shared bytes it gives (i64) and
-/// the kernel's static shared bytes (i64). Added on first use; an error
+/// `sl1.fit_carveout(handle, grid_xy, grid_z, threads, dynamic, static,
+/// cache)`: the launch's kernel handle, its grid as `cudaLaunchKernel`
+/// takes it, its block's threads (i64), the dynamic shared bytes it gives
+/// (i64), the kernel's static shared bytes (i64) and the kernel's
+/// `cache_for`: a launch of the shape the kernel's last launch had on the
+/// same device asks the runtime nothing more. Added on first use; an error
 /// when a CUDA function it calls is already declared with another type.
 pub fn fit_function<'ctx>(module: &Module<'ctx>) -> Result<FunctionValue<'ctx>, String> {
     if let Some(f) = module.get_function(FIT_CARVEOUT) {
@@ -68,6 +70,7 @@ pub fn fit_function<'ctx>(module: &Module<'ctx>) -> Result<FunctionValue<'ctx>, 
         i64t.into(),
         i64t.into(),
         i64t.into(),
+        ptr.into(),
     ];
     let f = module.add_function(
         FIT_CARVEOUT,
@@ -78,6 +81,37 @@ pub fn fit_function<'ctx>(module: &Module<'ctx>) -> Result<FunctionValue<'ctx>, 
     b.position_at_end(ctx.append_basic_block(f, "entry"));
     emit_body(&b, f, &calls).map_err(|e| format!("building {FIT_CARVEOUT}: {e}"))?;
     Ok(f)
+}
+
+/// Words of a kernel's launch-shape cache (`cache_for`).
+const CACHE_WORDS: u32 = 5;
+
+/// The cache of `kernel`'s last launch shape that `sl1.fit_carveout`
+/// takes: a zeroed global of the host module, added on first use. Threads
+/// that launch the kernel at once may see each other's words; a shape
+/// taken for the same then keeps another launch's carveout, a matter of
+/// speed only.
+pub fn cache_for<'ctx>(module: &Module<'ctx>, kernel: &str) -> PointerValue<'ctx> {
+    let name = format!("sl1.carveout.{kernel}");
+    if let Some(g) = module.get_global(&name) {
+        return g.as_pointer_value();
+    }
+    let ty = module.get_context().i64_type().array_type(CACHE_WORDS);
+    let g = module.add_global(ty, None, &name);
+    g.set_linkage(Linkage::Internal);
+    g.set_initializer(&ty.const_zero());
+    g.as_pointer_value()
+}
+
+/// The address of word `k` (below `CACHE_WORDS`) of `cache`.
+fn word<'ctx>(
+    b: &Builder<'ctx>,
+    i64t: inkwell::types::IntType<'ctx>,
+    cache: PointerValue<'ctx>,
+    k: u64,
+) -> Result<PointerValue<'ctx>, BuilderError> {
+    debug_assert!(k < u64::from(CACHE_WORDS));
+    crate::llvm::build::inkwell_gep(b, i64t, cache, &[i64t.const_int(k, false)], "")
 }
 
 /// The CUDA runtime functions the helper calls.
@@ -116,6 +150,7 @@ fn emit_body<'ctx>(
         param(4).into_int_value(),
         param(5).into_int_value(),
     );
+    let cache = param(6).into_pointer_value();
     let slot = |init: u64, name: &str| -> Result<PointerValue<'ctx>, BuilderError> {
         let p = b.build_alloca(i32t, name)?;
         b.build_store(p, i32t.const_int(init, false))?;
@@ -130,6 +165,34 @@ fn emit_body<'ctx>(
     let int32 = |v: u64| BasicValueEnum::from(i32t.const_int(v, false)).into();
     b.build_call(rt.get_device, &[device.into()], "")?;
     let dev = b.build_load(i32t, device, "")?;
+    // The kernel's last launch shape (device + 1, grid words, threads,
+    // dynamic bytes): the same again keeps the carveout it set.
+    let c = |v: u64| i64t.const_int(v, false);
+    let dev64 = b.build_int_z_extend(dev.into_int_value(), i64t, "")?;
+    let key = [
+        b.build_int_add(dev64, c(1), "")?,
+        grid_xy,
+        b.build_int_z_extend(grid_z, i64t, "")?,
+        threads,
+        dynamic,
+    ];
+    let mut same = ctx.bool_type().const_int(1, false);
+    for (k, v) in key.iter().enumerate() {
+        let at = word(b, i64t, cache, k as u64)?;
+        let old = b.build_load(i64t, at, "")?.into_int_value();
+        let eq = b.build_int_compare(IntPredicate::EQ, old, *v, "")?;
+        same = b.build_and(same, eq, "")?;
+    }
+    let set = ctx.append_basic_block(f, "set");
+    let done = ctx.append_basic_block(f, "done");
+    b.build_conditional_branch(same, done, set)?;
+    b.position_at_end(done);
+    b.build_return(None)?;
+    b.position_at_end(set);
+    for (k, v) in key.iter().enumerate() {
+        let at = word(b, i64t, cache, k as u64)?;
+        b.build_store(at, *v)?;
+    }
     for (out, what) in [(sms, MULTIPROCESSOR_COUNT), (per_sm, SHARED_PER_SM)] {
         b.build_call(
             rt.device_attribute,
@@ -155,7 +218,6 @@ fn emit_body<'ctx>(
         b.build_int_z_extend(v, i64t, "")
     };
     let (sms, per_sm, most) = (load64(sms)?, load64(per_sm)?, load64(most)?);
-    let c = |v: u64| i64t.const_int(v, false);
     let x = b.build_and(grid_xy, c(0xffff_ffff), "")?;
     let y = b.build_right_shift(grid_xy, c(32), false, "")?;
     let z = b.build_int_z_extend(grid_z, i64t, "")?;

@@ -228,6 +228,7 @@ pub fn size_launches(module: &Module<'_>, kernels: &BTreeMap<String, HostKernel>
                         threads.into(),
                         given.into(),
                         fixed.into(),
+                        carveout::cache_for(module, kernel).into(),
                     ];
                     builder.build_call(fit, &args, "")?;
                 }
