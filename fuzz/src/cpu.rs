@@ -194,6 +194,15 @@ fn one_thread(line: &str) -> Result<String> {
     let Some((lhs, call)) = split_call(line) else {
         return Ok(line.to_string());
     };
+    // `xor.bN r, x, 0` keeps float bits out of narrow stores (ptxas's
+    // sake, `sl1_pass::ptxas_bugs`): on the CPU, the value itself.
+    if let Some(operand) = call
+        .strip_prefix("call ")
+        .filter(|c| c.contains(" asm \"xor.b") && c.contains(", 0;\""))
+        .and_then(|c| c.rsplit_once('(')?.1.strip_suffix(')'))
+    {
+        return Ok(format!("{lhs}xor {operand}, 0"));
+    }
     let Some(at) = call.find("@llvm.nvvm.") else {
         return Ok(line.to_string());
     };
@@ -380,5 +389,16 @@ mod tests {
             );
             assert_eq!(shared, [("@dyn".to_string(), 512)]);
         }
+    }
+
+    #[test]
+    fn the_float_bits_guard_is_the_value_itself() {
+        let line = "  %sl1.float.bits = call i64 asm \"xor.b64 $0, $1, 0;\", \"=l,l\"(i64 %12)";
+        assert_eq!(
+            one_thread(line).unwrap(),
+            "  %sl1.float.bits = xor i64 %12, 0"
+        );
+        let other = "  %v = call i32 asm \"mov.u32 $0, %dynamic_smem_size;\", \"=r\"()";
+        assert_eq!(one_thread(other).unwrap(), other);
     }
 }
