@@ -4,9 +4,9 @@
 //! Left to itself, the CUDA driver takes as much shared memory as the most
 //! blocks that could be resident need, and leaves the rest to L1. An S-L1
 //! kernel's line buffer makes that most a large carveout (a 48 KiB buffer
-//! and 4 blocks an SM: 196 of 228 KiB), and the hardware L1 that its direct
-//! accesses, staged lines and spills still go through shrinks to 28 or
-//! 60 KiB, also when the launch puts only 2 blocks on each SM. A launch
+//! and 4 blocks an SM: 196 of the H100's 228 KiB), and the hardware L1 that
+//! its direct accesses, staged lines and spills still go through gets what
+//! is left, also when the launch puts only 2 blocks on each SM. A launch
 //! instead asks for the shared memory of the blocks it places on an SM at
 //! once: as many as its grid has per SM, at most as many as fit. On the
 //! H100 `upper` at 264x128 ran 0.281 ms with the driver's split and 0.244
@@ -60,7 +60,8 @@ mod tests {
 
     #[test]
     fn a_grid_of_two_blocks_an_sm_asks_for_two_blocks_shared_memory() {
-        // 2 x 49 KiB of 228 KiB: 43%, which the H100 rounds up to 100 KiB.
+        // 2 x 49 KiB of 228 KiB: 43% (the driver rounds it up to a
+        // carveout the GPU has).
         assert_eq!(carveout_percent(H100), 43);
     }
 

@@ -62,7 +62,9 @@ fn parse<'ctx>(context: &'ctx Context, path: &Path) -> Result<Module<'ctx>, Driv
     Ok(module)
 }
 
-fn target_machine(arch: &str, level: u8) -> Result<TargetMachine> {
+/// The NVPTX target machine for `arch` (`sm_90`) at optimisation `level`
+/// (0 to 3), as the in-memory builds lower with.
+pub fn target_machine(arch: &str, level: u8) -> Result<TargetMachine> {
     // LLVM's target registry is global: register NVPTX once, also when
     // several threads build at once.
     static NVPTX: std::sync::Once = std::sync::Once::new();

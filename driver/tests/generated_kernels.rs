@@ -25,10 +25,7 @@ use common::*;
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::passes::PassBuilderOptions;
-use inkwell::targets::{
-    CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple,
-};
-use inkwell::OptimizationLevel;
+use inkwell::targets::{FileType, TargetMachine};
 use sl1_kernelgen::{generate, shrink_candidates, to_ir, KernelSpec};
 use sl1_pass::Options;
 
@@ -83,19 +80,7 @@ fn variants() -> Vec<(&'static str, Options, bool)> {
 }
 
 fn target_machine() -> TargetMachine {
-    Target::initialize_nvptx(&InitializationConfig::default());
-    let triple = TargetTriple::create("nvptx64-nvidia-cuda");
-    Target::from_triple(&triple)
-        .unwrap()
-        .create_target_machine(
-            &triple,
-            "sm_90",
-            "",
-            OptimizationLevel::Aggressive,
-            RelocMode::Default,
-            CodeModel::Default,
-        )
-        .expect("NVPTX target machine")
+    sl1_driver::build_ir::target_machine("sm_90", 3).expect("NVPTX target machine")
 }
 
 /// How a kernel failed: `kind` is what shrinking must preserve.
@@ -268,7 +253,6 @@ fn check_seeds(first: u64, count: u64, ptxas_every: u64) -> (u64, Vec<Failed>) {
     let applied = AtomicU64::new(0);
     let failed = Mutex::new(Vec::new());
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    Target::initialize_nvptx(&InitializationConfig::default());
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {

@@ -178,14 +178,7 @@ impl Gpu {
                         func
                     }
                 };
-            if l.dynamic_shared > 0 {
-                // Opt in to what the launch gives: above 48 KiB (with the
-                // static shared memory) a launch fails without it.
-                func.set_attribute(
-                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    l.dynamic_shared as i32,
-                )?;
-            }
+            opt_in_dynamic_shared(&func, l.dynamic_shared)?;
             let cfg = LaunchConfig {
                 grid_dim: (l.grid.0, l.grid.1, 1),
                 block_dim: (l.block.0, l.block.1, 1),
@@ -324,17 +317,11 @@ impl Gpu {
 
     /// Asks for the carveout that holds the blocks `cfg` puts on an SM at
     /// once (`sl1_core::carveout`), as an executable's launches of a kernel
-    /// with lines do, and opts in to dynamic shared memory above 48 KiB.
+    /// with lines do.
     fn fit_carveout(&self, func: &CudaFunction, cfg: &LaunchConfig) -> Result<(), GpuError> {
         use cudarc::driver::sys::CUdevice_attribute as Device;
         use sl1_core::carveout::{carveout_percent, CarveoutInputs};
         let carveout = CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT;
-        if cfg.shared_mem_bytes > 48 * 1024 {
-            func.set_attribute(
-                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                cfg.shared_mem_bytes as i32,
-            )?;
-        }
         // The occupancy calculator's answer at the driver's own split.
         func.set_attribute(carveout, -1)?;
         let threads = cfg.block_dim.0 * cfg.block_dim.1 * cfg.block_dim.2;
@@ -394,6 +381,7 @@ impl Gpu {
             block_dim: (shape.block.0, shape.block.1, 1),
             shared_mem_bytes: line_buffer.map_or(own, |b| b.launch_bytes(block_threads, own)),
         };
+        opt_in_dynamic_shared(func, cfg.shared_mem_bytes)?;
         if line_buffer.is_some() && fit_carveout {
             self.fit_carveout(func, &cfg)?;
         }
@@ -453,4 +441,16 @@ impl Gpu {
             outputs,
         })
     }
+}
+
+/// Opts `func` in to the dynamic shared memory a launch gives: above 48 KiB
+/// (with the static shared memory) a launch fails without it.
+fn opt_in_dynamic_shared(func: &CudaFunction, bytes: u32) -> Result<(), GpuError> {
+    if bytes > 0 {
+        func.set_attribute(
+            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            bytes as i32,
+        )?;
+    }
+    Ok(())
 }

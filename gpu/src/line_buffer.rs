@@ -6,14 +6,15 @@
 //! it `min(per_thread * block threads, most)` bytes. An executable's host
 //! compile makes its launches do both (`sl1_pass::launch`).
 
+use sl1_core::report::transform::LaunchBytes;
 use sl1_core::report::Report;
 
 /// The line buffer of a kernel S-L1 transformed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineBuffer {
-    /// Launch-sized: bytes per thread and the most a launch gives; `None`
-    /// for a static buffer.
-    pub sized: Option<(u64, u64)>,
+    /// Launch-sized: the bytes a launch gives it; `None` for a static
+    /// buffer.
+    pub sized: Option<LaunchBytes>,
 }
 
 impl LineBuffer {
@@ -27,17 +28,14 @@ impl LineBuffer {
         let Some(k) = report.kernels.iter().find(|k| k.name == kernel) else {
             return Ok(None);
         };
-        let sized = k.transform.launch_bytes.map(|b| (b.per_thread, b.most));
+        let sized = k.transform.launch_bytes;
         Ok((k.transform.applied || sized.is_some()).then_some(LineBuffer { sized }))
     }
 
     /// The dynamic shared memory a launch of `threads` threads a block
     /// gives, with `own` bytes the launch gives anyway.
     pub fn launch_bytes(&self, threads: u64, own: u32) -> u32 {
-        let Some((per_thread, most)) = self.sized else {
-            return own;
-        };
-        let lines = per_thread.saturating_mul(threads).min(most);
+        let lines = self.sized.map_or(0, |b| b.for_block(threads));
         u32::try_from(lines).unwrap_or(u32::MAX).max(own)
     }
 }
@@ -46,7 +44,6 @@ impl LineBuffer {
 mod tests {
     use super::*;
 
-    use sl1_core::report::transform::LaunchBytes;
     use sl1_core::report::KernelReport;
 
     #[test]

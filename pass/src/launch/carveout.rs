@@ -14,6 +14,8 @@ use inkwell::IntPredicate;
 
 use sl1_core::carveout::RESERVED_PER_BLOCK;
 
+use super::ir::{dim3_count, umax, umin};
+
 /// The helper's name in the host module.
 pub const FIT_CARVEOUT: &str = "sl1.fit_carveout";
 
@@ -218,18 +220,9 @@ fn emit_body<'ctx>(
         b.build_int_z_extend(v, i64t, "")
     };
     let (sms, per_sm, most) = (load64(sms)?, load64(per_sm)?, load64(most)?);
-    let x = b.build_and(grid_xy, c(0xffff_ffff), "")?;
-    let y = b.build_right_shift(grid_xy, c(32), false, "")?;
-    let z = b.build_int_z_extend(grid_z, i64t, "")?;
-    let grid = b.build_int_mul(b.build_int_mul(x, y, "")?, z, "grid")?;
-    let umin = |a: IntValue<'ctx>, v: IntValue<'ctx>| -> Result<IntValue<'ctx>, BuilderError> {
-        let less = b.build_int_compare(IntPredicate::ULT, a, v, "")?;
-        Ok(b.build_select(less, a, v, "")?.into_int_value())
-    };
-    let umax = |a: IntValue<'ctx>, v: IntValue<'ctx>| -> Result<IntValue<'ctx>, BuilderError> {
-        let more = b.build_int_compare(IntPredicate::UGT, a, v, "")?;
-        Ok(b.build_select(more, a, v, "")?.into_int_value())
-    };
+    let grid = dim3_count(b, grid_xy, grid_z)?;
+    let umin = |a, v| umin(b, a, v);
+    let umax = |a, v| umax(b, a, v);
     let div_ceil = |a: IntValue<'ctx>, d: IntValue<'ctx>| -> Result<IntValue<'ctx>, BuilderError> {
         let d = umax(d, c(1))?;
         let up = b.build_int_add(a, b.build_int_sub(d, c(1), "")?, "")?;

@@ -22,12 +22,15 @@
 //! `cudaFuncAttributePreferredSharedMemoryCarveout`).
 
 mod carveout;
+mod ir;
 
 use std::collections::BTreeMap;
 
+use inkwell::builder::BuilderError;
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, BasicValueEnum};
-use inkwell::IntPredicate;
+
+use ir::{dim3_count, umax, umin};
 
 use crate::report::Report;
 use crate::transform::LaunchBytes;
@@ -184,16 +187,7 @@ pub fn size_launches(module: &Module<'_>, kernels: &BTreeMap<String, HostKernel>
             }
             builder.position_before(&call);
             let built = (|| {
-                let x = builder.build_and(xy, i64t.const_int(0xffff_ffff, false), "sl1.block.x")?;
-                let y = builder.build_right_shift(
-                    xy,
-                    i64t.const_int(32, false),
-                    false,
-                    "sl1.block.y",
-                )?;
-                let z = builder.build_int_z_extend(z, i64t, "sl1.block.z")?;
-                let threads =
-                    builder.build_int_mul(builder.build_int_mul(x, y, "")?, z, "sl1.threads")?;
+                let threads = dim3_count(&builder, xy, z)?;
                 let total = match k.sized {
                     Some(b) => {
                         let want = builder.build_int_mul(
@@ -201,20 +195,11 @@ pub fn size_launches(module: &Module<'_>, kernels: &BTreeMap<String, HostKernel>
                             i64t.const_int(b.per_thread, false),
                             "",
                         )?;
-                        let most = i64t.const_int(b.most, false);
-                        let less = builder.build_int_compare(IntPredicate::ULT, want, most, "")?;
-                        let lines = builder.build_select(less, want, most, "sl1.line.bytes")?;
+                        let lines = umin(&builder, want, i64t.const_int(b.most, false))?;
                         // The kernel uses no dynamic shared memory of its
                         // own: the buffer may take what the launch gives
                         // anyway.
-                        let lines = lines.into_int_value();
-                        let more =
-                            builder.build_int_compare(IntPredicate::UGT, lines, shared, "")?;
-                        Some(
-                            builder
-                                .build_select(more, lines, shared, "sl1.shared")?
-                                .into_int_value(),
-                        )
+                        Some(umax(&builder, lines, shared)?)
                     }
                     None => None,
                 };
@@ -232,7 +217,7 @@ pub fn size_launches(module: &Module<'_>, kernels: &BTreeMap<String, HostKernel>
                     ];
                     builder.build_call(fit, &args, "")?;
                 }
-                Ok::<_, inkwell::builder::BuilderError>(total)
+                Ok::<_, BuilderError>(total)
             })();
             match built {
                 Ok(total) => {

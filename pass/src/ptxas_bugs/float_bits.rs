@@ -70,12 +70,21 @@ fn int_like(f: FloatType<'_>, bits: u32) -> IntType<'_> {
     }
 }
 
-/// The instruction `user` is, if it is one.
-fn instruction_of(user: AnyValueEnum<'_>) -> Option<InstructionValue<'_>> {
-    match user {
-        AnyValueEnum::InstructionValue(i) => Some(i),
-        other => BasicValueEnum::try_from(other).ok()?.as_instruction_value(),
+/// The instructions that use `v`.
+fn users(v: InstructionValue<'_>) -> Vec<InstructionValue<'_>> {
+    let mut users = Vec::new();
+    let mut next = v.get_first_use();
+    while let Some(use_) = next {
+        next = use_.get_next_use();
+        let user = match use_.get_user() {
+            AnyValueEnum::InstructionValue(i) => Some(i),
+            other => BasicValueEnum::try_from(other)
+                .ok()
+                .and_then(|b| b.as_instruction_value()),
+        };
+        users.extend(user);
     }
+    users
 }
 
 /// `inst` (a bitcast) takes a scalar float's bits to integers whose uses
@@ -100,12 +109,7 @@ fn reaches_a_cut(start: InstructionValue<'_>) -> bool {
     let mut seen = vec![start];
     let mut work = vec![start];
     while let Some(v) = work.pop() {
-        let mut next = v.get_first_use();
-        while let Some(use_) = next {
-            next = use_.get_next_use();
-            let Some(user) = instruction_of(use_.get_user()) else {
-                continue;
-            };
+        for user in users(v) {
             match user.get_opcode() {
                 InstructionOpcode::Trunc | InstructionOpcode::ExtractElement
                     if stored_or_passed(user) =>
@@ -135,27 +139,16 @@ fn reaches_a_cut(start: InstructionValue<'_>) -> bool {
 /// instruction of its own (`cvt.u32.u64`), which ptxas handles right (the
 /// halves of a double a warp shuffle moves).
 fn stored_or_passed(cut: InstructionValue<'_>) -> bool {
-    let mut next = cut.get_first_use();
-    while let Some(use_) = next {
-        next = use_.get_next_use();
-        let Some(user) = instruction_of(use_.get_user()) else {
-            continue;
-        };
-        let hit = match user.get_opcode() {
-            InstructionOpcode::Store => {
-                user.get_operand(0)
-                    .and_then(|o| o.value())
-                    .map(|v| v.as_value_ref())
-                    == Some(cut.as_value_ref())
-            }
-            InstructionOpcode::Call => !calls_an_intrinsic(user),
-            _ => false,
-        };
-        if hit {
-            return true;
+    users(cut).into_iter().any(|user| match user.get_opcode() {
+        InstructionOpcode::Store => {
+            user.get_operand(0)
+                .and_then(|o| o.value())
+                .map(|v| v.as_value_ref())
+                == Some(cut.as_value_ref())
         }
-    }
-    false
+        InstructionOpcode::Call => !calls_an_intrinsic(user),
+        _ => false,
+    })
 }
 
 /// Whether `call` calls an LLVM intrinsic (`llvm.*`).
@@ -211,24 +204,35 @@ fn xor_zero<'ctx>(
     }
 }
 
-/// Replaces `inst`, a bitcast of a float to integers, by the float's
-/// bits through `xor_zero` (then cast to `inst`'s type).
-fn guard_bitcast(b: &Builder<'_>, inst: InstructionValue<'_>) -> Result<bool, BuilderError> {
+/// The bits of `inst`'s operand 0, a float of a width `float_width`
+/// knows, through `xor_zero`, built where `b` stands; `None` for another
+/// operand.
+fn guarded_bits<'ctx>(
+    b: &Builder<'ctx>,
+    inst: InstructionValue<'ctx>,
+) -> Result<Option<inkwell::values::IntValue<'ctx>>, BuilderError> {
     let Some(BasicValueEnum::FloatValue(x)) = inst.get_operand(0).and_then(|o| o.value()) else {
-        return Ok(false);
+        return Ok(None);
     };
     let Some(bits) = float_width(x.get_type()) else {
-        return Ok(false);
+        return Ok(None);
     };
+    let raw = b.build_bit_cast(x, int_like(x.get_type(), bits), "")?;
+    xor_zero(b, raw.into_int_value()).map(Some)
+}
+
+/// Replaces `inst`, a bitcast of a float to integers, by the float's
+/// guarded bits (then cast to `inst`'s type).
+fn guard_bitcast(b: &Builder<'_>, inst: InstructionValue<'_>) -> Result<bool, BuilderError> {
     let Some(next) = inst.get_next_instruction() else {
         return Ok(false);
     };
     b.position_before(&next);
-    let int = int_like(x.get_type(), bits);
-    let raw = b.build_bit_cast(x, int, "")?.into_int_value();
-    let safe = xor_zero(b, raw)?;
+    let Some(safe) = guarded_bits(b, inst)? else {
+        return Ok(false);
+    };
     let ty = BasicTypeEnum::try_from(inst.get_type()).expect("a bitcast's type is basic");
-    let value = if ty == int.into() {
+    let value = if ty == safe.get_type().into() {
         safe.as_basic_value_enum()
     } else {
         b.build_bit_cast(safe, ty, "")?
@@ -238,18 +242,11 @@ fn guard_bitcast(b: &Builder<'_>, inst: InstructionValue<'_>) -> Result<bool, Bu
     Ok(true)
 }
 
-/// Makes `inst`, an under-aligned store of a float, store its bits through
-/// `xor_zero`.
+/// Makes `inst`, an under-aligned store of a float, store its guarded bits.
 fn guard_store(b: &Builder<'_>, inst: InstructionValue<'_>) -> Result<bool, BuilderError> {
-    let Some(BasicValueEnum::FloatValue(x)) = inst.get_operand(0).and_then(|o| o.value()) else {
-        return Ok(false);
-    };
-    let Some(bits) = float_width(x.get_type()) else {
-        return Ok(false);
-    };
     b.position_before(&inst);
-    let int = int_like(x.get_type(), bits);
-    let raw = b.build_bit_cast(x, int, "")?.into_int_value();
-    let safe = xor_zero(b, raw)?;
-    Ok(inst.set_operand(0, safe))
+    Ok(match guarded_bits(b, inst)? {
+        Some(safe) => inst.set_operand(0, safe),
+        None => false,
+    })
 }
