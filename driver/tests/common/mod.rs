@@ -74,7 +74,19 @@ pub struct Outcome {
 }
 
 pub fn run(cmd: &mut Command) -> Outcome {
-    let out = cmd.output().expect("command starts");
+    // A program a test has just copied can be busy for a moment: another
+    // test thread's fork between the copy's open and its close holds the
+    // file open for writing until that child execs (ETXTBSY).
+    let mut tries = 0;
+    let out = loop {
+        match cmd.output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => break other.expect("command starts"),
+        }
+    };
     Outcome {
         code: out.status.code(),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
