@@ -253,6 +253,13 @@ pub const PASS_OPTIONS: &[PassOption] = &[
          threads advance together whichever loop each is in (a device rewrite)",
     ),
     option(
+        "no-vector-loads",
+        Kind::Flag,
+        "Keep each load of an unrolled loop on its own. By default a loop that reads adjacent \
+         elements gets a copy that reads them 16 bytes at a time, entered when the first \
+         address is aligned (a device rewrite)",
+    ),
+    option(
         "shared-budget",
         Kind::Bytes,
         "Shared memory in bytes a block's line buffer and the kernel's own static shared \
@@ -457,6 +464,7 @@ impl PluginSettings {
             full_runs: !on("no-full-runs")?,
             device_tuning: on("device-tuning")?,
             loop_merging: !on("no-loop-merging")?,
+            vector_loads: !on("no-vector-loads")?,
             shared_budget: shared_budget.unwrap_or(defaults.shared_budget),
             dynamic_shared: given.number("dynamic-shared")?,
             launch_sized: on("launch-sized")?,
@@ -520,6 +528,7 @@ impl PluginSettings {
             ("no-full-runs", !o.full_runs),
             ("device-tuning", o.device_tuning),
             ("no-loop-merging", o.device_tuning && !o.loop_merging),
+            ("no-vector-loads", o.device_tuning && !o.vector_loads),
             ("panic-for-testing", self.panic_for_testing),
         ];
         named.extend(flags.iter().filter(|(_, on)| *on).map(|&(n, _)| (n, None)));
@@ -579,6 +588,7 @@ mod tests {
                 full_runs: false,
                 device_tuning: true,
                 loop_merging: false,
+                vector_loads: false,
                 dynamic_shared: Some(1024),
                 launch_sized: true,
                 ..Options::default()
@@ -607,6 +617,7 @@ mod tests {
                 line_runs: false,
                 device_tuning: true,
                 loop_merging: false,
+                vector_loads: false,
                 dynamic_shared: Some(4096),
                 ..Options::default()
             },

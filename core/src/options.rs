@@ -103,6 +103,11 @@ pub struct Options {
     /// each is in (`tuning::merge_divergent_loops`).
     #[serde(default = "yes")]
     pub loop_merging: bool,
+    /// With `device_tuning`: unrolled loops that read adjacent elements get
+    /// a copy reading them 16 bytes at a time, entered where the first
+    /// address is aligned (`tuning::vectorize_aligned_loads`).
+    #[serde(default = "yes")]
+    pub vector_loads: bool,
     /// Shared memory, in bytes, the line buffer and the kernel's own static
     /// shared memory may take together per block: at most the 48 KiB a block
     /// gets without opting in (the buffer is static; a compiled program's
@@ -189,6 +194,7 @@ impl Default for Options {
             warp_copies: true,
             device_tuning: false,
             loop_merging: true,
+            vector_loads: true,
             shared_budget: STATIC_SHARED_LIMIT,
             dynamic_shared: None,
             launch_sized: false,

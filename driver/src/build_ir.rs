@@ -129,7 +129,8 @@ fn compile(
     }
     // IR inputs give PTX or IR, whose launches the driver does not see: the
     // line buffer is launch-sized only when asked (--line-buffer launch).
-    let mut report = sl1_pass::run_on_module(module, &pass_options(args, Emit::Ptx)?)
+    let options = pass_options(args, Emit::Ptx)?;
+    let mut report = sl1_pass::run_on_module(module, &options)
         .with_context(|| format!("{name}: S-L1 failed"))?;
     // What the pass wrote must be valid IR before LLVM optimises it: an
     // invalid module is S-L1's bug, reported as such rather than compiled.
@@ -142,7 +143,7 @@ fn compile(
     })?;
     run(&format!("default<O{}>", args.opt_level))?;
     if let Some(tuning) = report.device_tuning.as_mut() {
-        sl1_pass::tuning::tune_late(module, tuning);
+        sl1_pass::tuning::tune_late(module, options.vector_loads, tuning);
     }
     // Every build alike, as the plugin's last pass does.
     sl1_pass::ptxas_bugs::keep_float_bits_out_of_narrow_stores(module);

@@ -158,12 +158,14 @@ impl Report {
                 "  device tuning: {} switch(es) that only choose values made selects, {} \
                  division(s) frozen for the loops nested below them, {} range check(s) on \
                  8- or 16-bit values made in 32 bits, {} sum(s) of narrow values added in 32 \
-                 bits first, {} atomic add(s) to one address made once per warp",
+                 bits first, {} atomic add(s) to one address made once per warp, {} \
+                 unrolled loop(s) given a copy that reads 16 B at a time where aligned",
                 t.selected_switches,
                 t.frozen_divisions,
                 t.widened_range_checks,
                 t.narrowed_sums,
-                t.warp_atomics
+                t.warp_atomics,
+                t.vector_loads
             );
             for m in &t.merged_loops {
                 let _ = writeln!(

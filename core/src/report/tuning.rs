@@ -19,6 +19,10 @@ pub struct TuningReport {
     /// warp with the sum of its threads' values.
     #[serde(default)]
     pub warp_atomics: usize,
+    /// Unrolled loops given a copy that reads adjacent elements 16 bytes at
+    /// a time, entered when the first address is aligned.
+    #[serde(default)]
+    pub vector_loads: usize,
     /// Top-level loops merged with the inner loops whose trip counts depend
     /// on loaded data.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

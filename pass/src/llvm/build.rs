@@ -457,6 +457,36 @@ pub fn set_alignment(v: LLVMValueRef, align: u32) {
     unsafe { LLVMSetAlignment(v, align) }
 }
 
+/// The source element type of a `getelementptr` instruction.
+pub fn gep_source_type(gep: LLVMValueRef) -> LLVMTypeRef {
+    unsafe { LLVMGetGEPSourceElementType(gep) }
+}
+
+/// Whether `v` is a load that is neither volatile nor atomic.
+pub fn is_plain_load(v: LLVMValueRef) -> bool {
+    is_instruction(v)
+        && opcode(v) == LLVMOpcode::LLVMLoad
+        && unsafe {
+            LLVMGetVolatile(v) == 0
+                && LLVMGetOrdering(v) == LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
+        }
+}
+
+/// Whether `v` is an add, or an `or disjoint` (an add without carries).
+pub fn is_add(v: LLVMValueRef) -> bool {
+    is_instruction(v)
+        && match opcode(v) {
+            LLVMOpcode::LLVMAdd => true,
+            LLVMOpcode::LLVMOr => unsafe { LLVMGetIsDisjoint(v) != 0 },
+            _ => false,
+        }
+}
+
+/// Replaces operand `index` of `user` with `value`.
+pub fn set_operand(user: LLVMValueRef, index: u32, value: LLVMValueRef) {
+    unsafe { LLVMSetOperand(user, index, value) }
+}
+
 /// Whether `v` has a use.
 pub fn has_uses(v: LLVMValueRef) -> bool {
     unsafe { !LLVMGetFirstUse(v).is_null() }

@@ -221,6 +221,48 @@ impl<'m> Value<'m> {
         }
     }
 
+    /// Whether the instruction may write memory or synchronise: stores,
+    /// atomics, fences, and calls whose callee or call site does not say
+    /// `memory(none)` or `memory(read)` (intrinsics such as `llvm.fmuladd` do).
+    pub fn may_write_memory(self) -> bool {
+        match self.opcode() {
+            Some(LLVMOpcode::LLVMLoad) => false,
+            Some(
+                LLVMOpcode::LLVMStore
+                | LLVMOpcode::LLVMAtomicRMW
+                | LLVMOpcode::LLVMAtomicCmpXchg
+                | LLVMOpcode::LLVMFence
+                | LLVMOpcode::LLVMInvoke
+                | LLVMOpcode::LLVMCallBr
+                | LLVMOpcode::LLVMVAArg,
+            ) => true,
+            Some(LLVMOpcode::LLVMCall) => !self.call_only_reads(),
+            _ => false,
+        }
+    }
+
+    /// Whether a call's `memory` attribute (on the call or its callee)
+    /// allows no writes to any location.
+    fn call_only_reads(self) -> bool {
+        let name = "memory";
+        // Two bits per location; the high one of each is "may modify".
+        const MODIFIES: u64 = 0xAAAA_AAAA_AAAA_AAAA;
+        // SAFETY: `raw` is a call; attribute index u32::MAX names the function.
+        unsafe {
+            let kind = LLVMGetEnumAttributeKindForName(name.as_ptr() as *const c_char, name.len());
+            let index = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
+            let mut attribute = LLVMGetCallSiteEnumAttribute(self.raw, index, kind);
+            if attribute.is_null() {
+                let callee = LLVMGetCalledValue(self.raw);
+                if LLVMGetValueKind(callee) != LLVMValueKind::LLVMFunctionValueKind {
+                    return false;
+                }
+                attribute = LLVMGetEnumAttributeAtIndex(callee, index, kind);
+            }
+            !attribute.is_null() && LLVMGetEnumAttributeValue(attribute) & MODIFIES == 0
+        }
+    }
+
     /// Whether a load or store is volatile.
     pub fn is_volatile(self) -> bool {
         match self.opcode() {

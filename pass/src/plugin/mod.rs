@@ -145,13 +145,14 @@ pub(crate) fn tune_late(
     view: &Module<'_>,
     diagnostics: Diagnostics,
     report_path: Option<String>,
+    vector_loads: bool,
 ) -> c_int {
     let result = catch_unwind(AssertUnwindSafe(|| {
         if !crate::analysis::is_device_module(view) {
             return Ok(false);
         }
         let mut tuned = crate::tuning::TuningReport::default();
-        let changed = crate::tuning::tune_late(view, &mut tuned);
+        let changed = crate::tuning::tune_late(view, vector_loads, &mut tuned);
         if let Err(message) = view.verify() {
             return Err(format!(
                 "the tuned module fails the LLVM verifier (a bug in S-L1's device tuning; \
@@ -168,6 +169,7 @@ pub(crate) fn tune_late(
             tuning.widened_range_checks = tuned.widened_range_checks;
             tuning.narrowed_sums = tuned.narrowed_sums;
             tuning.warp_atomics = tuned.warp_atomics;
+            tuning.vector_loads = tuned.vector_loads;
             report.transformed |= changed;
             write_report(path, &report)?;
         }

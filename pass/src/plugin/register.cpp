@@ -103,7 +103,7 @@ const Sl1Options &Sl1Registered = options();
 } // namespace
 
 extern "C" int sl1_run_on_module(LLVMModuleRef M, const char *Given);
-extern "C" int sl1_tune_late(LLVMModuleRef M, const char *ReportPath);
+extern "C" int sl1_tune_late(LLVMModuleRef M, const char *ReportPath, int VectorLoads);
 extern "C" int sl1_avoid_ptxas_bugs(LLVMModuleRef M);
 
 // Severity codes used by Rust (`plugin::Severity`).
@@ -188,7 +188,9 @@ struct Sl1Pass : PassInfoMixin<Sl1Pass> {
 struct Sl1LateTuningPass : PassInfoMixin<Sl1LateTuningPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     std::string Report = options().value("report");
-    int Changed = sl1_tune_late(wrap(&M), Report.empty() ? nullptr : Report.c_str());
+    int VectorLoads = !options().flag("no-vector-loads");
+    int Changed =
+        sl1_tune_late(wrap(&M), Report.empty() ? nullptr : Report.c_str(), VectorLoads);
     return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
 };

@@ -5,7 +5,8 @@
 //! before LLVM's unroller; divisions are frozen, narrow range checks widened and sums of narrow
 //! values narrowed last, after the optimizer
 //! (whose instruction combining would move the freeze to their operands)
-//! and before code generation, where loop strength reduction runs. Inner
+//! and before code generation, where loop strength reduction runs; unrolled
+//! loops get copies with vector loads last (`vector_loads`). Inner
 //! loops whose trip counts differ between threads are merged into their
 //! top-level loop right after the S-L1 transform, in kernels it left alone
 //! (`merged_loops`).
@@ -14,6 +15,7 @@ mod frozen_divisions;
 mod merged_loops;
 mod narrow_sums;
 mod switch_selects;
+mod vector_loads;
 mod warp_atomics;
 mod widened_range_checks;
 
@@ -21,6 +23,7 @@ pub use frozen_divisions::freeze_divisions;
 pub use merged_loops::{merge_divergent_loops, KeptLoop, MergedLoop, Merging, NO_MERGING_HINT};
 pub use narrow_sums::narrow_sums;
 pub use switch_selects::select_switches;
+pub use vector_loads::vectorize_aligned_loads;
 pub use warp_atomics::aggregate_atomics;
 pub use widened_range_checks::widen_range_checks;
 
@@ -28,15 +31,27 @@ pub use sl1_core::report::tuning::TuningReport;
 
 /// The rewrites made after LLVM's optimizer, before code generation:
 /// divisions frozen, range checks widened, sums narrowed, atomic adds to
-/// one address made once per warp (in that order: none undoes another). Records in `report` how many of each.
-pub fn tune_late(module: &inkwell::module::Module<'_>, report: &mut TuningReport) -> bool {
+/// one address made once per warp, and with `vector_loads` unrolled loops
+/// given copies that read aligned 16 B pieces at once (in that order: none
+/// undoes another). Records in `report` how many of each.
+pub fn tune_late(
+    module: &inkwell::module::Module<'_>,
+    vector_loads: bool,
+    report: &mut TuningReport,
+) -> bool {
     report.frozen_divisions = freeze_divisions(module);
     report.widened_range_checks = widen_range_checks(module);
     report.narrowed_sums = narrow_sums(module);
     report.warp_atomics = aggregate_atomics(module);
+    report.vector_loads = if vector_loads {
+        vectorize_aligned_loads(module)
+    } else {
+        0
+    };
     report.frozen_divisions
         + report.widened_range_checks
         + report.narrowed_sums
         + report.warp_atomics
+        + report.vector_loads
         > 0
 }

@@ -1,0 +1,177 @@
+//! Unrolled loops that read adjacent elements get a copy reading them 16 B
+//! at a time (`sl1_pass::tuning::vectorize_aligned_loads`) on
+//! `testdata/ll/vector_loads.ll`: which loops, and that the rewritten code
+//! computes what the original did in LLVM's interpreter, with the first
+//! address aligned (the copy runs) and not (the loop runs as it was).
+
+use std::path::{Path, PathBuf};
+
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::Module;
+use inkwell::values::{AnyValue, GenericValue};
+use sl1_pass::tuning::vectorize_aligned_loads;
+
+fn case() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .join("testdata/ll/vector_loads.ll")
+}
+
+fn load(context: &Context) -> Module<'_> {
+    let buffer = MemoryBuffer::create_from_file(&case()).unwrap();
+    context.create_module_from_ir(buffer).unwrap()
+}
+
+fn text(module: &Module<'_>, name: &str) -> String {
+    module
+        .get_function(name)
+        .unwrap()
+        .print_to_string()
+        .to_string()
+}
+
+/// 16-byte aligned storage for `n` 32-bit values.
+fn aligned_words(n: usize) -> Vec<u128> {
+    vec![0u128; n.div_ceil(4) + 1]
+}
+
+fn words(storage: &mut [u128]) -> &mut [u32] {
+    // Four u32 per u128, in order, within the allocation.
+    let len = storage.len() * 4;
+    let ptr = storage.as_mut_ptr().cast::<u32>();
+    // SAFETY: u128 storage is valid, initialised and aligned for u32.
+    unsafe { std::slice::from_raw_parts_mut(ptr, len) }
+}
+
+#[test]
+fn loops_reading_aligned_pieces_get_a_copy_and_the_others_stay() {
+    let context = Context::create();
+    let module = load(&context);
+    assert_eq!(vectorize_aligned_loads(&module), 2);
+    module.verify().unwrap();
+    let dot = text(&module, "dot");
+    assert_eq!(dot.matches("load <4 x i32>").count(), 1, "{dot}");
+    assert!(dot.contains("align 16"), "{dot}");
+    // The loop's eight loads, and the copy's four of b, n elements apart.
+    assert_eq!(dot.matches("load i32").count(), 12, "{dot}");
+    let floats = text(&module, "floats");
+    assert_eq!(floats.matches("load <4 x float>").count(), 1, "{floats}");
+    for kept in ["store_between", "odd_stride"] {
+        assert!(
+            !text(&module, kept).contains(" x "),
+            "{}",
+            text(&module, kept)
+        );
+    }
+    // Nothing left to do a second time: a loop and its copy share their exit.
+    assert_eq!(vectorize_aligned_loads(&module), 0);
+}
+
+#[test]
+fn the_copy_computes_what_the_loop_did_aligned_or_not() {
+    let context = Context::create();
+    let original = load(&context);
+    let tuned = load(&context);
+    assert_eq!(vectorize_aligned_loads(&tuned), 2);
+    let (n, m) = (3usize, 8usize);
+    let mut a_store = aligned_words(m + 4);
+    let mut b_store = aligned_words(m * n);
+    let mut f_store = aligned_words(m + 4);
+    for (i, w) in words(&mut a_store).iter_mut().enumerate() {
+        *w = (i as u32).wrapping_mul(2654435761) >> 20;
+    }
+    for (i, w) in words(&mut b_store).iter_mut().enumerate() {
+        *w = (i as u32 * 7 + 3) % 23;
+    }
+    for (i, w) in words(&mut f_store).iter_mut().enumerate() {
+        *w = (1.0f32 + i as f32 * 0.37).to_bits();
+    }
+    let i64t = context.i64_type();
+    let f32t = context.f32_type();
+    for skew in 0..4 {
+        let mut results = Vec::new();
+        for module in [&original, &tuned] {
+            let engine = module.create_interpreter_execution_engine().unwrap();
+            let a = &mut words(&mut a_store)[skew];
+            let b = &mut words(&mut b_store)[0];
+            // SAFETY: the pointers stay valid until the calls below return,
+            // and cover what the functions read (m elements of `a`, m * n of `b`).
+            let args = unsafe {
+                [
+                    GenericValue::create_generic_value_of_pointer(a),
+                    GenericValue::create_generic_value_of_pointer(b),
+                    i64t.create_generic_value(n as u64, false),
+                    i64t.create_generic_value(m as u64, false),
+                ]
+            };
+            let refs: Vec<_> = args.iter().collect();
+            let dot = module.get_function("dot").unwrap();
+            // SAFETY: @dot takes two pointers and two i64s, returns an i32.
+            let dot = unsafe { engine.run_function(dot, &refs) }.as_int(false);
+            let f = &mut words(&mut f_store)[skew];
+            // SAFETY: as above; @floats reads 4 * (m / 4) floats from `f`.
+            let args = unsafe {
+                [
+                    GenericValue::create_generic_value_of_pointer(f),
+                    i64t.create_generic_value((m / 4) as u64, false),
+                ]
+            };
+            let refs: Vec<_> = args.iter().collect();
+            let floats = module.get_function("floats").unwrap();
+            // SAFETY: @floats takes a pointer and an i64, returns a float.
+            let floats = unsafe { engine.run_function(floats, &refs) }.as_float(&f32t);
+            engine.remove_module(module).unwrap();
+            results.push((dot, floats.to_bits()));
+        }
+        assert_eq!(
+            results[0], results[1],
+            "first element {skew} words past 16 B"
+        );
+        assert_ne!(results[0].0, 0);
+    }
+}
+
+#[test]
+fn the_copy_runs_exactly_when_the_first_address_is_aligned() {
+    let context = Context::create();
+    let module = load(&context);
+    assert_eq!(vectorize_aligned_loads(&module), 2);
+    // Mark the copy: it writes 12345 over the first float as it loops.
+    let floats = module.get_function("floats").unwrap();
+    let copy = floats
+        .get_basic_block_iter()
+        .find(|b| b.get_name().to_str().unwrap().ends_with(".vec"))
+        .expect("a copy of the loop");
+    let builder = context.create_builder();
+    builder.position_before(&copy.get_terminator().unwrap());
+    let first = floats.get_nth_param(0).unwrap().into_pointer_value();
+    let marker = context.i32_type().const_int(12345, false);
+    builder.build_store(first, marker).unwrap();
+    module.verify().unwrap();
+    let i64t = context.i64_type();
+    for skew in 0..8 {
+        let mut storage = aligned_words(16);
+        let f = &mut words(&mut storage)[skew];
+        let aligned = (f as *mut u32 as usize) % 16 == 0;
+        let engine = module.create_interpreter_execution_engine().unwrap();
+        // SAFETY: `f` stays valid until the call returns; @floats reads 8
+        // floats from it and the marker writes the first.
+        let args = unsafe {
+            [
+                GenericValue::create_generic_value_of_pointer(f),
+                i64t.create_generic_value(2, false),
+            ]
+        };
+        let refs: Vec<_> = args.iter().collect();
+        // SAFETY: @floats takes a pointer and an i64, returns a float.
+        unsafe { engine.run_function(floats, &refs) };
+        engine.remove_module(&module).unwrap();
+        let marked = words(&mut storage)[skew] == 12345;
+        assert_eq!(
+            marked, aligned,
+            "first float {skew} words into 16 B storage"
+        );
+    }
+}

@@ -1,0 +1,158 @@
+; Unrolled loops that read adjacent elements (pass/src/tuning/vector_loads.rs):
+; which get a copy reading 16 B at a time, and that the copy computes what
+; the loop did, aligned or not.
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+; sum of a[k] * b[k * n] for k < m (m a multiple of 4, at least 4), unrolled
+; by 4 as LLVM leaves it: `or disjoint` indices, the sum used after the loop
+; without a phi. Gets a copy.
+define i32 @dot(ptr noalias readonly %a, ptr noalias readonly %b, i64 %n, i64 %m) {
+entry:
+  br label %loop
+
+loop:
+  %k = phi i64 [ 0, %entry ], [ %k.next, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %acc.3, %loop ]
+  %pa0 = getelementptr i32, ptr %a, i64 %k
+  %a0 = load i32, ptr %pa0, align 4
+  %kb0 = mul i64 %k, %n
+  %pb0 = getelementptr i32, ptr %b, i64 %kb0
+  %b0 = load i32, ptr %pb0, align 4
+  %m0 = mul i32 %a0, %b0
+  %acc.0 = add i32 %acc, %m0
+  %k1 = or disjoint i64 %k, 1
+  %pa1 = getelementptr i32, ptr %a, i64 %k1
+  %a1 = load i32, ptr %pa1, align 4
+  %kb1 = mul i64 %k1, %n
+  %pb1 = getelementptr i32, ptr %b, i64 %kb1
+  %b1 = load i32, ptr %pb1, align 4
+  %m1 = mul i32 %a1, %b1
+  %acc.1 = add i32 %acc.0, %m1
+  %k2 = or disjoint i64 %k, 2
+  %pa2 = getelementptr i32, ptr %a, i64 %k2
+  %a2 = load i32, ptr %pa2, align 4
+  %kb2 = mul i64 %k2, %n
+  %pb2 = getelementptr i32, ptr %b, i64 %kb2
+  %b2 = load i32, ptr %pb2, align 4
+  %m2 = mul i32 %a2, %b2
+  %acc.2 = add i32 %acc.1, %m2
+  %k3 = add nuw i64 %k, 3
+  %pa3 = getelementptr i32, ptr %a, i64 %k3
+  %a3 = load i32, ptr %pa3, align 4
+  %kb3 = mul i64 %k3, %n
+  %pb3 = getelementptr i32, ptr %b, i64 %kb3
+  %b3 = load i32, ptr %pb3, align 4
+  %m3 = mul i32 %a3, %b3
+  %acc.3 = add i32 %acc.2, %m3
+  %k.next = add nuw i64 %k, 4
+  %done = icmp uge i64 %k.next, %m
+  br i1 %done, label %exit, label %loop
+
+exit:
+  %twice = shl i32 %acc.3, 1
+  ret i32 %twice
+}
+
+; The floats from p to p + 4 * count (count at least 1), 16 B an iteration
+; through a pointer phi, read in reverse order; the sum leaves through a
+; phi of the exit. Gets a copy.
+define float @floats(ptr %p, i64 %count) {
+entry:
+  br label %loop
+
+loop:
+  %q = phi ptr [ %p, %entry ], [ %q.next, %loop ]
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %s = phi float [ 0.0, %entry ], [ %s.3, %loop ]
+  %q3 = getelementptr float, ptr %q, i64 3
+  %f3 = load float, ptr %q3, align 4
+  %q2 = getelementptr float, ptr %q, i64 2
+  %f2 = load float, ptr %q2, align 4
+  %q1 = getelementptr float, ptr %q, i64 1
+  %f1 = load float, ptr %q1, align 4
+  %f0 = load float, ptr %q, align 4
+  %s.0 = fadd float %s, %f3
+  %s.1 = fadd float %s.0, %f2
+  %s.2 = fadd float %s.1, %f1
+  %s.3 = fadd float %s.2, %f0
+  %q.next = getelementptr i8, ptr %q, i64 16
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %count
+  br i1 %done, label %exit, label %loop
+
+exit:
+  %sum = phi float [ %s.3, %loop ]
+  ret float %sum
+}
+
+; A store between the loads may change what the later ones read: stays.
+define i32 @store_between(ptr %a, i64 %m) {
+entry:
+  br label %loop
+
+loop:
+  %k = phi i64 [ 0, %entry ], [ %k.next, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %acc.3, %loop ]
+  %pa0 = getelementptr i32, ptr %a, i64 %k
+  %a0 = load i32, ptr %pa0, align 4
+  %k1 = add i64 %k, 1
+  %pa1 = getelementptr i32, ptr %a, i64 %k1
+  %a1 = load i32, ptr %pa1, align 4
+  %k2 = add i64 %k, 2
+  %pa2 = getelementptr i32, ptr %a, i64 %k2
+  store i32 %a0, ptr %pa2, align 4
+  %a2 = load i32, ptr %pa2, align 4
+  %k3 = add i64 %k, 3
+  %pa3 = getelementptr i32, ptr %a, i64 %k3
+  %a3 = load i32, ptr %pa3, align 4
+  %acc.0 = add i32 %acc, %a0
+  %acc.1 = add i32 %acc.0, %a1
+  %acc.2 = add i32 %acc.1, %a2
+  %acc.3 = add i32 %acc.2, %a3
+  %k.next = add i64 %k, 4
+  %done = icmp uge i64 %k.next, %m
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret i32 %acc.3
+}
+
+; 12 B an iteration: a piece aligned in one iteration is not in the next. Stays.
+define i32 @odd_stride(ptr %a, i64 %m) {
+entry:
+  br label %loop
+
+loop:
+  %k = phi i64 [ 0, %entry ], [ %k.next, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %acc.3, %loop ]
+  %pa0 = getelementptr i32, ptr %a, i64 %k
+  %a0 = load i32, ptr %pa0, align 4
+  %k1 = add i64 %k, 1
+  %pa1 = getelementptr i32, ptr %a, i64 %k1
+  %a1 = load i32, ptr %pa1, align 4
+  %k2 = add i64 %k, 2
+  %pa2 = getelementptr i32, ptr %a, i64 %k2
+  %a2 = load i32, ptr %pa2, align 4
+  %k3 = add i64 %k, 3
+  %pa3 = getelementptr i32, ptr %a, i64 %k3
+  %a3 = load i32, ptr %pa3, align 4
+  %acc.0 = add i32 %acc, %a0
+  %acc.1 = add i32 %acc.0, %a1
+  %acc.2 = add i32 %acc.1, %a2
+  %acc.3 = add i32 %acc.2, %a3
+  %k.next = add i64 %k, 3
+  %done = icmp uge i64 %k.next, %m
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret i32 %acc.3
+}
+
+; A kernel entry, so that the driver's IR builds take the file too.
+define ptx_kernel void @dots(ptr noalias readonly %a, ptr noalias readonly %b, ptr %out, i64 %n, i64 %m) {
+entry:
+  %d = call i32 @dot(ptr %a, ptr %b, i64 %n, i64 %m)
+  store i32 %d, ptr %out, align 4
+  ret void
+}
