@@ -588,7 +588,8 @@ fn device_tuning_can_be_left_out() {
 #[test]
 fn device_rewrites_report_what_they_changed() {
     // patterns.cu's `tuned` kernel has a ?: chain clang makes a switch and a
-    // remainder its inner loop builds on; the driver rewrites both by
+    // remainder its inner loop builds on, its `matmul` an unrolled row
+    // read; the driver rewrites them by
     // default (with or without S-L1) and the report counts them; a build
     // without them has no entry.
     let dir = tempfile::tempdir().unwrap();
@@ -608,6 +609,13 @@ fn device_rewrites_report_what_they_changed() {
     let tuned = build(&[]).device_tuning.expect("a tuning entry");
     assert!(tuned.selected_switches >= 1, "{tuned:?}");
     assert!(tuned.frozen_divisions >= 1, "{tuned:?}");
+    // `matmul` reads its row a[row * n + k] in a loop clang unrolls by 4.
+    assert!(tuned.vector_loads >= 1, "{tuned:?}");
+    let kept = build(&["--no-vector-loads"])
+        .device_tuning
+        .expect("a tuning entry");
+    assert_eq!(kept.vector_loads, 0, "{kept:?}");
+    assert_eq!(kept.selected_switches, tuned.selected_switches);
     assert!(build(&["--no-sl1"]).device_tuning.is_some());
     assert!(build(&["--no-device-rewrites"]).device_tuning.is_none());
     assert!(build(&["--no-device-tuning"]).device_tuning.is_none());

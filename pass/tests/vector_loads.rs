@@ -49,7 +49,7 @@ fn words(storage: &mut [u128]) -> &mut [u32] {
 fn loops_reading_aligned_pieces_get_a_copy_and_the_others_stay() {
     let context = Context::create();
     let module = load(&context);
-    assert_eq!(vectorize_aligned_loads(&module), 2);
+    assert_eq!(vectorize_aligned_loads(&module), 3);
     module.verify().unwrap();
     let dot = text(&module, "dot");
     assert_eq!(dot.matches("load <4 x i32>").count(), 1, "{dot}");
@@ -58,7 +58,9 @@ fn loops_reading_aligned_pieces_get_a_copy_and_the_others_stay() {
     assert_eq!(dot.matches("load i32").count(), 12, "{dot}");
     let floats = text(&module, "floats");
     assert_eq!(floats.matches("load <4 x float>").count(), 1, "{floats}");
-    for kept in ["store_between", "odd_stride"] {
+    let rows = text(&module, "rows_int");
+    assert_eq!(rows.matches("load <4 x i32>").count(), 1, "{rows}");
+    for kept in ["rows_wrapping", "store_between", "odd_stride"] {
         assert!(
             !text(&module, kept).contains(" x "),
             "{}",
@@ -74,16 +76,20 @@ fn the_copy_computes_what_the_loop_did_aligned_or_not() {
     let context = Context::create();
     let original = load(&context);
     let tuned = load(&context);
-    assert_eq!(vectorize_aligned_loads(&tuned), 2);
+    assert_eq!(vectorize_aligned_loads(&tuned), 3);
     let (n, m) = (3usize, 8usize);
     let mut a_store = aligned_words(m + 4);
     let mut b_store = aligned_words(m * n);
     let mut f_store = aligned_words(m + 4);
+    let mut rows_store = aligned_words(32);
     for (i, w) in words(&mut a_store).iter_mut().enumerate() {
         *w = (i as u32).wrapping_mul(2654435761) >> 20;
     }
     for (i, w) in words(&mut b_store).iter_mut().enumerate() {
         *w = (i as u32 * 7 + 3) % 23;
+    }
+    for (i, w) in words(&mut rows_store).iter_mut().enumerate() {
+        *w = (i as u32 + 1) * (i as u32 + 7);
     }
     for (i, w) in words(&mut f_store).iter_mut().enumerate() {
         *w = (1.0f32 + i as f32 * 0.37).to_bits();
@@ -122,8 +128,24 @@ fn the_copy_computes_what_the_loop_did_aligned_or_not() {
             let floats = module.get_function("floats").unwrap();
             // SAFETY: @floats takes a pointer and an i64, returns a float.
             let floats = unsafe { engine.run_function(floats, &refs) }.as_float(&f32t);
+            // Rows of 5 ints: row r starts 20 * r bytes in, aligned for r = 0 only.
+            let r = &mut words(&mut rows_store)[0];
+            let i32t = context.i32_type();
+            // SAFETY: @rows_int reads r[skew * 5 ..][..8] of the 32 words.
+            let args = unsafe {
+                [
+                    GenericValue::create_generic_value_of_pointer(r),
+                    i32t.create_generic_value(skew as u64, false),
+                    i32t.create_generic_value(5, false),
+                    i32t.create_generic_value(8, false),
+                ]
+            };
+            let refs: Vec<_> = args.iter().collect();
+            let rows = module.get_function("rows_int").unwrap();
+            // SAFETY: @rows_int takes a pointer and three i32s, returns an i32.
+            let rows = unsafe { engine.run_function(rows, &refs) }.as_int(false);
             engine.remove_module(module).unwrap();
-            results.push((dot, floats.to_bits()));
+            results.push((dot, floats.to_bits(), rows));
         }
         assert_eq!(
             results[0], results[1],
@@ -137,7 +159,7 @@ fn the_copy_computes_what_the_loop_did_aligned_or_not() {
 fn the_copy_runs_exactly_when_the_first_address_is_aligned() {
     let context = Context::create();
     let module = load(&context);
-    assert_eq!(vectorize_aligned_loads(&module), 2);
+    assert_eq!(vectorize_aligned_loads(&module), 3);
     // Mark the copy: it writes 12345 over the first float as it loops.
     let floats = module.get_function("floats").unwrap();
     let copy = floats

@@ -86,6 +86,89 @@ exit:
   ret float %sum
 }
 
+; a[row * n + k] of ints for k < m (m a multiple of 4, at least 4): 32-bit
+; nsw adds under a sign extension, `row * n` loop-invariant, as clang leaves
+; `int` indices. Gets a copy.
+define i32 @rows_int(ptr noalias readonly %a, i32 %row, i32 %n, i32 %m) {
+entry:
+  %rn = mul nsw i32 %row, %n
+  br label %loop
+
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %acc.3, %loop ]
+  %i0 = add nsw i32 %k, %rn
+  %x0 = sext i32 %i0 to i64
+  %p0 = getelementptr inbounds i32, ptr %a, i64 %x0
+  %a0 = load i32, ptr %p0, align 4
+  %acc.0 = add i32 %acc, %a0
+  %k1 = or disjoint i32 %k, 1
+  %i1 = add nsw i32 %k1, %rn
+  %x1 = sext i32 %i1 to i64
+  %p1 = getelementptr inbounds i32, ptr %a, i64 %x1
+  %a1 = load i32, ptr %p1, align 4
+  %acc.1 = add i32 %acc.0, %a1
+  %k2 = or disjoint i32 %k, 2
+  %i2 = add nsw i32 %k2, %rn
+  %x2 = sext i32 %i2 to i64
+  %p2 = getelementptr inbounds i32, ptr %a, i64 %x2
+  %a2 = load i32, ptr %p2, align 4
+  %acc.2 = add i32 %acc.1, %a2
+  %k3 = or disjoint i32 %k, 3
+  %i3 = add nsw i32 %k3, %rn
+  %x3 = sext i32 %i3 to i64
+  %p3 = getelementptr inbounds i32, ptr %a, i64 %x3
+  %a3 = load i32, ptr %p3, align 4
+  %acc.3 = add i32 %acc.2, %a3
+  %k.next = add nuw nsw i32 %k, 4
+  %done = icmp sge i32 %k.next, %m
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret i32 %acc.3
+}
+
+; The same without nsw: the 32-bit index may wrap, and the extended lanes
+; need not be adjacent. Stays.
+define i32 @rows_wrapping(ptr noalias readonly %a, i32 %row, i32 %n, i32 %m) {
+entry:
+  %rn = mul nsw i32 %row, %n
+  br label %loop
+
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %acc.3, %loop ]
+  %i0 = add i32 %k, %rn
+  %x0 = sext i32 %i0 to i64
+  %p0 = getelementptr inbounds i32, ptr %a, i64 %x0
+  %a0 = load i32, ptr %p0, align 4
+  %acc.0 = add i32 %acc, %a0
+  %k1 = or disjoint i32 %k, 1
+  %i1 = add i32 %k1, %rn
+  %x1 = sext i32 %i1 to i64
+  %p1 = getelementptr inbounds i32, ptr %a, i64 %x1
+  %a1 = load i32, ptr %p1, align 4
+  %acc.1 = add i32 %acc.0, %a1
+  %k2 = or disjoint i32 %k, 2
+  %i2 = add i32 %k2, %rn
+  %x2 = sext i32 %i2 to i64
+  %p2 = getelementptr inbounds i32, ptr %a, i64 %x2
+  %a2 = load i32, ptr %p2, align 4
+  %acc.2 = add i32 %acc.1, %a2
+  %k3 = or disjoint i32 %k, 3
+  %i3 = add i32 %k3, %rn
+  %x3 = sext i32 %i3 to i64
+  %p3 = getelementptr inbounds i32, ptr %a, i64 %x3
+  %a3 = load i32, ptr %p3, align 4
+  %acc.3 = add i32 %acc.2, %a3
+  %k.next = add nuw nsw i32 %k, 4
+  %done = icmp sge i32 %k.next, %m
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret i32 %acc.3
+}
+
 ; A store between the loads may change what the later ones read: stays.
 define i32 @store_between(ptr %a, i64 %m) {
 entry:

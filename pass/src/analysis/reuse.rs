@@ -55,6 +55,26 @@ pub fn reread_across(k: &KernelAnalysis<'_>, main: &Loop, access: &Access<'_>) -
         .map(|l| k.block_label(l.header))
 }
 
+/// Whether the late device rewrite (`tuning::vectorize_aligned_loads`) is
+/// expected to read `access` 16 bytes at a time: a load of 4 or 8 bytes in
+/// an innermost loop of one block whose address moves by its own width
+/// each iteration, which LLVM's unroller leaves as adjacent loads.
+pub fn read_in_vector_pieces(k: &KernelAnalysis<'_>, access: &Access<'_>) -> bool {
+    if access.kind != AccessKind::Load || !matches!(access.size, 4 | 8) {
+        return false;
+    }
+    let Some(address) = access.inst.operand(0) else {
+        return false;
+    };
+    let innermost = k.loops.innermost_loop_of(access.block);
+    innermost.map(|i| &k.loops.loops[i]).is_some_and(|l| {
+        l.blocks.len() == 1
+            && LoopScope::new(k.function, &k.blocks, l)
+                .affine(address)
+                .is_ok_and(|a| a.stride == access.size as i64)
+    })
+}
+
 /// Whether `v` takes the same value on every iteration of `l`: what it is
 /// computed from inside `l` is arithmetic on values from outside, and phis
 /// of inner loops' headers (which restart from such values); a phi of

@@ -457,11 +457,6 @@ pub fn set_alignment(v: LLVMValueRef, align: u32) {
     unsafe { LLVMSetAlignment(v, align) }
 }
 
-/// The source element type of a `getelementptr` instruction.
-pub fn gep_source_type(gep: LLVMValueRef) -> LLVMTypeRef {
-    unsafe { LLVMGetGEPSourceElementType(gep) }
-}
-
 /// Whether `v` is a load that is neither volatile nor atomic.
 pub fn is_plain_load(v: LLVMValueRef) -> bool {
     is_instruction(v)

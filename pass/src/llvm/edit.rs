@@ -403,6 +403,61 @@ pub fn clone_blocks(
     map
 }
 
+/// Copies before `before` of the arithmetic in `block` that `value` is
+/// computed from, with the values in `substitute` (phis of `block`) for
+/// themselves: `value` as it is on entry to `block`. None when that needs
+/// anything but arithmetic, casts and getelementptrs (a load, a call, a phi
+/// not substituted).
+pub fn clone_expression(
+    value: LLVMValueRef,
+    block: LLVMBasicBlockRef,
+    substitute: &HashMap<LLVMValueRef, LLVMValueRef>,
+    before: LLVMValueRef,
+) -> Option<LLVMValueRef> {
+    if let Some(&v) = substitute.get(&value) {
+        return Some(v);
+    }
+    // SAFETY: reads live instructions; each copy is inserted before `before`
+    // once its operands, copied first, are set.
+    unsafe {
+        if LLVMIsAInstruction(value).is_null() || LLVMGetInstructionParent(value) != block {
+            return Some(value);
+        }
+        let pure = matches!(
+            LLVMGetInstructionOpcode(value),
+            LLVMOpcode::LLVMAdd
+                | LLVMOpcode::LLVMSub
+                | LLVMOpcode::LLVMMul
+                | LLVMOpcode::LLVMShl
+                | LLVMOpcode::LLVMOr
+                | LLVMOpcode::LLVMAnd
+                | LLVMOpcode::LLVMSExt
+                | LLVMOpcode::LLVMZExt
+                | LLVMOpcode::LLVMTrunc
+                | LLVMOpcode::LLVMGetElementPtr
+        );
+        if !pure {
+            return None;
+        }
+        let mut operands = Vec::new();
+        for i in 0..LLVMGetNumOperands(value) as u32 {
+            operands.push(clone_expression(
+                LLVMGetOperand(value, i),
+                block,
+                substitute,
+                before,
+            )?);
+        }
+        let copy = LLVMInstructionClone(value);
+        for (i, op) in operands.into_iter().enumerate() {
+            LLVMSetOperand(copy, i as u32, op);
+        }
+        let b = Builder::before(before);
+        LLVMInsertIntoBuilder(b.raw(), copy);
+        Some(copy)
+    }
+}
+
 /// Erases `inst`, whose uses must have been replaced.
 pub fn erase(inst: LLVMValueRef) {
     // SAFETY: `inst` is a live instruction without uses.

@@ -18,9 +18,14 @@
 //! docs/results/2026-11-27-matmul-vector/).
 //!
 //! Loops of one block (what LLVM's unroller leaves of a loop without
-//! branches), after the optimizer: the addresses are `gep T, base, i + c`
-//! of a loop-invariant base and an induction variable `i`, or `gep T, p, c`
-//! of a pointer induction variable `p`.
+//! branches), after the optimizer. An address is `gep T, base, index` of a
+//! loop-invariant base whose index is an induction variable plus
+//! loop-invariant values plus a constant (adds and `or disjoint`s, through
+//! a sign or zero extension when its adds cannot wrap: `a[row * n + k + 1]`
+//! of `int`s), or a pointer induction variable plus a constant; either
+//! through further constant `getelementptr`s. Extensions keep an address
+//! modulo 16 (they add multiples of 2^32 elements), so the check reads the
+//! entry values in 64-bit arithmetic whatever their width.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -61,17 +66,31 @@ pub fn vectorize_aligned_loads(module: &Module<'_>) -> usize {
     versioned
 }
 
-/// What an address moves with: the loop's induction variable.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
-enum Anchor {
-    /// `gep T, base, i`: base + i * scale; the phi `i` steps by a constant.
-    Indexed {
-        base: LLVMValueRef,
-        phi: LLVMValueRef,
-        element: LLVMTypeRef,
-    },
-    /// A pointer phi stepping by a constant number of bytes.
-    Pointer { phi: LLVMValueRef },
+/// What addresses move with: `base + scale * (phi + invariants)` bytes for
+/// an integer induction variable `phi`, or the pointer induction variable
+/// `base` itself (`phi` None).
+#[derive(Clone, Debug)]
+struct Anchor {
+    base: LLVMValueRef,
+    phi: Option<LLVMValueRef>,
+    /// In the order the index adds them (the check adds them so).
+    invariants: Vec<LLVMValueRef>,
+    scale: i64,
+}
+
+impl PartialEq for Anchor {
+    /// The same address but for a constant: the invariants in any order.
+    fn eq(&self, other: &Anchor) -> bool {
+        let sorted = |a: &Anchor| {
+            let mut v: Vec<usize> = a.invariants.iter().map(|p| *p as usize).collect();
+            v.sort_unstable();
+            v
+        };
+        self.base == other.base
+            && self.phi == other.phi
+            && self.scale == other.scale
+            && sorted(self) == sorted(other)
+    }
 }
 
 /// A load at `anchor + offset` bytes.
@@ -82,7 +101,7 @@ struct Access {
 
 /// Loads reading one aligned 16-byte piece together.
 struct Group {
-    anchor: Anchor,
+    anchor: usize,
     /// Offset of the piece's first byte from the anchor.
     start: i64,
     ty: LLVMTypeRef,
@@ -96,14 +115,23 @@ struct LoopPlan {
     block: LLVMBasicBlockRef,
     preheader: LLVMBasicBlockRef,
     exit: LLVMBasicBlockRef,
+    anchors: Vec<Anchor>,
     groups: Vec<Group>,
 }
 
 /// The induction variables of a one-block loop: phis whose value on the
 /// back edge is theirs plus a constant, that constant in the phi's units
-/// (an integer's, or a pointer phi's getelementptr elements).
+/// (an integer's, or a pointer phi's getelementptr elements, as bytes).
 struct Phis {
+    block: LLVMBasicBlockRef,
     step: HashMap<LLVMValueRef, i64>,
+}
+
+/// Loads of one anchor and type, in the order first met.
+struct Candidates {
+    anchor: usize,
+    ty: LLVMTypeRef,
+    accesses: Vec<Access>,
 }
 
 impl LoopPlan {
@@ -124,10 +152,14 @@ impl LoopPlan {
         if edit::predecessors(raw, exit).iter().any(|p| *p != block) {
             return None;
         }
-        let phis = Phis::of(block, preheader);
+        let phis = Phis::of(function, block, preheader);
+        if phis.step.is_empty() {
+            return None;
+        }
+        let module = build::module_of(raw);
         let insts = edit::instructions(block);
-        let mut by_anchor: BTreeMap<(Anchor, usize), Vec<Access>> = BTreeMap::new();
-        let mut types: Vec<LLVMTypeRef> = Vec::new();
+        let mut anchors: Vec<Anchor> = Vec::new();
+        let mut candidates: Vec<Candidates> = Vec::new();
         for &inst in &insts {
             if !build::is_plain_load(inst) {
                 continue;
@@ -136,18 +168,28 @@ impl LoopPlan {
             if !is_scalar_number(ty) {
                 continue;
             }
-            let Some((anchor, offset)) = address_of(function, build::operand(inst, 0), &phis)
-            else {
+            let Some((anchor, offset)) = phis.address(function, build::operand(inst, 0)) else {
                 continue;
             };
-            let ty_index = types.iter().position(|t| *t == ty).unwrap_or_else(|| {
-                types.push(ty);
-                types.len() - 1
-            });
-            by_anchor
-                .entry((anchor, ty_index))
-                .or_default()
-                .push(Access { load: inst, offset });
+            let anchor = anchors
+                .iter()
+                .position(|a| *a == anchor)
+                .unwrap_or_else(|| {
+                    anchors.push(anchor);
+                    anchors.len() - 1
+                });
+            let access = Access { load: inst, offset };
+            match candidates
+                .iter_mut()
+                .find(|c| c.anchor == anchor && c.ty == ty)
+            {
+                Some(c) => c.accesses.push(access),
+                None => candidates.push(Candidates {
+                    anchor,
+                    ty,
+                    accesses: vec![access],
+                }),
+            }
         }
         let order: HashMap<LLVMValueRef, usize> =
             insts.iter().enumerate().map(|(i, v)| (*v, i)).collect();
@@ -158,16 +200,15 @@ impl LoopPlan {
             .map(|(i, _)| i)
             .collect();
         let mut groups = Vec::new();
-        for ((anchor, ty_index), accesses) in by_anchor {
-            let ty = types[ty_index];
-            let size = build::store_size(build::module_of(function.as_raw()), ty) as i64;
-            let Some(stride) = stride_bytes(function, anchor, &phis) else {
+        for c in candidates {
+            let size = build::store_size(module, c.ty) as i64;
+            let Some(stride) = phis.stride_bytes(&anchors[c.anchor]) else {
                 continue;
             };
             if size == 0 || VECTOR_BYTES % size != 0 || stride % VECTOR_BYTES != 0 {
                 continue;
             }
-            for group in groups_of(anchor, ty, size, accesses) {
+            for group in groups_of(c.anchor, c.ty, size, c.accesses) {
                 let span: Vec<usize> = group.loads.iter().map(|a| order[&a.load]).collect();
                 let (first, last) = (*span.iter().min()?, *span.iter().max()?);
                 if !writes.iter().any(|w| (first..=last).contains(w)) {
@@ -179,6 +220,7 @@ impl LoopPlan {
             block,
             preheader,
             exit,
+            anchors,
             groups,
         })
     }
@@ -191,30 +233,45 @@ impl LoopPlan {
         let copy = edit::clone_blocks(&[self.block], self.exit, ".vec");
         let vector_block = copy.blocks[&self.block];
         merge_values_after(self.block, vector_block, self.exit, &copy.values);
-        // The check: every group's first address aligned.
-        let entry_of = |phi: LLVMValueRef| {
-            edit::phi_incoming(phi)
-                .into_iter()
-                .find(|(_, b)| *b == check)
-                .map(|(v, _)| v)
-        };
-        edit::erase(edit::terminator(check));
-        let b = Builder::at_end(check);
-        let ctx = build::context_of(edit::terminator(self.block));
+        let jump = edit::terminator(check);
+        let b = Builder::before(jump);
+        let ctx = build::context_of(jump);
         let i64t = build::i64_type(ctx);
+        // Each phi of the loop as it enters from the check.
+        let on_entry: HashMap<LLVMValueRef, LLVMValueRef> = edit::instructions(self.block)
+            .into_iter()
+            .take_while(|i| edit::is_phi(*i))
+            .filter_map(|phi| {
+                let entry = edit::phi_incoming(phi)
+                    .into_iter()
+                    .find(|(_, b)| *b == check)?;
+                Some((phi, entry.0))
+            })
+            .collect();
         let mut all = None;
         let mut seen = BTreeSet::new();
         for g in &self.groups {
-            let phase = g.start.rem_euclid(VECTOR_BYTES);
-            if !seen.insert((g.anchor, phase)) {
+            if !seen.insert((g.anchor, g.start.rem_euclid(VECTOR_BYTES))) {
                 continue;
             }
-            let Some(first) = first_address(&b, g.anchor, g.start, &entry_of) else {
-                continue;
-            };
-            let bits = b.ptr_to_int(first, i64t, c"sl1.vec.addr");
+            // The first iteration's own address where it can be copied (the
+            // backend then shares it with the loop's), else the anchor's.
+            let lead = g.loads.iter().min_by_key(|a| (a.offset - g.start).abs());
+            let copied = lead.and_then(|a| {
+                let ptr = build::operand(a.load, 0);
+                let at = edit::clone_expression(ptr, self.block, &on_entry, jump)?;
+                let bits = b.ptr_to_int(at, i64t, c"sl1.vec.addr");
+                Some(if a.offset == g.start {
+                    bits
+                } else {
+                    let back = build::const_int(i64t, (g.start - a.offset) as u64, true);
+                    b.add(bits, back, c"sl1.vec.first")
+                })
+            });
+            let first = copied
+                .unwrap_or_else(|| entry_address(&b, &self.anchors[g.anchor], g.start, check));
             let low = b.and(
-                bits,
+                first,
                 build::const_int(i64t, (VECTOR_BYTES - 1) as u64, false),
                 c"sl1.vec.low",
             );
@@ -225,34 +282,35 @@ impl LoopPlan {
             });
         }
         let cond = all.unwrap_or_else(|| build::const_int(build::i1_type(ctx), 0, false));
-        b.cond_br(cond, vector_block, self.block);
+        drop(b);
+        edit::erase(jump);
+        Builder::at_end(check).cond_br(cond, vector_block, self.block);
         for g in &self.groups {
             let loads: Vec<LLVMValueRef> = g.loads.iter().map(|a| copy.values[&a.load]).collect();
             let first = *edit::instructions(vector_block)
                 .iter()
                 .find(|i| loads.contains(i))
                 .expect("the group's loads are in the copy");
+            let first_offset = g.loads[loads.iter().position(|l| *l == first).unwrap_or(0)].offset;
             let at = Builder::before(first);
-            let remap = |v: LLVMValueRef| *copy.values.get(&v).unwrap_or(&v);
-            let address = match g.anchor {
-                Anchor::Indexed { base, phi, element } => {
-                    at.gep(element, base, &mut [remap(phi)], c"sl1.vec.row")
-                }
-                Anchor::Pointer { phi } => remap(phi),
-            };
-            let i8t = build::i8_type(ctx);
-            let address = if g.start == 0 {
-                address
+            // The piece starts where the first load in the block reads, less
+            // its place in the piece: every load's address is the piece's
+            // start plus its offset, exactly (see `Phis::affine`).
+            let address = if first_offset == g.start {
+                build::operand(first, 0)
             } else {
                 at.gep(
-                    i8t,
-                    address,
-                    &mut [build::const_int(i64t, g.start as u64, true)],
+                    build::i8_type(ctx),
+                    build::operand(first, 0),
+                    &mut [build::const_int(
+                        i64t,
+                        (g.start - first_offset) as u64,
+                        true,
+                    )],
                     c"sl1.vec.at",
                 )
             };
-            let vector_type = build::vector_type(g.ty, g.lanes);
-            let vector = at.load(vector_type, address);
+            let vector = at.load(build::vector_type(g.ty, g.lanes), address);
             build::set_alignment(vector, VECTOR_BYTES as u32);
             // The builder stays before the first scalar load: erase them after.
             for access in &g.loads {
@@ -266,9 +324,29 @@ impl LoopPlan {
     }
 }
 
+/// How an integer expression may wrap: an extension above it needs its adds
+/// not to wrap in the extension's sense.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Wrap {
+    /// 64 bits, used as is: any add.
+    Any,
+    /// Under a sign extension: `nsw` adds.
+    Signed,
+    /// Under a zero extension: `nuw` adds, non-negative constants.
+    Unsigned,
+}
+
+/// `phi + invariants + constant`.
+struct Affine {
+    phi: LLVMValueRef,
+    invariants: Vec<LLVMValueRef>,
+    constant: i64,
+}
+
 impl Phis {
-    fn of(block: LLVMBasicBlockRef, preheader: LLVMBasicBlockRef) -> Phis {
+    fn of(function: Function<'_>, block: LLVMBasicBlockRef, preheader: LLVMBasicBlockRef) -> Phis {
         let mut phis = Phis {
+            block,
             step: HashMap::new(),
         };
         for inst in edit::instructions(block) {
@@ -276,118 +354,160 @@ impl Phis {
                 break;
             }
             let incoming = edit::phi_incoming(inst);
-            let entry = incoming.iter().find(|(_, b)| *b == preheader);
+            let entry = incoming.iter().any(|(_, b)| *b == preheader);
             let back = incoming.iter().find(|(_, b)| *b == block);
-            let (Some(_), Some(&(next, _))) = (entry, back) else {
-                continue;
-            };
-            if let Some(step) = constant_step(inst, next) {
-                phis.step.insert(inst, step);
+            if let (true, Some(&(next, _))) = (entry, back) {
+                if let Some(step) = constant_step(function, inst, next) {
+                    phis.step.insert(inst, step);
+                }
             }
         }
         phis
     }
+
+    fn is_invariant(&self, v: LLVMValueRef) -> bool {
+        !build::is_instruction(v) || build::instruction_block(v) != self.block
+    }
+
+    /// The anchor and byte offset of the address `ptr`, if it moves with
+    /// one of the loop's induction variables.
+    fn address(&self, function: Function<'_>, ptr: LLVMValueRef) -> Option<(Anchor, i64)> {
+        if self.step.contains_key(&ptr) {
+            let anchor = Anchor {
+                base: ptr,
+                phi: None,
+                invariants: Vec::new(),
+                scale: 1,
+            };
+            return Some((anchor, 0));
+        }
+        let gep = Value::from_raw(ptr)?;
+        if gep.opcode() != Some(LLVMOpcode::LLVMGetElementPtr) || gep.num_operands() != 2 {
+            return None;
+        }
+        let scale = match function.gep_indices(gep)?.first()? {
+            GepIndex::Scaled(bytes) => *bytes as i64,
+            GepIndex::Field(_) => return None,
+        };
+        let (base, index) = (build::operand(ptr, 0), build::operand(ptr, 1));
+        if let Some(c) = Value::from_raw(index).and_then(|v| v.const_int()) {
+            // A constant step from an address that moves.
+            let (anchor, offset) = self.address(function, base)?;
+            return Some((anchor, offset + c * scale));
+        }
+        if !self.is_invariant(base) {
+            return None;
+        }
+        // A GEP's narrower index is sign-extended.
+        let wrap = if build::integer_bits(index) == Some(64) {
+            Wrap::Any
+        } else {
+            Wrap::Signed
+        };
+        let affine = self.affine(index, wrap)?;
+        let anchor = Anchor {
+            base,
+            phi: Some(affine.phi),
+            invariants: affine.invariants,
+            scale,
+        };
+        Some((anchor, affine.constant * scale))
+    }
+
+    /// `v` as an induction variable plus loop-invariant values plus a
+    /// constant, exactly (no add on the way wraps where `wrap` says it must
+    /// not).
+    fn affine(&self, v: LLVMValueRef, wrap: Wrap) -> Option<Affine> {
+        if self.step.contains_key(&v) {
+            return Some(Affine {
+                phi: v,
+                invariants: Vec::new(),
+                constant: 0,
+            });
+        }
+        if self.is_invariant(v) {
+            return None;
+        }
+        match build::opcode(v) {
+            LLVMOpcode::LLVMSExt => self.affine(build::operand(v, 0), Wrap::Signed),
+            LLVMOpcode::LLVMZExt => self.affine(build::operand(v, 0), Wrap::Unsigned),
+            _ if build::is_add(v) => {
+                let disjoint = build::opcode(v) == LLVMOpcode::LLVMOr;
+                let add = Value::from_raw(v)?;
+                let exact = disjoint
+                    || match wrap {
+                        Wrap::Any => true,
+                        Wrap::Signed => add.has_no_wrap(true),
+                        Wrap::Unsigned => add.has_no_wrap(false),
+                    };
+                if !exact {
+                    return None;
+                }
+                let (a, b) = (build::operand(v, 0), build::operand(v, 1));
+                let (mut affine, other) = match self.affine(a, wrap) {
+                    Some(affine) => (affine, b),
+                    None => (self.affine(b, wrap)?, a),
+                };
+                if let Some(c) = Value::from_raw(other).and_then(|o| o.const_int()) {
+                    if wrap == Wrap::Unsigned && c < 0 {
+                        return None;
+                    }
+                    affine.constant += c;
+                } else if self.is_invariant(other) {
+                    affine.invariants.push(other);
+                } else {
+                    return None;
+                }
+                Some(affine)
+            }
+            _ => None,
+        }
+    }
+
+    /// Bytes the anchor advances an iteration.
+    fn stride_bytes(&self, anchor: &Anchor) -> Option<i64> {
+        match anchor.phi {
+            Some(phi) => Some(self.step.get(&phi)? * anchor.scale),
+            // A pointer phi's step is in bytes already.
+            None => self.step.get(&anchor.base).copied(),
+        }
+    }
 }
 
-/// `next` as `phi + step` (an add of a constant, or for a pointer phi a
-/// one-index getelementptr of a constant, in bytes).
-fn constant_step(phi: LLVMValueRef, next: LLVMValueRef) -> Option<i64> {
+/// `next` as `phi + step`: an add of a constant, or for a pointer phi a
+/// one-index getelementptr of a constant (the step in bytes).
+fn constant_step(function: Function<'_>, phi: LLVMValueRef, next: LLVMValueRef) -> Option<i64> {
     if !build::is_instruction(next) {
         return None;
     }
-    match build::opcode(next) {
-        _ if build::is_add(next) => {
-            let (a, b) = (build::operand(next, 0), build::operand(next, 1));
-            let other = if a == phi {
-                b
-            } else if b == phi {
-                a
-            } else {
-                return None;
-            };
-            Value::from_raw(other)?.const_int()
-        }
-        LLVMOpcode::LLVMGetElementPtr if build::operand(next, 0) == phi => {
-            // In elements of the source type: scaled by stride_bytes.
-            (build::num_operands(next) == 2)
-                .then(|| Value::from_raw(build::operand(next, 1))?.const_int())?
-        }
-        _ => None,
+    if build::is_add(next) {
+        let (a, b) = (build::operand(next, 0), build::operand(next, 1));
+        let other = if a == phi {
+            b
+        } else if b == phi {
+            a
+        } else {
+            return None;
+        };
+        return Value::from_raw(other)?.const_int();
     }
-}
-
-/// Bytes the anchor advances an iteration.
-fn stride_bytes(function: Function<'_>, anchor: Anchor, phis: &Phis) -> Option<i64> {
-    match anchor {
-        Anchor::Indexed { phi, element, .. } => {
-            let module = build::module_of(function.as_raw());
-            Some(phis.step.get(&phi)? * build::store_size(module, element) as i64)
-        }
-        Anchor::Pointer { phi } => {
-            let next = edit::phi_incoming(phi)
-                .into_iter()
-                .find(|(_, b)| *b == build::instruction_block(phi))?
-                .0;
-            match phis.step.get(&phi)? {
-                // An add of a constant to an integer-typed phi is not a pointer.
-                _ if build::opcode(next) != LLVMOpcode::LLVMGetElementPtr => None,
-                step => match function.gep_indices(Value::from_raw(next)?)?.first()? {
-                    GepIndex::Scaled(bytes) => Some(step * *bytes as i64),
-                    GepIndex::Field(_) => None,
-                },
-            }
-        }
-    }
-}
-
-/// The anchor and byte offset of the address `ptr`, if it moves with one of
-/// the loop's induction variables.
-fn address_of(function: Function<'_>, ptr: LLVMValueRef, phis: &Phis) -> Option<(Anchor, i64)> {
-    if phis.step.contains_key(&ptr) {
-        return Some((Anchor::Pointer { phi: ptr }, 0));
-    }
-    let gep = Value::from_raw(ptr)?;
-    if gep.opcode() != Some(LLVMOpcode::LLVMGetElementPtr) || gep.num_operands() != 2 {
-        return None;
-    }
-    let scale = match function.gep_indices(gep)?.first()? {
-        GepIndex::Scaled(bytes) => *bytes as i64,
-        GepIndex::Field(_) => return None,
-    };
-    let (base, index) = (build::operand(ptr, 0), build::operand(ptr, 1));
-    if phis.step.contains_key(&base) {
-        // `gep T, p, c`, a constant from the pointer phi.
-        let c = Value::from_raw(index)?.const_int()?;
-        return Some((Anchor::Pointer { phi: base }, c * scale));
-    }
-    // A base the loop does not compute, and a 64-bit index `i` or `i + c`.
-    if (build::is_instruction(base)
-        && build::instruction_block(base) == build::instruction_block(ptr))
-        || build::integer_bits(index) != Some(64)
+    let gep = Value::from_raw(next)?;
+    if gep.opcode() != Some(LLVMOpcode::LLVMGetElementPtr)
+        || gep.num_operands() != 2
+        || build::operand(next, 0) != phi
     {
         return None;
     }
-    let (phi, c) = if phis.step.contains_key(&index) {
-        (index, 0)
-    } else if build::is_add(index) {
-        let (a, b) = (build::operand(index, 0), build::operand(index, 1));
-        if phis.step.contains_key(&a) {
-            (a, Value::from_raw(b)?.const_int()?)
-        } else if phis.step.contains_key(&b) {
-            (b, Value::from_raw(a)?.const_int()?)
-        } else {
-            return None;
-        }
-    } else {
-        return None;
-    };
-    let element = build::gep_source_type(ptr);
-    Some((Anchor::Indexed { base, phi, element }, c * scale))
+    let elements = Value::from_raw(build::operand(next, 1))?.const_int()?;
+    match function.gep_indices(gep)?.first()? {
+        GepIndex::Scaled(bytes) => Some(elements * *bytes as i64),
+        GepIndex::Field(_) => None,
+    }
 }
 
 /// Runs of loads that cover whole aligned 16-byte pieces, all in the phase
 /// (offset modulo 16) that covers the most loads.
-fn groups_of(anchor: Anchor, ty: LLVMTypeRef, size: i64, accesses: Vec<Access>) -> Vec<Group> {
+fn groups_of(anchor: usize, ty: LLVMTypeRef, size: i64, accesses: Vec<Access>) -> Vec<Group> {
     let lanes = VECTOR_BYTES / size;
     let offsets: BTreeSet<i64> = accesses.iter().map(|a| a.offset).collect();
     let mut by_phase: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
@@ -423,26 +543,59 @@ fn groups_of(anchor: Anchor, ty: LLVMTypeRef, size: i64, accesses: Vec<Access>) 
         .collect()
 }
 
-/// The address of byte `start` from `anchor` on the loop's entry, built by `b`.
-fn first_address(
+/// The address of byte `start` from `anchor` on the loop's entry from
+/// `check`, as a 64-bit integer, built by `b` (exact modulo 16: see the
+/// module's note on extensions).
+fn entry_address(
     b: &Builder,
-    anchor: Anchor,
+    anchor: &Anchor,
     start: i64,
-    entry_of: &dyn Fn(LLVMValueRef) -> Option<LLVMValueRef>,
-) -> Option<LLVMValueRef> {
-    let base = match anchor {
-        Anchor::Indexed { base, phi, element } => {
-            b.gep(element, base, &mut [entry_of(phi)?], c"sl1.vec.row")
-        }
-        Anchor::Pointer { phi } => entry_of(phi)?,
+    check: LLVMBasicBlockRef,
+) -> LLVMValueRef {
+    let ctx = build::context_of(anchor.base);
+    let i64t = build::i64_type(ctx);
+    let entry_of = |phi: LLVMValueRef| {
+        edit::phi_incoming(phi)
+            .into_iter()
+            .find(|(_, from)| *from == check)
+            .map(|(v, _)| v)
+            .expect("the loop's phis take a value from the check")
     };
-    let ctx = build::context_of(base);
-    Some(b.gep(
-        build::i8_type(ctx),
-        base,
-        &mut [build::const_int(build::i64_type(ctx), start as u64, true)],
+    let wide = |v: LLVMValueRef| {
+        if build::integer_bits(v) == Some(64) {
+            v
+        } else {
+            b.unsigned_cast(v, i64t, c"sl1.vec.wide")
+        }
+    };
+    let address = match anchor.phi {
+        None => b.ptr_to_int(entry_of(anchor.base), i64t, c"sl1.vec.addr"),
+        Some(phi) => {
+            let mut index = wide(entry_of(phi));
+            for &v in &anchor.invariants {
+                index = if edit::const_unsigned(index) == Some(0) {
+                    wide(v)
+                } else {
+                    b.add(index, wide(v), c"sl1.vec.index")
+                };
+            }
+            let scaled = b.mul(
+                index,
+                build::const_int(i64t, anchor.scale as u64, false),
+                c"sl1.vec.bytes",
+            );
+            let base = b.ptr_to_int(anchor.base, i64t, c"sl1.vec.base");
+            b.add(base, scaled, c"sl1.vec.addr")
+        }
+    };
+    if start == 0 {
+        return address;
+    }
+    b.add(
+        address,
+        build::const_int(i64t, start as u64, true),
         c"sl1.vec.first",
-    ))
+    )
 }
 
 /// Integers and floating-point values of one register.
