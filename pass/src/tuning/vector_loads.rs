@@ -41,6 +41,11 @@ use crate::llvm::ir::{Function, GepIndex, Value};
 /// Bytes one vector load reads (`ld.v4.b32`, `ld.v2.b64`).
 const VECTOR_BYTES: i64 = 16;
 
+/// Address spaces whose loads may be vectors at any 16-byte-aligned address:
+/// generic, global, shared, constant, local (not kernel parameters, laid
+/// out by the backend).
+const VECTOR_SPACES: [u32; 5] = [0, 1, 3, 4, 5];
+
 /// Gives every eligible loop of `module` a copy with vector loads; returns
 /// how many loops got one.
 pub fn vectorize_aligned_loads(module: &Module<'_>) -> usize {
@@ -165,7 +170,9 @@ impl LoopPlan {
                 continue;
             }
             let ty = build::type_of(inst);
-            if !is_scalar_number(ty) {
+            let space =
+                Value::from_raw(build::operand(inst, 0)).and_then(|p| p.pointer_address_space());
+            if !is_scalar_number(ty) || !space.is_some_and(|s| VECTOR_SPACES.contains(&s)) {
                 continue;
             }
             let Some((anchor, offset)) = phis.address(function, build::operand(inst, 0)) else {
