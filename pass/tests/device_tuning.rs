@@ -3,7 +3,7 @@
 //! checks are widened and which sums narrowed, and that the rewritten code
 //! computes what the original did (run in LLVM's interpreter).
 
-use std::path::{Path, PathBuf};
+mod common;
 
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -13,16 +13,8 @@ use sl1_pass::tuning::{
     aggregate_atomics, freeze_divisions, narrow_sums, select_switches, widen_range_checks,
 };
 
-fn case() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .join("testdata/ll/device_tuning.ll")
-}
-
 fn load(context: &Context) -> Module<'_> {
-    let buffer = MemoryBuffer::create_from_file(&case()).unwrap();
-    context.create_module_from_ir(buffer).unwrap()
+    common::load_case(context, "device_tuning")
 }
 
 fn function_text(module: &Module<'_>, name: &str) -> String {

@@ -4,24 +4,15 @@
 //! computes what the original did in LLVM's interpreter, with the first
 //! address aligned (the copy runs) and not (the loop runs as it was).
 
-use std::path::{Path, PathBuf};
+mod common;
 
 use inkwell::context::Context;
-use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
 use inkwell::values::{AnyValue, GenericValue};
 use sl1_pass::tuning::vectorize_aligned_loads;
 
-fn case() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .join("testdata/ll/vector_loads.ll")
-}
-
 fn load(context: &Context) -> Module<'_> {
-    let buffer = MemoryBuffer::create_from_file(&case()).unwrap();
-    context.create_module_from_ir(buffer).unwrap()
+    common::load_case(context, "vector_loads")
 }
 
 fn text(module: &Module<'_>, name: &str) -> String {

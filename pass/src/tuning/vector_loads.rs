@@ -23,9 +23,10 @@
 //! loop-invariant values plus a constant (adds and `or disjoint`s, through
 //! a sign or zero extension when its adds cannot wrap: `a[row * n + k + 1]`
 //! of `int`s), or a pointer induction variable plus a constant; either
-//! through further constant `getelementptr`s. Extensions keep an address
-//! modulo 16 (they add multiples of 2^32 elements), so the check reads the
-//! entry values in 64-bit arithmetic whatever their width.
+//! through further constant `getelementptr`s. A wrapped extension moves an
+//! address by a multiple of 2^32 elements, which keeps it modulo 16, so an
+//! address aligned in the first iteration is in every one; the check
+//! copies the first iteration's address arithmetic.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -74,11 +75,11 @@ pub fn vectorize_aligned_loads(module: &Module<'_>) -> usize {
 /// What addresses move with: `base + scale * (phi + invariants)` bytes for
 /// an integer induction variable `phi`, or the pointer induction variable
 /// `base` itself (`phi` None).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct Anchor {
     base: LLVMValueRef,
     phi: Option<LLVMValueRef>,
-    /// In the order the index adds them (the check adds them so).
+    /// Compared as a set: the order the index adds them does not matter.
     invariants: Vec<LLVMValueRef>,
     scale: i64,
 }
@@ -120,7 +121,6 @@ struct LoopPlan {
     block: LLVMBasicBlockRef,
     preheader: LLVMBasicBlockRef,
     exit: LLVMBasicBlockRef,
-    anchors: Vec<Anchor>,
     groups: Vec<Group>,
 }
 
@@ -227,7 +227,6 @@ impl LoopPlan {
             block,
             preheader,
             exit,
-            anchors,
             groups,
         })
     }
@@ -261,22 +260,24 @@ impl LoopPlan {
             if !seen.insert((g.anchor, g.start.rem_euclid(VECTOR_BYTES))) {
                 continue;
             }
-            // The first iteration's own address where it can be copied (the
-            // backend then shares it with the loop's), else the anchor's.
-            let lead = g.loads.iter().min_by_key(|a| (a.offset - g.start).abs());
-            let copied = lead.and_then(|a| {
-                let ptr = build::operand(a.load, 0);
-                let at = edit::clone_expression(ptr, self.block, &on_entry, jump)?;
-                let bits = b.ptr_to_int(at, i64t, c"sl1.vec.addr");
-                Some(if a.offset == g.start {
-                    bits
-                } else {
-                    let back = build::const_int(i64t, (g.start - a.offset) as u64, true);
-                    b.add(bits, back, c"sl1.vec.first")
-                })
-            });
-            let first = copied
-                .unwrap_or_else(|| entry_address(&b, &self.anchors[g.anchor], g.start, check));
+            // The first iteration's own address (the backend may share it
+            // with the loop's): the address arithmetic `Phis::address`
+            // accepts, with the loop's phis at their entry values.
+            let lead = g
+                .loads
+                .iter()
+                .min_by_key(|a| (a.offset - g.start).abs())
+                .expect("a group has loads");
+            let at =
+                edit::clone_expression(build::operand(lead.load, 0), self.block, &on_entry, jump)
+                    .expect("a matched address is arithmetic on the loop's phis");
+            let bits = b.ptr_to_int(at, i64t, c"sl1.vec.addr");
+            let first = if lead.offset == g.start {
+                bits
+            } else {
+                let back = build::const_int(i64t, (g.start - lead.offset) as u64, true);
+                b.add(bits, back, c"sl1.vec.first")
+            };
             let low = b.and(
                 first,
                 build::const_int(i64t, (VECTOR_BYTES - 1) as u64, false),
@@ -548,61 +549,6 @@ fn groups_of(anchor: usize, ty: LLVMTypeRef, size: i64, accesses: Vec<Access>) -
             }
         })
         .collect()
-}
-
-/// The address of byte `start` from `anchor` on the loop's entry from
-/// `check`, as a 64-bit integer, built by `b` (exact modulo 16: see the
-/// module's note on extensions).
-fn entry_address(
-    b: &Builder,
-    anchor: &Anchor,
-    start: i64,
-    check: LLVMBasicBlockRef,
-) -> LLVMValueRef {
-    let ctx = build::context_of(anchor.base);
-    let i64t = build::i64_type(ctx);
-    let entry_of = |phi: LLVMValueRef| {
-        edit::phi_incoming(phi)
-            .into_iter()
-            .find(|(_, from)| *from == check)
-            .map(|(v, _)| v)
-            .expect("the loop's phis take a value from the check")
-    };
-    let wide = |v: LLVMValueRef| {
-        if build::integer_bits(v) == Some(64) {
-            v
-        } else {
-            b.unsigned_cast(v, i64t, c"sl1.vec.wide")
-        }
-    };
-    let address = match anchor.phi {
-        None => b.ptr_to_int(entry_of(anchor.base), i64t, c"sl1.vec.addr"),
-        Some(phi) => {
-            let mut index = wide(entry_of(phi));
-            for &v in &anchor.invariants {
-                index = if edit::const_unsigned(index) == Some(0) {
-                    wide(v)
-                } else {
-                    b.add(index, wide(v), c"sl1.vec.index")
-                };
-            }
-            let scaled = b.mul(
-                index,
-                build::const_int(i64t, anchor.scale as u64, false),
-                c"sl1.vec.bytes",
-            );
-            let base = b.ptr_to_int(anchor.base, i64t, c"sl1.vec.base");
-            b.add(base, scaled, c"sl1.vec.addr")
-        }
-    };
-    if start == 0 {
-        return address;
-    }
-    b.add(
-        address,
-        build::const_int(i64t, start as u64, true),
-        c"sl1.vec.first",
-    )
 }
 
 /// Integers and floating-point values of one register.

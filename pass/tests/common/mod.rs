@@ -1,6 +1,6 @@
-//! Runs the pass on one `testdata/ll` case, as the focused tests of the pass
-//! need it: the report, and the transformed text of each function; and the
-//! NVPTX target machine the tests that lower to PTX use.
+//! Loads a `testdata/ll` case and runs the pass on one, as the focused tests
+//! of the pass need it: the report, and the transformed text of each
+//! function; and the NVPTX target machine the tests that lower to PTX use.
 
 // Each test file uses part of this.
 #![allow(dead_code)]
@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::Module;
 use inkwell::values::AnyValue;
 use sl1_pass::transform::TransformReport;
 use sl1_pass::{run_on_module, Options, Report};
@@ -40,15 +41,20 @@ impl Transformed {
     }
 }
 
-/// Runs the pass on `testdata/ll/<case>.ll` under `options` and verifies
-/// the module it leaves.
-pub fn transform_case(case: &str, options: &Options) -> Transformed {
+/// `testdata/ll/<case>.ll` parsed into a module of `context`.
+pub fn load_case<'c>(context: &'c Context, case: &str) -> Module<'c> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../testdata/ll")
         .join(format!("{case}.ll"));
-    let context = Context::create();
     let buffer = MemoryBuffer::create_from_file(&path).unwrap();
-    let module = context.create_module_from_ir(buffer).unwrap();
+    context.create_module_from_ir(buffer).unwrap()
+}
+
+/// Runs the pass on `testdata/ll/<case>.ll` under `options` and verifies
+/// the module it leaves.
+pub fn transform_case(case: &str, options: &Options) -> Transformed {
+    let context = Context::create();
+    let module = load_case(&context, case);
     let report = run_on_module(&module, options).unwrap();
     module.verify().unwrap();
     let functions = module
