@@ -11,6 +11,14 @@
 //! once: as many as its grid has per SM, at most as many as fit. On the
 //! H100 `upper` at 264x128 ran 0.281 ms with the driver's split and 0.244
 //! ms with this one (docs/benchmarks.md).
+//!
+//! A launch whose grid fills every block slot of every SM keeps the
+//! driver's split: its blocks are as many as the driver plans for, and the
+//! smallest carveout that holds them can lose to the driver's larger one.
+//! HeCBench `contract` (4 blocks an SM, held to 4 by its registers, 21 KiB
+//! each) ran 0.107 s at a 100 KiB carveout and 0.088 s with the driver's
+//! split or any carveout from 132 KiB up, the same 4 blocks resident in
+//! each (H100, docs/results/2026-11-27-h100-contract-carveout.txt).
 
 /// Shared memory the system keeps per resident block (sm_80 and later).
 pub const RESERVED_PER_BLOCK: u64 = 1024;
@@ -35,16 +43,30 @@ pub struct CarveoutInputs {
 /// The carveout preference (`cudaFuncAttributePreferredSharedMemoryCarveout`,
 /// a percentage of `shared_per_sm`) that holds the blocks the launch puts
 /// on each SM at once; the driver rounds it up to a carveout the GPU has.
-/// Missing facts (no SMs, no shared memory) give 100: the driver's own
-/// choice for a kernel with this much shared memory.
-pub fn carveout_percent(c: CarveoutInputs) -> i32 {
+/// `None` leaves the driver's own split: where the grid has at least as
+/// many blocks an SM as fit, and where facts are missing (no SMs, no
+/// shared memory).
+pub fn carveout_percent(c: CarveoutInputs) -> Option<i32> {
     if c.sms == 0 || c.shared_per_sm == 0 {
-        return 100;
+        return None;
     }
-    let blocks = c.grid_blocks.div_ceil(c.sms).min(c.most_resident).max(1);
+    let per_sm = c.grid_blocks.div_ceil(c.sms);
+    if per_sm >= c.most_resident {
+        return None;
+    }
+    let blocks = per_sm.max(1);
     let need = blocks.saturating_mul(c.block_bytes + RESERVED_PER_BLOCK);
-    need.saturating_mul(100).div_ceil(c.shared_per_sm).min(100) as i32
+    Some(need.saturating_mul(100).div_ceil(c.shared_per_sm).min(100) as i32)
 }
+
+/// The preference a launch sets: `carveout_percent`, or the driver's own
+/// split (`cudaSharedmemCarveoutDefault`, -1).
+pub fn carveout_preference(c: CarveoutInputs) -> i32 {
+    carveout_percent(c).unwrap_or(DRIVER_SPLIT)
+}
+
+/// `cudaSharedmemCarveoutDefault`: the driver chooses the split.
+pub const DRIVER_SPLIT: i32 = -1;
 
 #[cfg(test)]
 mod tests {
@@ -62,22 +84,26 @@ mod tests {
     fn a_grid_of_two_blocks_an_sm_asks_for_two_blocks_shared_memory() {
         // 2 x 49 KiB of 228 KiB: 43% (the driver rounds it up to a
         // carveout the GPU has).
-        assert_eq!(carveout_percent(H100), 43);
+        assert_eq!(carveout_percent(H100), Some(43));
+        // 3 blocks an SM of the 4 that fit.
+        let c = CarveoutInputs {
+            grid_blocks: 390,
+            ..H100
+        };
+        assert_eq!(carveout_percent(c), Some(65));
     }
 
     #[test]
-    fn a_grid_larger_than_fits_asks_for_the_most_resident_blocks() {
-        let c = CarveoutInputs {
-            grid_blocks: 2112,
-            ..H100
-        };
-        assert_eq!(carveout_percent(c), 86);
-        let c = CarveoutInputs {
-            grid_blocks: 100_000,
-            most_resident: 8,
-            ..H100
-        };
-        assert_eq!(carveout_percent(c), 100);
+    fn a_grid_that_fills_every_slot_keeps_the_drivers_split() {
+        for (grid_blocks, most_resident) in [(528, 4), (2112, 4), (100_000, 8), (5184, 4)] {
+            let c = CarveoutInputs {
+                grid_blocks,
+                most_resident,
+                ..H100
+            };
+            assert_eq!(carveout_percent(c), None, "{c:?}");
+            assert_eq!(carveout_preference(c), DRIVER_SPLIT);
+        }
     }
 
     #[test]
@@ -87,11 +113,11 @@ mod tests {
             block_bytes: 0,
             ..H100
         };
-        assert_eq!(carveout_percent(c), 1);
+        assert_eq!(carveout_percent(c), Some(1));
     }
 
     #[test]
-    fn missing_device_facts_leave_the_largest_carveout() {
+    fn missing_device_facts_leave_the_drivers_split() {
         for c in [
             CarveoutInputs { sms: 0, ..H100 },
             CarveoutInputs {
@@ -99,7 +125,7 @@ mod tests {
                 ..H100
             },
         ] {
-            assert_eq!(carveout_percent(c), 100);
+            assert_eq!(carveout_percent(c), None);
         }
     }
 }

@@ -320,10 +320,10 @@ impl Gpu {
     /// with lines do.
     fn fit_carveout(&self, func: &CudaFunction, cfg: &LaunchConfig) -> Result<(), GpuError> {
         use cudarc::driver::sys::CUdevice_attribute as Device;
-        use sl1_core::carveout::{carveout_percent, CarveoutInputs};
+        use sl1_core::carveout::{carveout_preference, CarveoutInputs, DRIVER_SPLIT};
         let carveout = CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT;
         // The occupancy calculator's answer at the driver's own split.
-        func.set_attribute(carveout, -1)?;
+        func.set_attribute(carveout, DRIVER_SPLIT)?;
         let threads = cfg.block_dim.0 * cfg.block_dim.1 * cfg.block_dim.2;
         let most_resident = func.occupancy_max_active_blocks_per_multiprocessor(
             threads,
@@ -332,7 +332,7 @@ impl Gpu {
         )?;
         let static_bytes =
             func.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)?;
-        let percent = carveout_percent(CarveoutInputs {
+        let percent = carveout_preference(CarveoutInputs {
             grid_blocks: u64::from(cfg.grid_dim.0)
                 * u64::from(cfg.grid_dim.1)
                 * u64::from(cfg.grid_dim.2),

@@ -12,7 +12,7 @@ use inkwell::types::{BasicMetadataTypeEnum, FunctionType};
 use inkwell::values::{BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use inkwell::IntPredicate;
 
-use sl1_core::carveout::RESERVED_PER_BLOCK;
+use sl1_core::carveout::{DRIVER_SPLIT, RESERVED_PER_BLOCK};
 
 use super::ir::{dim3_count, umax, umin};
 
@@ -22,7 +22,7 @@ pub const FIT_CARVEOUT: &str = "sl1.fit_carveout";
 /// `cudaFuncAttributePreferredSharedMemoryCarveout`.
 pub const PREFERRED_CARVEOUT: u64 = 9;
 /// `cudaSharedmemCarveoutDefault`.
-const DEFAULT_CARVEOUT: u64 = -1i64 as u64;
+const DEFAULT_CARVEOUT: u64 = DRIVER_SPLIT as i64 as u64;
 /// `cudaDevAttrMultiProcessorCount`.
 const MULTIPROCESSOR_COUNT: u64 = 16;
 /// `cudaDevAttrMaxSharedMemoryPerMultiprocessor`.
@@ -228,7 +228,7 @@ fn emit_body<'ctx>(
         let up = b.build_int_add(a, b.build_int_sub(d, c(1), "")?, "")?;
         b.build_int_unsigned_div(up, d, "")
     };
-    // As sl1_core::carveout::carveout_percent.
+    // As sl1_core::carveout::carveout_preference.
     let per_wave = div_ceil(grid, sms)?;
     let blocks = umax(umin(per_wave, most)?, c(1))?;
     let block = b.build_int_add(
@@ -241,13 +241,20 @@ fn emit_body<'ctx>(
         div_ceil(b.build_int_mul(need, c(100), "")?, per_sm)?,
         c(100),
     )?;
+    // Missing facts, or a grid that fills every slot: the driver's split.
     let unknown = b.build_or(
         b.build_int_compare(IntPredicate::EQ, sms, c(0), "")?,
         b.build_int_compare(IntPredicate::EQ, per_sm, c(0), "")?,
         "",
     )?;
+    let fills = b.build_int_compare(IntPredicate::UGE, per_wave, most, "fills")?;
     let percent = b
-        .build_select(unknown, c(100), percent, "")?
+        .build_select(
+            b.build_or(unknown, fills, "")?,
+            c(DEFAULT_CARVEOUT),
+            percent,
+            "",
+        )?
         .into_int_value();
     let percent = b.build_int_truncate(percent, i32t, "carveout")?;
     b.build_call(
