@@ -225,7 +225,7 @@ fn every_suite_app_builds_to_ptx_in_every_bundle_build() {
                         && !out.stderr.contains(" loop(s) sliced")
                         && out
                             .stderr
-                            .contains("caches nothing but structures it only reads"),
+                            .contains("which the device rewrite reads 16 B at a time"),
                     "{name}: {}",
                     out.stderr
                 );

@@ -47,3 +47,39 @@ fn caching_read_only_structures_caches_it() {
     assert!(t.kernel("window_max").applied);
     assert!(t.kernel("row_accumulate").applied);
 }
+
+/// `kernel` of `vector_streams.ll` under the driver's device tuning, with or
+/// without the vector loads.
+fn vector_case(kernel: &str, vector_loads: bool) -> sl1_pass::transform::TransformReport {
+    let options = Options {
+        device_tuning: true,
+        vector_loads,
+        ..Options::default()
+    };
+    transform_case("vector_streams", &options)
+        .kernel(kernel)
+        .clone()
+}
+
+#[test]
+fn a_stream_the_vector_loads_read_16_bytes_at_a_time_is_left_to_them() {
+    // HeCBench tensorAccessor: 0.561 ms in line runs against 0.476 ms left
+    // to the vector loads (H100, 2026-11-27).
+    let k = vector_case("row_dot", true);
+    assert!(!k.applied, "{k:?}");
+    assert!(
+        k.reasons.iter().any(
+            |r| matches!(r, Reason::LeftToVectorLoads { structures, .. } if structures == "`m`")
+        ),
+        "{:?}",
+        k.reasons
+    );
+    assert!(vector_case("row_dot", false).applied);
+}
+
+#[test]
+fn streams_of_a_loop_that_stores_are_cached_with_the_vector_loads_on() {
+    // The rewrite leaves loads with a store between them apart.
+    assert!(vector_case("scatter", true).applied);
+    assert!(vector_case("scatter", false).applied);
+}

@@ -73,7 +73,10 @@ fn rereads_the_late_vector_loads_serve_stay_with_them() {
         .clone();
     assert!(!t.applied, "{t:?}");
     assert!(t.rereads.is_empty(), "{t:?}");
-    assert!(matches!(t.reasons[0], Reason::OnlyReads { .. }), "{t:?}");
+    assert!(
+        matches!(t.reasons[0], Reason::LeftToVectorLoads { .. }),
+        "{t:?}"
+    );
     let without = Options {
         vector_loads: false,
         ..tuned

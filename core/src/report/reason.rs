@@ -70,6 +70,12 @@ pub enum Reason {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cold: Option<(String, bool)>,
     },
+    /// The loop only reads its structures, 4 or 8 B a step, which the late
+    /// device rewrite reads 16 B at a time where aligned.
+    LeftToVectorLoads {
+        loop_at: String,
+        structures: String,
+    },
     NoCacheableAccess {
         loop_at: String,
         example: String,
@@ -110,6 +116,7 @@ impl Reason {
             Reason::OnlyReads { .. } => {
                 hint("cache-read-only", None, "caches them, as the paper does")
             }
+            Reason::LeftToVectorLoads { .. } => hint("no-vector-loads", None, "caches them"),
             Reason::InternalError { .. } => hint("disable", None, "skips the transform"),
             _ => None,
         }
@@ -195,6 +202,15 @@ impl fmt::Display for Reason {
                 f,
                 "loop at {loop_at}: no structure is predicted to pay for a line (each \
                  structure's prediction says why); left as it is"
+            ),
+            Reason::LeftToVectorLoads {
+                loop_at,
+                structures,
+            } => write!(
+                f,
+                "loop at {loop_at}: only reads its structures ({structures}), 4 or 8 B a \
+                 step, which the device rewrite reads 16 B at a time where aligned: left \
+                 to it"
             ),
             Reason::OnlyReads {
                 loop_at,

@@ -58,7 +58,9 @@ pub fn reread_across(k: &KernelAnalysis<'_>, main: &Loop, access: &Access<'_>) -
 /// Whether the late device rewrite (`tuning::vectorize_aligned_loads`) is
 /// expected to read `access` 16 bytes at a time: a load of 4 or 8 bytes in
 /// an innermost loop of one block whose address moves by its own width
-/// each iteration, which LLVM's unroller leaves as adjacent loads.
+/// each iteration, which LLVM's unroller leaves as adjacent loads, and
+/// which writes nothing (the rewrite leaves loads with a write between
+/// them apart, and unrolled, each iteration's write is between).
 pub fn read_in_vector_pieces(k: &KernelAnalysis<'_>, access: &Access<'_>) -> bool {
     if access.kind != AccessKind::Load || !matches!(access.size, 4 | 8) {
         return false;
@@ -69,6 +71,12 @@ pub fn read_in_vector_pieces(k: &KernelAnalysis<'_>, access: &Access<'_>) -> boo
     let innermost = k.loops.innermost_loop_of(access.block);
     innermost.map(|i| &k.loops.loops[i]).is_some_and(|l| {
         l.blocks.len() == 1
+            && l.blocks.iter().all(|&b| {
+                k.blocks[b]
+                    .instructions()
+                    .into_iter()
+                    .all(|i| !i.may_write_memory())
+            })
             && LoopScope::new(k.function, &k.blocks, l)
                 .affine(address)
                 .is_ok_and(|a| a.stride == access.size as i64)

@@ -308,6 +308,9 @@ struct Reads<'a, 'm> {
     /// The loop's writes to global memory.
     global_writes: Vec<&'a Access<'m>>,
     read_only_in_runs: bool,
+    /// The loop would be cached but for the late device rewrite, which
+    /// reads its structures 16 B at a time.
+    left_to_vector_loads: bool,
     /// Read-only structures an inner loop reads again, with that loop.
     rereads: BTreeMap<u32, String>,
 }
@@ -574,6 +577,7 @@ impl<'m> Planner<'_, 'm> {
             options: self.options,
             global_writes,
             read_only_in_runs: false,
+            left_to_vector_loads: false,
             rereads: BTreeMap::new(),
         };
         // A loop that only reads restrict structures is left to the hardware
@@ -581,7 +585,22 @@ impl<'m> Planner<'_, 'm> {
         // shared memory without a check, which beats the L1 (measured on the
         // H100: wc 1.37x). Loops that also write keep their read-only
         // structures as companions of the written ones (see `decide`).
-        reads.read_only_in_runs = self.options.line_runs
+        // Not where the late device rewrite reads every cached structure 16
+        // B at a time: HeCBench tensorAccessor's row-per-thread product ran
+        // 0.561 ms with lines against 0.476 ms left to the vector loads
+        // (H100, 2026-11-27).
+        let vector_reads = self.options.device_tuning && self.options.vector_loads;
+        let in_vector_pieces = |a: &Access<'m>| {
+            vector_reads && crate::analysis::reuse::read_in_vector_pieces(self.k, a)
+        };
+        let all_in_vector_pieces = !cacheable.is_empty()
+            && cacheable.iter().all(|&id| {
+                cacheable_accesses
+                    .iter()
+                    .filter(|&&(_, of, _)| of == id)
+                    .all(|&(a, _, _)| in_vector_pieces(a))
+            });
+        let runs = self.options.line_runs
             && !self.options.stats
             && !cacheable.is_empty()
             && cacheable.iter().all(|&id| reads.restrict_read_only(id))
@@ -592,22 +611,29 @@ impl<'m> Planner<'_, 'm> {
                 cacheable_accesses,
                 cacheable,
             );
+        reads.read_only_in_runs = runs && !all_in_vector_pieces;
         // Read-only structures an inner loop reads again and again: between
         // two reads the hardware L1 loses them (k-means, measured on the
         // H100: 1.21x cached against 1.00x left to L1). Not where the late
         // device rewrite reads them 16 B at a time: k-means ran 0.690 ms so
         // left alone against 1.141 ms cached (H100, 2026-11-27).
-        let vector_reads = self.options.device_tuning && self.options.vector_loads;
-        reads.rereads = cacheable_accesses
+        let rereads: Vec<(u32, String, bool)> = cacheable_accesses
             .iter()
             .filter(|&&(_, id, _)| reads.only_read(id) && cacheable.contains(&id))
-            .filter(|&&(a, _, _)| {
-                !(vector_reads && crate::analysis::reuse::read_in_vector_pieces(self.k, a))
-            })
             .filter_map(|&(a, id, _)| {
-                crate::analysis::reuse::reread_across(self.k, l, a).map(|inner| (id, inner))
+                crate::analysis::reuse::reread_across(self.k, l, a)
+                    .map(|inner| (id, inner, in_vector_pieces(a)))
             })
             .collect();
+        reads.rereads = rereads
+            .iter()
+            .filter(|(_, _, pieces)| !pieces)
+            .map(|(id, inner, _)| (*id, inner.clone()))
+            .collect();
+        // The vector loads are why the loop is left alone: it would be
+        // cached without them.
+        reads.left_to_vector_loads =
+            (runs && all_in_vector_pieces) || (reads.rereads.is_empty() && !rereads.is_empty());
         reads
     }
 
@@ -626,6 +652,12 @@ impl<'m> Planner<'_, 'm> {
                 .all(|&id| reads.companion(id) || reads.unwritten(id))
         {
             return None;
+        }
+        if reads.left_to_vector_loads {
+            return Some(Some(Reason::LeftToVectorLoads {
+                loop_at: label.to_string(),
+                structures: names(self.k, &cacheable.iter().copied().collect()),
+            }));
         }
         Some(Some(Reason::OnlyReads {
             loop_at: label.to_string(),
