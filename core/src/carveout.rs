@@ -18,7 +18,7 @@
 //! HeCBench `contract` (4 blocks an SM, held to 4 by its registers, 21 KiB
 //! each) ran 0.107 s at a 100 KiB carveout and 0.088 s with the driver's
 //! split or any carveout from 132 KiB up, the same 4 blocks resident in
-//! each (H100, docs/results/2026-11-27-h100-contract-carveout.txt).
+//! each (H100, docs/results/2026-11-27-h100-carveout-residency.txt).
 
 /// Shared memory the system keeps per resident block (sm_80 and later).
 pub const RESERVED_PER_BLOCK: u64 = 1024;
