@@ -7,8 +7,8 @@
 //! and 4 blocks an SM: 196 of the H100's 228 KiB), and the hardware L1 that
 //! its direct accesses, staged lines and spills still go through gets what
 //! is left, also when the launch puts only 2 blocks on each SM. A launch
-//! instead asks for the shared memory of the blocks it places on an SM at
-//! once: as many as its grid has per SM, at most as many as fit. On the
+//! whose grid has fewer blocks an SM than fit instead asks for the shared
+//! memory of the blocks it places on an SM at once. On the
 //! H100 `upper` at 264x128 ran 0.281 ms with the driver's split and 0.244
 //! ms with this one (docs/benchmarks.md).
 //!

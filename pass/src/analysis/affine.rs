@@ -251,6 +251,7 @@ impl<'a, 'm> LoopScope<'a, 'm> {
                 continue;
             }
             let s = self
+                .function
                 .recurrence_step(v, value)
                 .ok_or("an induction variable without a constant step")?;
             if step.is_some_and(|o| o != s) {
@@ -259,39 +260,5 @@ impl<'a, 'm> LoopScope<'a, 'm> {
             step = Some(s);
         }
         Ok(AffineAddress::symbol(v.as_raw(), step.unwrap_or(0)))
-    }
-
-    /// `c` when `next` is `phi + c` (integer add or sub, or a GEP on a
-    /// pointer phi), in bytes for pointers.
-    fn recurrence_step(&self, phi: Value<'m>, next: Value<'m>) -> Option<i64> {
-        let is_phi = |x: Option<Value<'m>>| x.is_some_and(|x| x.as_raw() == phi.as_raw());
-        match next.opcode()? {
-            LLVMOpcode::LLVMAdd | LLVMOpcode::LLVMOr => {
-                if is_phi(next.operand(0)) {
-                    next.operand(1)?.const_int()
-                } else if is_phi(next.operand(1)) {
-                    next.operand(0)?.const_int()
-                } else {
-                    None
-                }
-            }
-            LLVMOpcode::LLVMSub if is_phi(next.operand(0)) => {
-                next.operand(1)?.const_int()?.checked_neg()
-            }
-            LLVMOpcode::LLVMGetElementPtr if is_phi(next.operand(0)) => {
-                let indices = self.function.gep_indices(next)?;
-                let mut step = 0i64;
-                for (i, index) in indices.into_iter().enumerate() {
-                    let c = next.operand(i as u32 + 1)?.const_int()?;
-                    let bytes = match index {
-                        GepIndex::Field(offset) => offset as i64,
-                        GepIndex::Scaled(size) => c.checked_mul(size as i64)?,
-                    };
-                    step = step.checked_add(bytes)?;
-                }
-                Some(step)
-            }
-            _ => None,
-        }
     }
 }

@@ -230,7 +230,8 @@ fn emit_body<'ctx>(
     };
     // As sl1_core::carveout::carveout_preference.
     let per_wave = div_ceil(grid, sms)?;
-    let blocks = umax(umin(per_wave, most)?, c(1))?;
+    // Fewer than `most` where the percentage is used (`fills` below).
+    let blocks = umax(per_wave, c(1))?;
     let block = b.build_int_add(
         b.build_int_add(fixed, dynamic, "")?,
         c(RESERVED_PER_BLOCK),

@@ -204,20 +204,26 @@ impl<'m> Value<'m> {
     /// Whether a call is `convergent` (warp or block collectives: barriers,
     /// shuffles, votes), on the call or on its callee.
     pub fn is_convergent_call(self) -> bool {
-        if self.opcode() != Some(LLVMOpcode::LLVMCall) {
-            return false;
-        }
-        let name = "convergent";
+        self.opcode() == Some(LLVMOpcode::LLVMCall) && self.call_attribute("convergent").is_some()
+    }
+
+    /// A call's function attribute `name`, on the call site or else on its
+    /// callee (a function, not a pointer).
+    fn call_attribute(self, name: &str) -> Option<LLVMAttributeRef> {
         // SAFETY: `raw` is a call; attribute index u32::MAX names the function.
         unsafe {
             let kind = LLVMGetEnumAttributeKindForName(name.as_ptr() as *const c_char, name.len());
             let index = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
-            if !LLVMGetCallSiteEnumAttribute(self.raw, index, kind).is_null() {
-                return true;
+            let on_call = LLVMGetCallSiteEnumAttribute(self.raw, index, kind);
+            if !on_call.is_null() {
+                return Some(on_call);
             }
             let callee = LLVMGetCalledValue(self.raw);
-            LLVMGetValueKind(callee) == LLVMValueKind::LLVMFunctionValueKind
-                && !LLVMGetEnumAttributeAtIndex(callee, index, kind).is_null()
+            if LLVMGetValueKind(callee) != LLVMValueKind::LLVMFunctionValueKind {
+                return None;
+            }
+            let on_callee = LLVMGetEnumAttributeAtIndex(callee, index, kind);
+            (!on_callee.is_null()).then_some(on_callee)
         }
     }
 
@@ -244,23 +250,12 @@ impl<'m> Value<'m> {
     /// Whether a call's `memory` attribute (on the call or its callee)
     /// allows no writes to any location.
     fn call_only_reads(self) -> bool {
-        let name = "memory";
         // Two bits per location; the high one of each is "may modify".
         const MODIFIES: u64 = 0xAAAA_AAAA_AAAA_AAAA;
-        // SAFETY: `raw` is a call; attribute index u32::MAX names the function.
-        unsafe {
-            let kind = LLVMGetEnumAttributeKindForName(name.as_ptr() as *const c_char, name.len());
-            let index = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
-            let mut attribute = LLVMGetCallSiteEnumAttribute(self.raw, index, kind);
-            if attribute.is_null() {
-                let callee = LLVMGetCalledValue(self.raw);
-                if LLVMGetValueKind(callee) != LLVMValueKind::LLVMFunctionValueKind {
-                    return false;
-                }
-                attribute = LLVMGetEnumAttributeAtIndex(callee, index, kind);
-            }
-            !attribute.is_null() && LLVMGetEnumAttributeValue(attribute) & MODIFIES == 0
-        }
+        self.call_attribute("memory").is_some_and(|memory| {
+            // SAFETY: an enum attribute of a live call or function.
+            unsafe { LLVMGetEnumAttributeValue(memory) & MODIFIES == 0 }
+        })
     }
 
     /// Whether a load or store is volatile.
@@ -540,6 +535,40 @@ impl<'m> Function<'m> {
                 }
             }
             Some(out)
+        }
+    }
+
+    /// `c` when `next` is `phi + c`: an integer add (or `or disjoint`) or
+    /// sub of a constant, or a getelementptr of constant indices on a
+    /// pointer phi, `c` then in bytes.
+    pub fn recurrence_step(self, phi: Value<'m>, next: Value<'m>) -> Option<i64> {
+        let is_phi = |x: Option<Value<'m>>| x.is_some_and(|x| x.raw == phi.raw);
+        match next.opcode()? {
+            LLVMOpcode::LLVMAdd | LLVMOpcode::LLVMOr if crate::llvm::build::is_add(next.raw) => {
+                if is_phi(next.operand(0)) {
+                    next.operand(1)?.const_int()
+                } else if is_phi(next.operand(1)) {
+                    next.operand(0)?.const_int()
+                } else {
+                    None
+                }
+            }
+            LLVMOpcode::LLVMSub if is_phi(next.operand(0)) => {
+                next.operand(1)?.const_int()?.checked_neg()
+            }
+            LLVMOpcode::LLVMGetElementPtr if is_phi(next.operand(0)) => {
+                let mut step = 0i64;
+                for (i, index) in self.gep_indices(next)?.into_iter().enumerate() {
+                    let c = next.operand(i as u32 + 1)?.const_int()?;
+                    let bytes = match index {
+                        GepIndex::Field(offset) => offset as i64,
+                        GepIndex::Scaled(size) => c.checked_mul(size as i64)?,
+                    };
+                    step = step.checked_add(bytes)?;
+                }
+                Some(step)
+            }
+            _ => None,
         }
     }
 

@@ -365,7 +365,10 @@ impl Phis {
             let entry = incoming.iter().any(|(_, b)| *b == preheader);
             let back = incoming.iter().find(|(_, b)| *b == block);
             if let (true, Some(&(next, _))) = (entry, back) {
-                if let Some(step) = constant_step(function, inst, next) {
+                let step = Value::from_raw(inst)
+                    .zip(Value::from_raw(next))
+                    .and_then(|(phi, next)| function.recurrence_step(phi, next));
+                if let Some(step) = step {
                     phis.step.insert(inst, step);
                 }
             }
@@ -479,37 +482,6 @@ impl Phis {
             // A pointer phi's step is in bytes already.
             None => self.step.get(&anchor.base).copied(),
         }
-    }
-}
-
-/// `next` as `phi + step`: an add of a constant, or for a pointer phi a
-/// one-index getelementptr of a constant (the step in bytes).
-fn constant_step(function: Function<'_>, phi: LLVMValueRef, next: LLVMValueRef) -> Option<i64> {
-    if !build::is_instruction(next) {
-        return None;
-    }
-    if build::is_add(next) {
-        let (a, b) = (build::operand(next, 0), build::operand(next, 1));
-        let other = if a == phi {
-            b
-        } else if b == phi {
-            a
-        } else {
-            return None;
-        };
-        return Value::from_raw(other)?.const_int();
-    }
-    let gep = Value::from_raw(next)?;
-    if gep.opcode() != Some(LLVMOpcode::LLVMGetElementPtr)
-        || gep.num_operands() != 2
-        || build::operand(next, 0) != phi
-    {
-        return None;
-    }
-    let elements = Value::from_raw(build::operand(next, 1))?.const_int()?;
-    match function.gep_indices(gep)?.first()? {
-        GepIndex::Scaled(bytes) => Some(elements * *bytes as i64),
-        GepIndex::Field(_) => None,
     }
 }
 

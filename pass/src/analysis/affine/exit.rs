@@ -135,7 +135,7 @@ impl LoopScope<'_, '_> {
             return Some(s);
         }
         let phi = v.operand(0)?;
-        self.recurrence_step(phi, v)?;
+        self.function.recurrence_step(phi, v)?;
         header_phi(phi)
     }
 }
