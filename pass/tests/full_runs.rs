@@ -67,6 +67,55 @@ fn a_byte_loop_moves_whole_words_in_its_full_runs() {
 }
 
 #[test]
+fn a_body_that_branches_reads_whole_words_and_stores_bytes() {
+    let text = transformed("branches", &common::short_lines());
+    assert!(text.contains("run.full0"), "{text}");
+    let accesses = in_place(&text);
+    let count = |what: &str| accesses.iter().filter(|(a, _)| a.contains(what)).count();
+    // A word read is loaded where its first iteration starts, which every
+    // later one's path passes; a word written would need each iteration's
+    // value at the last one's store: those stay bytes.
+    assert_eq!(count("load <4 x i8>"), 7 + 3, "{text}");
+    assert_eq!(count("store <4 x i8>"), 0, "{text}");
+    assert_eq!(count("store i8"), 28 + 12, "{text}");
+}
+
+#[test]
+fn every_copy_that_caches_all_structures_addresses_lines_at_its_size() {
+    // Lines through the decision's slot are a select against the buffer's
+    // start at the picked pitch, which alias analysis cannot see apart;
+    // the all-cached copies take each line at its size's constant pitch.
+    let text = transformed("counted", &common::short_lines());
+    let bases: Vec<&str> = text
+        .lines()
+        .filter_map(|l| {
+            l.trim()
+                .split_once(" = getelementptr i8, ptr addrspace(3) ")
+        })
+        .filter(|(name, _)| name.starts_with("%sl1.full"))
+        .map(|(_, rest)| rest.split(',').next().unwrap().trim())
+        .collect();
+    assert!(!bases.is_empty(), "{text}");
+    let def = |name: &str| {
+        text.lines()
+            .find(|l| l.trim().starts_with(&format!("{name} = ")))
+            .unwrap_or_else(|| panic!("no definition of {name}: {text}"))
+    };
+    for base in bases {
+        // `getelementptr i8, ptr addrspace(3) @buffer, i64 %offset`
+        let line = def(base);
+        assert!(
+            line.contains("getelementptr i8, ptr addrspace(3) @"),
+            "{line}"
+        );
+        let offset = line.rsplit("i64 ").next().unwrap().trim();
+        let offset_def = def(offset);
+        assert!(offset_def.contains(" mul "), "{line}\n{offset_def}");
+        assert!(!offset_def.contains("select"), "{line}\n{offset_def}");
+    }
+}
+
+#[test]
 fn a_structure_read_and_written_moves_byte_by_byte_at_aligned_offsets() {
     let text = transformed("in_place", &common::short_lines());
     assert!(text.contains("run.full0"), "{text}");

@@ -90,10 +90,27 @@ pub fn retarget_edges(from: LLVMBasicBlockRef, old: LLVMBasicBlockRef, new: LLVM
     }
 }
 
+/// The blocks that branch to `block`, each once, in the function's order.
+/// Found from the block's users (the terminators that name it): scanning
+/// every block's successors instead made rewrites that ask per block (the
+/// switch selects) quadratic in the function's length.
 pub fn predecessors(function: LLVMValueRef, block: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
+    // SAFETY: `block` is a live block; its users are instructions or
+    // constants (a block address), and an instruction's parent may be null.
+    let found: Vec<LLVMBasicBlockRef> = unsafe {
+        users(LLVMBasicBlockAsValue(block))
+            .into_iter()
+            .filter(|&u| !LLVMIsAInstruction(u).is_null())
+            .map(|u| LLVMGetInstructionParent(u))
+            .filter(|p| !p.is_null())
+            .collect()
+    };
+    if found.len() < 2 {
+        return found;
+    }
     blocks(function)
         .into_iter()
-        .filter(|b| successors(*b).contains(&block))
+        .filter(|b| found.contains(b))
         .collect()
 }
 

@@ -9,7 +9,7 @@ use crate::llvm::build;
 use crate::llvm::edit::{self, Builder};
 
 use super::slice::LoopSlice;
-use super::state::{const_int, read_only_companion, State};
+use super::state::{const_int, read_only_companion, CachedLine, State};
 
 /// The simulated hit rate, in percent, a read-only restrict structure needs
 /// to ride along with a cached written one. Streams the suite caches well
@@ -96,12 +96,15 @@ impl LoopSlice<'_, '_> {
     /// read stream too pays (`upper`) when it is reused enough. With static
     /// rates, a structure's counts are its predicted hits per 100 accesses
     /// times its accesses per iteration, constants the decision folds.
+    ///
+    /// Returns, per structure, its line slot and the index of the line it
+    /// holds when cached (`CachedLine`).
     pub(super) fn emit_decide(
         &self,
         decide: LLVMBasicBlockRef,
         cached: &[(Access<'_>, State, Mode)],
         lanes: &super::slice::LaneTests,
-    ) {
+    ) -> Vec<CachedLine> {
         let function = self.k.function.as_raw();
         let mut structures: Vec<(State, Mode)> = Vec::new();
         for (_, s, m) in cached {
@@ -123,16 +126,19 @@ impl LoopSlice<'_, '_> {
         let line = self.emit_line_size(&ir, &threads, buffer_bytes, &companion);
         let lines = self.emit_lines(&ir, &threads, buffer_bytes, line);
         let (eligible, score) = self.emit_eligible(&ir, &structures, &companion, lanes);
-        for d in 0..structures.len() {
-            self.emit_assignment(
-                &ir,
-                d,
-                &structures,
-                (&companion, &eligible, &score),
-                &threads,
-                &lines,
-            );
-        }
+        (0..structures.len())
+            .map(|d| CachedLine {
+                slot: structures[d].0.line,
+                index: self.emit_assignment(
+                    &ir,
+                    d,
+                    &structures,
+                    (&companion, &eligible, &score),
+                    &threads,
+                    &lines,
+                ),
+            })
+            .collect()
     }
 
     /// The block's size and this thread's index in it.
@@ -326,7 +332,9 @@ impl LoopSlice<'_, '_> {
     }
 
     /// Ranks structure `d` among the eligible ones and gives it a line when
-    /// its rank fits: stores its cached flag and its line's address.
+    /// its rank fits: stores its cached flag and its line's address (the
+    /// buffer's start when it gets none). Returns the index of the line
+    /// it gets when cached.
     fn emit_assignment(
         &self,
         ir: &DecideIr<'_>,
@@ -335,7 +343,7 @@ impl LoopSlice<'_, '_> {
         (companion, eligible, score): (&[bool], &[LLVMValueRef], &[LLVMValueRef]),
         threads: &Threads,
         lines: &Lines,
-    ) {
+    ) -> LLVMValueRef {
         let (r, i32t, i64t) = (ir.b, ir.i32t, ir.i64t);
         let s = &structures[d].0;
         let mut rank = const_int(i32t, 0);
@@ -388,6 +396,7 @@ impl LoopSlice<'_, '_> {
         let ptr = r.gep(build::i8_type(ir.ctx), self.buffer, &mut idx, c"sl1.line");
         let chosen = r.select(on, ptr, self.buffer, c"");
         ir.b.store(chosen, s.line);
+        index
     }
 }
 

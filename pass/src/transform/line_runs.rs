@@ -282,7 +282,11 @@ impl RunLoop<'_> {
         // run's first, unaligned offset on, and misaligned groups split again.
         let align = rt.shared_line_align();
         let aligned_from = full::first_aligned(sites, align);
-        let words_fit = self.full.first().is_some_and(straight_line);
+        // A word read is loaded at the top of its first iteration, which
+        // every later iteration's path passes (a read-only line, so the
+        // load may run early); a word written needs every iteration's value
+        // at its last one's store: straight-line copies.
+        let straight = self.full.first().is_some_and(straight_line);
         // Per site: the word its iterations read, or the values they store.
         let mut read: Vec<Option<LLVMValueRef>> = vec![None; sites.len()];
         let mut stored: Vec<Vec<LLVMValueRef>> = vec![Vec::new(); sites.len()];
@@ -296,15 +300,21 @@ impl RunLoop<'_> {
                     continue;
                 }
                 let line = build::operand(access, if site.is_load { 4 } else { 5 });
-                let word = words_fit
+                // (The line is the decision's, from before the run.)
+                let line_before_run = !build::is_instruction(line)
+                    || !copy_t
+                        .blocks
+                        .values()
+                        .any(|&b| b == edit::parent_block(line));
+                let word = (straight || (site.is_load && line_before_run))
                     .then(|| in_word(sites, site, t, (aligned_from, len), align))
                     .flatten();
                 match word {
                     Some((first, index, per_word)) if site.is_load => {
                         if index == 0 {
                             let at = (site, line);
-                            read[s] =
-                                Some(full::load_word(rt, &scopes, access, at, first, per_word));
+                            let top = edit::first_non_phi(copy_t.blocks[&self.header]);
+                            read[s] = Some(full::load_word(rt, &scopes, top, at, first, per_word));
                         }
                         let word = read[s].expect("a word's first iteration loads it");
                         full::take_from_word(access, word, index);

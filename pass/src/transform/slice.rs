@@ -19,7 +19,7 @@ use super::line_runs::{self, RunSite};
 use super::reports::{DirectAccess, DirectReason, LineRunsReport};
 use super::sites::access_type;
 use super::sites::{pointer_operand, uncacheable_reason};
-use super::state::{const_int, State, StaticRate};
+use super::state::{const_int, CachedLine, State, StaticRate};
 
 /// The lane tests of one entry to a loop, computed in its preheader.
 #[derive(Default)]
@@ -146,7 +146,7 @@ impl<'m> LoopSlice<'_, 'm> {
                 &lanes,
             );
         }
-        self.emit_decide(decide, &sorted.cached, &lanes);
+        let cached_lines = self.emit_decide(decide, &sorted.cached, &lanes);
         // The loop as it was, for threads that cache nothing: they pay for
         // the monitoring and the decision only.
         let plain = edit::clone_blocks(&order, self.header, ".sl1.plain");
@@ -156,7 +156,7 @@ impl<'m> LoopSlice<'_, 'm> {
             rt,
             decide,
             (&order, latch),
-            &sorted.loop_states,
+            (&sorted.loop_states, &cached_lines),
             plain.blocks[&self.header],
             run_sites.map(Vec::as_slice),
         );
@@ -436,7 +436,7 @@ impl<'m> LoopSlice<'_, 'm> {
         rt: &mut Runtime<'_, '_>,
         decide: LLVMBasicBlockRef,
         (slice2, latch): (&[LLVMBasicBlockRef], LLVMBasicBlockRef),
-        loop_states: &[State],
+        (loop_states, cached_lines): (&[State], &[CachedLine]),
         plain: LLVMBasicBlockRef,
         run_sites: Option<&[RunSite]>,
     ) -> Vec<u32> {
@@ -459,7 +459,12 @@ impl<'m> LoopSlice<'_, 'm> {
         let mut fast = Vec::new();
         for &size in &sizes {
             let copy = edit::clone_blocks(slice2, decide, &suffix("cached", size));
-            self.fold_slots(copy.values.values().copied(), &flags, size);
+            let at = Builder::before(edit::terminator(decide));
+            let lines: Vec<(LLVMValueRef, LLVMValueRef)> = cached_lines
+                .iter()
+                .map(|c| (c.slot, c.at_size(&at, self.buffer, size, self.pad)))
+                .collect();
+            self.fold_slots(copy.values.values().copied(), (&flags, &lines), size);
             if let Some(sites) = run_sites {
                 let i64t = build::i64_type(build::context_of(function));
                 let run = edit::entry_alloca(function, i64t, "sl1.run");
@@ -477,13 +482,13 @@ impl<'m> LoopSlice<'_, 'm> {
         let mut some_cached = vec![self.header];
         for &size in sizes.iter().skip(1) {
             let copy = edit::clone_blocks(slice2, decide, &suffix("some", size));
-            self.fold_slots(copy.values.values().copied(), &[], size);
+            self.fold_slots(copy.values.values().copied(), (&[], &[]), size);
             some_cached.push(copy.blocks[&self.header]);
         }
         if sizes.len() > 1 {
             let originals: Vec<LLVMValueRef> =
                 slice2.iter().flat_map(|&b| edit::instructions(b)).collect();
-            self.fold_slots(originals.into_iter(), &[], sizes[0]);
+            self.fold_slots(originals.into_iter(), (&[], &[]), sizes[0]);
         }
         let fast_entry = self.pick_line_size(&sizes, &fast);
         let some_entry = self.pick_line_size(&sizes, &some_cached);
@@ -514,17 +519,20 @@ impl<'m> LoopSlice<'_, 'm> {
     }
 
     /// Replaces, among `instructions`, the loads of the cached `flags` by
-    /// true and the loads of the line size slot by `size`.
+    /// true, the loads of the line slots of `lines` (slot, line) by their
+    /// lines and the loads of the line size slot by `size`.
     fn fold_slots(
         &self,
         instructions: impl Iterator<Item = LLVMValueRef>,
-        flags: &[LLVMValueRef],
+        (flags, lines): (&[LLVMValueRef], &[(LLVMValueRef, LLVMValueRef)]),
         size: u32,
     ) {
         let ctx = build::context_of(self.k.function.as_raw());
         let known = |slot: LLVMValueRef| {
             if flags.contains(&slot) {
                 Some(build::const_int(build::i1_type(ctx), 1, false))
+            } else if let Some(&(_, line)) = lines.iter().find(|(s, _)| *s == slot) {
+                Some(line)
             } else if self.line_bytes == Some(slot) {
                 Some(const_int(build::i64_type(ctx), i64::from(size)))
             } else {

@@ -103,3 +103,37 @@ pub(super) fn new_state(
         }),
     }
 }
+
+/// A structure's line slot and its line's index in the buffer (an i64
+/// value of the decision block, lines `size + pad` bytes apart) when the
+/// decision gives it one. The copies for threads that cache every
+/// structure address lines through it at their size's constant pitch
+/// rather than through the slot: its select against the buffer's start,
+/// and the picked pitch, hid from alias analysis that two lines lie apart,
+/// and made each query between them a deep known-bits search.
+pub(super) struct CachedLine {
+    pub(super) slot: LLVMValueRef,
+    pub(super) index: LLVMValueRef,
+}
+
+impl CachedLine {
+    /// The line, for lines of `size` bytes and `pad` bytes of padding in
+    /// `buffer`, built at `b` (in or after the decision block).
+    pub(super) fn at_size(
+        &self,
+        b: &Builder,
+        buffer: LLVMValueRef,
+        size: u32,
+        pad: u32,
+    ) -> LLVMValueRef {
+        let i64t = build::type_of(self.index);
+        let offset = b.mul(self.index, const_int(i64t, i64::from(size + pad)), c"");
+        let mut idx = [offset];
+        b.gep(
+            build::i8_type(build::context_of(buffer)),
+            buffer,
+            &mut idx,
+            c"sl1.line.cached",
+        )
+    }
+}
