@@ -145,6 +145,25 @@ fn a_structure_read_and_written_moves_byte_by_byte_at_aligned_offsets() {
 }
 
 #[test]
+fn a_run_loop_beside_full_runs_is_not_unrolled_at_run_time() {
+    // Whole lines take the full run; the run loop keeps a line's head and
+    // the loop's tail, rolled (LLVM's runtime unrolling of it cost loop
+    // strength reduction a sixth of `upper`'s compile).
+    // (The case's loops carry no `llvm.loop` of their own.)
+    let marked = |kernel: &str, options: &Options| {
+        transformed(kernel, options)
+            .lines()
+            .any(|l| l.trim_start().starts_with("br i1") && l.contains("!llvm.loop"))
+    };
+    assert!(marked("counted", &common::short_lines()));
+    let off = Options {
+        full_runs: false,
+        ..Options::default()
+    };
+    assert!(!marked("counted", &off));
+}
+
+#[test]
 fn runs_with_exit_tests_and_the_option_off_have_no_full_runs() {
     let off = Options {
         full_runs: false,

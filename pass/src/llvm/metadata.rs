@@ -1,7 +1,9 @@
 //! Alias scopes: a domain of scopes, one per id, that marks loads and
-//! stores as in their own scope and apart from every other.
+//! stores as in their own scope and apart from every other; and loop
+//! properties (`llvm.loop`).
 
 use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::debuginfo::{LLVMMetadataReplaceAllUsesWith, LLVMTemporaryMDNode};
 use inkwell::llvm_sys::prelude::*;
 
 /// The scopes of one domain, each under an id.
@@ -58,6 +60,28 @@ impl AliasScopes {
                 LLVMSetMetadata(access, md_kind(self.ctx, "noalias"), list(&|s| s != id));
             }
         }
+    }
+}
+
+/// Gives the loop whose back edge is `latch_branch` (a live branch to its
+/// header) the property `name` (`llvm.loop.unroll.runtime.disable`, say):
+/// a loop id whose first operand is itself, as LLVM's loop passes read it.
+pub fn mark_loop(latch_branch: LLVMValueRef, name: &str) {
+    // SAFETY: builds nodes in the branch's live context; the temporary
+    // node is replaced by the loop id and disposed of once unused.
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(latch_branch));
+        let mut prop = [md_string(ctx, name)];
+        let prop = LLVMMDNodeInContext2(ctx, prop.as_mut_ptr(), 1);
+        let temp = LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
+        let mut ops = [temp, prop];
+        let id = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), 2);
+        LLVMMetadataReplaceAllUsesWith(temp, id);
+        LLVMSetMetadata(
+            latch_branch,
+            md_kind(ctx, "llvm.loop"),
+            LLVMMetadataAsValue(ctx, id),
+        );
     }
 }
 
