@@ -67,8 +67,9 @@ impl AliasScopes {
 /// header) the property `name` (`llvm.loop.unroll.runtime.disable`, say):
 /// a loop id whose first operand is itself, as LLVM's loop passes read it.
 pub fn mark_loop(latch_branch: LLVMValueRef, name: &str) {
-    // SAFETY: builds nodes in the branch's live context; the temporary
-    // node is replaced by the loop id and disposed of once unused.
+    // SAFETY: builds nodes in the branch's live context; replacing the
+    // temporary node's uses by the loop id also deletes it (LLVM's C API
+    // calls `MDNode::deleteTemporary`), so it is not used after.
     unsafe {
         let ctx = LLVMGetTypeContext(LLVMTypeOf(latch_branch));
         let mut prop = [md_string(ctx, name)];

@@ -9,7 +9,7 @@ use crate::llvm::build;
 use crate::llvm::edit::{self, Builder};
 
 use super::slice::LoopSlice;
-use super::state::{const_int, read_only_companion, CachedLine, State};
+use super::state::{const_int, line_address, read_only_companion, CachedLine, State};
 
 /// The simulated hit rate, in percent, a read-only restrict structure needs
 /// to ride along with a cached written one. Streams the suite caches well
@@ -391,9 +391,7 @@ impl LoopSlice<'_, '_> {
         // Slot-major: line `rank` of thread `tid` is element rank*threads + tid.
         let index = r.add(r.mul(rank, threads.count, c""), threads.tid, c"");
         let index = r.zext(index, i64t, c"");
-        let offset = r.mul(index, lines.pitch64, c"");
-        let mut idx = [offset];
-        let ptr = r.gep(build::i8_type(ir.ctx), self.buffer, &mut idx, c"sl1.line");
+        let ptr = line_address(r, self.buffer, index, lines.pitch64, c"sl1.line");
         let chosen = r.select(on, ptr, self.buffer, c"");
         ir.b.store(chosen, s.line);
         index

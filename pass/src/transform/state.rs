@@ -126,14 +126,25 @@ impl CachedLine {
         size: u32,
         pad: u32,
     ) -> LLVMValueRef {
-        let i64t = build::type_of(self.index);
-        let offset = b.mul(self.index, const_int(i64t, i64::from(size + pad)), c"");
-        let mut idx = [offset];
-        b.gep(
-            build::i8_type(build::context_of(buffer)),
-            buffer,
-            &mut idx,
-            c"sl1.line.cached",
-        )
+        let pitch = const_int(build::type_of(self.index), i64::from(size + pad));
+        line_address(b, buffer, self.index, pitch, c"sl1.line.cached")
     }
+}
+
+/// Line `index` of `buffer` (i8 elements), lines `pitch` bytes apart (i64
+/// values), named `name`.
+pub(super) fn line_address(
+    b: &Builder,
+    buffer: LLVMValueRef,
+    index: LLVMValueRef,
+    pitch: LLVMValueRef,
+    name: &std::ffi::CStr,
+) -> LLVMValueRef {
+    let mut offset = [b.mul(index, pitch, c"")];
+    b.gep(
+        build::i8_type(build::context_of(buffer)),
+        buffer,
+        &mut offset,
+        name,
+    )
 }

@@ -165,10 +165,7 @@ pub(super) fn word_of(site: &RunSite, t: i64, align: u32) -> (i64, u32) {
 
 /// Loads, before `before`, the word of `site`'s line (`line`, a shared
 /// pointer available there) that full-run iterations `first` on read, as a
-/// vector of `per_word` elements. (A word loaded far from its last element's
-/// use stays one load through LLVM's optimizer: VectorCombine splits a
-/// vector load whose users only extract into scalar loads only where it
-/// sees no store between them in a short scan.)
+/// vector of `per_word` elements.
 pub(super) fn load_word(
     rt: &Runtime<'_, '_>,
     scopes: &LineScopes,
