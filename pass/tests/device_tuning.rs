@@ -10,7 +10,8 @@ use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
 use inkwell::values::{AnyValue, GenericValue};
 use sl1_pass::tuning::{
-    aggregate_atomics, freeze_divisions, narrow_sums, select_switches, widen_range_checks,
+    aggregate_atomics, freeze_divisions, lower_byte_vectors, narrow_sums, select_switches,
+    widen_range_checks,
 };
 
 fn load(context: &Context) -> Module<'_> {
@@ -331,4 +332,160 @@ fn atomic_adds_to_one_address_are_made_once_per_warp() {
     assert!(module
         .get_functions()
         .all(|f| !f.get_name().to_string_lossy().starts_with("sl1.")));
+}
+
+/// The byte-vector cases of `byte_vectors_are_computed_on_words`: the
+/// instructions between `%v` (the input bytes) and `%r` (the result
+/// bytes); `%s` is `%v` reversed (a vector the rewrite does not make).
+fn byte_vector_cases(n: u32) -> Vec<String> {
+    let ty = format!("<{n} x i8>");
+    let bits = format!("<{n} x i1>");
+    let splat = |c: i64| format!("splat (i8 {c})");
+    let mut cases = vec![
+        format!("%r = add {ty} %v, {}", splat(-97)),
+        format!("%r = add {ty} %v, %s"),
+        format!("%r = add {ty} %v, %v"),
+        format!("%r = sub {ty} %v, %s"),
+        format!("%r = sub {ty} {}, %v", splat(10)),
+        format!("%a = and {ty} %v, {}\n  %b = or {ty} %a, %s\n  %r = xor {ty} %b, {}", splat(0x5a), splat(-1)),
+        format!("%r = shl {ty} %v, {}", splat(3)),
+        format!("%r = lshr {ty} %v, {}", splat(2)),
+        format!("%c = icmp ult {ty} %v, {}\n  %z = zext {bits} %c to {ty}\n  %r = add {ty} %z, %v", splat(100)),
+        format!("%c = icmp sgt {ty} %v, {}\n  %z = sext {bits} %c to {ty}\n  %r = xor {ty} %z, %s", splat(-3)),
+        // Range checks: inside `[97, 123)`, outside `[48, 58)`, and one
+        // that wraps (`[250, 260)`), which compares after the add.
+        format!("%a = add {ty} %v, {}\n  %c = icmp ult {ty} %a, {}\n  %r = select {bits} %c, {ty} %s, {ty} %v", splat(-97), splat(26)),
+        format!("%a = add {ty} %v, {}\n  %c = icmp ugt {ty} %a, {}\n  %r = select {bits} %c, {ty} %s, {ty} %v", splat(-48), splat(9)),
+        format!("%a = add {ty} %v, {}\n  %c = icmp ult {ty} %a, {}\n  %r = select {bits} %c, {ty} %s, {ty} %v", splat(6), splat(10)),
+        // Toggles: `'a'..='z'` minus 32 toggles bit 5; plus 5 carries.
+        format!("%a = add {ty} %v, {}\n  %c = icmp ult {ty} %a, {}\n  %u = add {ty} %v, {}\n  %r = select {bits} %c, {ty} %u, {ty} %v", splat(-97), splat(26), splat(-32)),
+        format!("%a = add {ty} %v, {}\n  %c = icmp ugt {ty} %a, {}\n  %u = add {ty} %v, {}\n  %r = select {bits} %c, {ty} %v, {ty} %u", splat(-65), splat(25), splat(32)),
+        format!("%a = add {ty} %v, {}\n  %c = icmp ult {ty} %a, {}\n  %u = add {ty} %v, {}\n  %r = select {bits} %c, {ty} %u, {ty} %v", splat(-97), splat(26), splat(5)),
+        // Answers combined, and one answer leaving as a vector of `i1`.
+        format!("%c1 = icmp ugt {ty} %v, {}\n  %c2 = icmp ult {ty} %v, {}\n  %c = and {bits} %c1, %c2\n  %d = xor {bits} %c, splat (i1 true)\n  %r = select {bits} %d, {ty} %v, {ty} %s", splat(64), splat(91)),
+        format!("%c = icmp eq {ty} %v, {}\n  %r = zext {bits} %c to {ty}\n  %m = bitcast {bits} %c to i{n}\n  store i{n} %m, ptr %sink", splat(32)),
+    ];
+    let predicates = [
+        "eq", "ne", "ult", "ule", "ugt", "uge", "slt", "sle", "sgt", "sge",
+    ];
+    for p in predicates {
+        for c in [0i64, 1, 26, 97, 127, 128, 129, 200, 255] {
+            cases.push(format!(
+                "%c = icmp {p} {ty} %v, {}\n  %r = select {bits} %c, {ty} %v, {ty} %s",
+                splat(c)
+            ));
+        }
+    }
+    cases
+}
+
+/// One function per case of `byte_vector_cases(n)`: words in, the word
+/// `k` of the result out (for 4 lanes, the one word).
+fn byte_vector_module(n: u32) -> String {
+    let ty = format!("<{n} x i8>");
+    let reverse: Vec<String> = (0..n).rev().map(|i| format!("i32 {i}")).collect();
+    let mut ir = String::new();
+    for (i, body) in byte_vector_cases(n).iter().enumerate() {
+        let (params, input) = if n == 4 {
+            (
+                "i32 %w0, i32 %k, ptr %sink".to_string(),
+                format!("  %v = bitcast i32 %w0 to {ty}\n"),
+            )
+        } else {
+            let words = n / 4;
+            let params: Vec<String> = (0..words).map(|j| format!("i32 %w{j}")).collect();
+            let mut input = String::new();
+            let mut acc = "poison".to_string();
+            for j in 0..words {
+                input += &format!(
+                    "  %in{j} = insertelement <{words} x i32> {acc}, i32 %w{j}, i32 {j}\n"
+                );
+                acc = format!("%in{j}");
+            }
+            input += &format!("  %v = bitcast <{words} x i32> {acc} to {ty}\n");
+            (format!("{}, i32 %k, ptr %sink", params.join(", ")), input)
+        };
+        let output = if n == 4 {
+            "  %o = bitcast <4 x i8> %r to i32\n  ret i32 %o\n".to_string()
+        } else {
+            format!(
+                "  %o = bitcast {ty} %r to <{w} x i32>\n  %e = extractelement <{w} x i32> %o, i32 %k\n  ret i32 %e\n",
+                w = n / 4
+            )
+        };
+        ir += &format!(
+            "define i32 @bytes_{i}({params}) {{\n{input}  %s = shufflevector {ty} %v, {ty} poison, <{n} x i32> <{}>\n  {body}\n{output}}}\n",
+            reverse.join(", ")
+        );
+    }
+    ir
+}
+
+/// Words that put every byte value in every lane, beside varied others.
+fn lane_words(count: u32) -> Vec<Vec<u64>> {
+    (0..256u64)
+        .map(|v| {
+            (0..count)
+                .map(|j| {
+                    let lane = |i: u64| (v * (2 * i + 1) + 37 * i + 11 * u64::from(j)) & 255;
+                    lane(0) | lane(1) << 8 | lane(2) << 16 | lane(3) << 24
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn byte_vectors_are_computed_on_words() {
+    for n in [4u32, 16] {
+        let ir = byte_vector_module(n);
+        let context = Context::create();
+        let parse = || {
+            let buffer = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "bytes");
+            context.create_module_from_ir(buffer).unwrap()
+        };
+        let (original, lowered) = (parse(), parse());
+        assert!(lower_byte_vectors(&lowered) > 0, "{n} lanes");
+        lowered.verify().unwrap();
+        let words = n / 4;
+        let cases = byte_vector_cases(n);
+        for (i, case) in cases.iter().enumerate() {
+            let name = format!("bytes_{i}");
+            let text = function_text(&lowered, &name);
+            // The answer that leaves as a vector of `i1` keeps its compare.
+            if case.contains("bitcast <") && case.contains("x i1> %c to") {
+                assert!(
+                    text.contains(&format!("icmp eq <{n} x i8>")),
+                    "{case}: {text}"
+                );
+            } else {
+                assert!(!text.contains("icmp"), "{case}: {text}");
+            }
+            let run = |module: &Module<'_>| -> Vec<u64> {
+                let engine = module.create_interpreter_execution_engine().unwrap();
+                let f = module.get_function(&name).unwrap();
+                let mut out = Vec::new();
+                for input in lane_words(words) {
+                    for k in 0..words {
+                        let mut args: Vec<GenericValue> = input
+                            .iter()
+                            .map(|&w| context.i32_type().create_generic_value(w, false))
+                            .collect();
+                        args.push(context.i32_type().create_generic_value(u64::from(k), false));
+                        let mut refs: Vec<&GenericValue> = args.iter().collect();
+                        let mut slot = 0u64;
+                        let ptr =
+                            unsafe { GenericValue::create_generic_value_of_pointer(&mut slot) };
+                        refs.push(&ptr);
+                        // SAFETY: `@bytes_i` takes the words, `k` and a pointer
+                        // to 8 writable bytes, and returns an i32.
+                        out.push(unsafe { engine.run_function(f, &refs) }.as_int(false));
+                    }
+                }
+                engine.remove_module(module).unwrap();
+                out
+            };
+            assert_eq!(run(&lowered), run(&original), "{n} lanes: {case}");
+        }
+    }
 }

@@ -62,8 +62,25 @@ fn a_byte_loop_moves_whole_words_in_its_full_runs() {
     // 32 B lines: words at 4 to 28; 16 B lines: 4 to 12.
     assert_eq!(count("load <4 x i8>"), 7 + 3, "{text}");
     assert_eq!(count("store <4 x i8>"), 7 + 3, "{text}");
-    assert!(text.contains("extractelement <4 x i8>"), "{text}");
+    // Every lane stores `c ^ 32` of its own byte: the word is one vector
+    // operation on the word read, not four bytes taken out and put back.
+    assert_eq!(
+        text.matches("xor <4 x i8>").count(),
+        7 + 3,
+        "one vector xor a word: {text}"
+    );
+    assert!(!text.contains("insertelement <4 x i8>"), "{text}");
+}
+
+#[test]
+fn lanes_that_compute_what_no_byte_vector_operation_does_store_their_bytes_one_by_one() {
+    // `multiplies` stores `c * 3`: no lane-wise multiply on words, so the
+    // word is put together from the lanes' bytes.
+    let text = transformed("multiplies", &common::short_lines());
+    assert!(text.contains("run.full0"), "{text}");
     assert!(text.contains("insertelement <4 x i8>"), "{text}");
+    assert!(text.contains("extractelement <4 x i8>"), "{text}");
+    assert!(!text.contains("mul <4 x i8>"), "{text}");
 }
 
 #[test]

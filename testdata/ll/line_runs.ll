@@ -10,6 +10,8 @@
 ;   branches: a body that branches on the byte it reads: its full runs read
 ;             whole words at the top of each word's first iteration, and
 ;             store byte by byte.
+;   multiplies: stores each byte times 3, which no byte-vector operation
+;             computes: its full runs put each word together from bytes.
 target datalayout = "e-p6:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
@@ -184,6 +186,30 @@ blank:
 
 join:
   %r = phi i8 [ 95, %blank ], [ %c, %loop ]
+  %pb = getelementptr inbounds i8, ptr %out, i64 %i
+  store i8 %r, ptr %pb, align 1
+  %i.next = add i64 %i, 1
+  %more = icmp ult i64 %i.next, %end
+  br i1 %more, label %loop, label %exit
+
+exit:
+  ret void
+}
+
+define ptx_kernel void @multiplies(ptr noalias readonly %in, ptr noalias %out, i64 %chunk) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %t = zext i32 %tid to i64
+  %begin = mul i64 %t, %chunk
+  %end = add i64 %begin, %chunk
+  %empty = icmp eq i64 %chunk, 0
+  br i1 %empty, label %exit, label %loop
+
+loop:
+  %i = phi i64 [ %begin, %entry ], [ %i.next, %loop ]
+  %pa = getelementptr inbounds i8, ptr %in, i64 %i
+  %c = load i8, ptr %pa, align 1
+  %r = mul i8 %c, 3
   %pb = getelementptr inbounds i8, ptr %out, i64 %i
   store i8 %r, ptr %pb, align 1
   %i.next = add i64 %i, 1

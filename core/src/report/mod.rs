@@ -159,13 +159,15 @@ impl Report {
                  division(s) frozen for the loops nested below them, {} range check(s) on \
                  8- or 16-bit values made in 32 bits, {} sum(s) of narrow values added in 32 \
                  bits first, {} atomic add(s) to one address made once per warp, {} \
-                 unrolled loop(s) given a copy that reads 16 B at a time where aligned",
+                 unrolled loop(s) given a copy that reads 16 B at a time where aligned, {} \
+                 operation(s) on vectors of bytes done on 32-bit words",
                 t.selected_switches,
                 t.frozen_divisions,
                 t.widened_range_checks,
                 t.narrowed_sums,
                 t.warp_atomics,
-                t.vector_loads
+                t.vector_loads,
+                t.byte_words
             );
             for m in &t.merged_loops {
                 let _ = writeln!(

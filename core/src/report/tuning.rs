@@ -9,6 +9,9 @@ pub struct TuningReport {
     pub selected_switches: usize,
     /// Divisions and remainders frozen for the loops nested below them.
     pub frozen_divisions: usize,
+    /// Operations on vectors of bytes done on the 32-bit words holding them.
+    #[serde(default)]
+    pub byte_words: usize,
     /// Range checks on 8- and 16-bit integers made in 32 bits.
     #[serde(default)]
     pub widened_range_checks: usize,

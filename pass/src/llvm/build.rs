@@ -138,6 +138,11 @@ impl Builder {
         unsafe { LLVMBuildNot(self.0, v, name.as_ptr()) }
     }
 
+    /// `v` reinterpreted as `ty`, a type of the same size.
+    pub fn bitcast(&self, v: LLVMValueRef, ty: LLVMTypeRef, name: &CStr) -> LLVMValueRef {
+        unsafe { LLVMBuildBitCast(self.0, v, ty, name.as_ptr()) }
+    }
+
     pub fn neg(&self, v: LLVMValueRef, name: &CStr) -> LLVMValueRef {
         unsafe { LLVMBuildNeg(self.0, v, name.as_ptr()) }
     }
@@ -298,6 +303,29 @@ pub fn pointer_type(ctx: LLVMContextRef, address_space: u32) -> LLVMTypeRef {
 /// A vector of `count` elements of `element`, a scalar type.
 pub fn vector_type(element: LLVMTypeRef, count: u32) -> LLVMTypeRef {
     unsafe { LLVMVectorType(element, count) }
+}
+
+/// The element type and length of `ty` when it is a fixed vector.
+pub fn vector_shape(ty: LLVMTypeRef) -> Option<(LLVMTypeRef, u32)> {
+    (type_kind(ty) == LLVMTypeKind::LLVMVectorTypeKind)
+        .then(|| unsafe { (LLVMGetElementType(ty), LLVMGetVectorSize(ty)) })
+}
+
+/// The constant vector of `elements` (constants of one scalar type).
+pub fn const_vector(elements: &mut [LLVMValueRef]) -> LLVMValueRef {
+    unsafe { LLVMConstVector(elements.as_mut_ptr(), elements.len() as u32) }
+}
+
+/// Element `index` of `v` when `v` is a constant vector whose elements can
+/// be read one by one (not a constant expression).
+pub fn constant_element(v: LLVMValueRef, index: u32) -> Option<LLVMValueRef> {
+    unsafe {
+        if LLVMIsAConstant(v).is_null() || !LLVMIsAConstantExpr(v).is_null() {
+            return None;
+        }
+        let e = LLVMGetAggregateElement(v, index);
+        (!e.is_null()).then_some(e)
+    }
 }
 
 /// The poison value of `ty`.

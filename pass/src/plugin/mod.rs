@@ -170,6 +170,7 @@ pub(crate) fn tune_late(
             tuning.narrowed_sums = tuned.narrowed_sums;
             tuning.warp_atomics = tuned.warp_atomics;
             tuning.vector_loads = tuned.vector_loads;
+            tuning.byte_words = tuned.byte_words;
             report.transformed |= changed;
             write_report(path, &report)?;
         }

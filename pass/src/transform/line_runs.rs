@@ -25,6 +25,7 @@ use crate::runtime::{RoutedCall, Runtime, Stage};
 use super::state::const_int;
 
 mod full;
+mod lanes;
 mod site;
 
 pub(super) use site::RunSite;

@@ -11,6 +11,7 @@
 //! top-level loop right after the S-L1 transform, in kernels it left alone
 //! (`merged_loops`).
 
+mod byte_words;
 mod frozen_divisions;
 mod merged_loops;
 mod narrow_sums;
@@ -19,6 +20,7 @@ mod vector_loads;
 mod warp_atomics;
 mod widened_range_checks;
 
+pub use byte_words::lower_byte_vectors;
 pub use frozen_divisions::freeze_divisions;
 pub use merged_loops::{merge_divergent_loops, KeptLoop, MergedLoop, Merging, NO_MERGING_HINT};
 pub use narrow_sums::narrow_sums;
@@ -40,6 +42,7 @@ pub fn tune_late(
     report: &mut TuningReport,
 ) -> bool {
     report.frozen_divisions = freeze_divisions(module);
+    report.byte_words = lower_byte_vectors(module);
     report.widened_range_checks = widen_range_checks(module);
     report.narrowed_sums = narrow_sums(module);
     report.warp_atomics = aggregate_atomics(module);
@@ -49,6 +52,7 @@ pub fn tune_late(
         0
     };
     report.frozen_divisions
+        + report.byte_words
         + report.widened_range_checks
         + report.narrowed_sums
         + report.warp_atomics

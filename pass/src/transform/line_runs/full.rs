@@ -203,12 +203,14 @@ pub(super) fn store_word(
 ) {
     let b = Builder::before(access);
     let ty = build::vector_type(site.ty, values.len() as u32);
-    let word = values
-        .iter()
-        .enumerate()
-        .fold(build::poison(ty), |w, (i, &v)| {
-            b.insert_element(w, v, i as u32)
-        });
+    let word = super::lanes::as_vector(access, values).unwrap_or_else(|| {
+        values
+            .iter()
+            .enumerate()
+            .fold(build::poison(ty), |w, (i, &v)| {
+                b.insert_element(w, v, i as u32)
+            })
+    });
     let stored = b.store(word, word_at(&b, site, line, first));
     mark_word(rt, scopes, stored, site);
     crate::llvm::edit::erase(access);

@@ -1,0 +1,479 @@
+//! Device tuning: arithmetic on vectors of bytes done on 32-bit words.
+//!
+//! The GPU has no byte lanes: the backend splits `add <4 x i8>` into four
+//! byte extractions, four adds and three packing permutes, and a compare
+//! and select of four bytes into some twenty instructions. The same
+//! operations on the word that holds the four bytes take a few: an add is
+//! `((a & 0x7f..) + (b & 0x7f..)) ^ ((a ^ b) & 0x80..)`, carries kept inside
+//! each byte; a compare with a constant leaves each byte's answer in its
+//! top bit; a select merges two words under the mask those bits make. Full
+//! line runs compute whole words of bytes this way (`transform::line_runs`
+//! builds their byte vectors).
+//!
+//! Vectors of `i8` (and of `i1` from their compares) whose length is a
+//! multiple of 4 are lowered; a value of such a vector is held as `i32`
+//! words (`<n x i32>` for more than one), an `i1` lane as the top bit of
+//! its byte. Values from elsewhere are reinterpreted on the way in, and
+//! what other instructions use is turned back on the way out.
+
+use std::collections::HashMap;
+
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
+use inkwell::module::Module;
+use inkwell::values::AsValueRef;
+
+use crate::llvm::build::{self, Builder};
+use crate::llvm::edit;
+use crate::llvm::ir::Value;
+
+/// Each byte's low seven bits, and its top bit.
+const LOW: u64 = 0x7f7f_7f7f;
+const HIGH: u64 = 0x8080_8080;
+
+/// Lowers every byte-vector operation of `module`; returns how many.
+pub fn lower_byte_vectors(module: &Module<'_>) -> usize {
+    module
+        .get_functions()
+        .map(|f| lower_in(f.as_value_ref()))
+        .sum()
+}
+
+/// What a lowered value is: bytes, or compare answers in the top bits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lanes {
+    Bytes,
+    Bits,
+}
+
+fn lower_in(function: LLVMValueRef) -> usize {
+    let mut candidates: Vec<LLVMValueRef> = edit::blocks(function)
+        .into_iter()
+        .flat_map(edit::instructions)
+        .filter(|&i| lowerable(i))
+        .collect();
+    // Compare answers pay only where lowered instructions take them: made
+    // into a vector of `i1` again for any other user, they would cost more
+    // than they saved.
+    loop {
+        let kept: std::collections::HashSet<LLVMValueRef> = candidates.iter().copied().collect();
+        let before = candidates.len();
+        candidates.retain(|&i| {
+            byte_vector(build::type_of(i)).map(|(l, _)| l) == Some(Lanes::Bytes)
+                || edit::users(i).iter().all(|u| kept.contains(u))
+        });
+        if candidates.len() == before {
+            break;
+        }
+    }
+    if candidates.is_empty() {
+        return 0;
+    }
+    let mut words: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
+    for &inst in &candidates {
+        let w = Words::before(inst);
+        let word = w.lower(inst, &words);
+        words.insert(inst, word);
+    }
+    // Uses left outside the lowered instructions get the vector back; the
+    // lowered instructions go, users before what they use.
+    for &inst in candidates.iter().rev() {
+        if build::has_uses(inst) {
+            let word = words[&inst];
+            let back = Words::before(inst).vector_of(word, inst);
+            edit::replace_uses(inst, back);
+        }
+        edit::erase(inst);
+    }
+    candidates.len()
+}
+
+/// `(lanes, words)`: whether `ty` is a vector of `i8` or `i1` whose length
+/// is a multiple of 4, and then how many words hold it.
+fn byte_vector(ty: LLVMTypeRef) -> Option<(Lanes, u32)> {
+    let (element, count) = build::vector_shape(ty)?;
+    if count % 4 != 0 || build::type_kind(element) != LLVMTypeKind::LLVMIntegerTypeKind {
+        return None;
+    }
+    let lanes = match build::int_width(element) {
+        8 => Lanes::Bytes,
+        1 => Lanes::Bits,
+        _ => return None,
+    };
+    Some((lanes, count / 4))
+}
+
+/// The constant every lane of `v` holds, when it is one.
+fn splat(v: LLVMValueRef) -> Option<u64> {
+    let count = build::vector_shape(build::type_of(v))?.1;
+    let first = edit::const_unsigned(build::constant_element(v, 0)?)?;
+    (1..count)
+        .all(|i| build::constant_element(v, i).and_then(edit::const_unsigned) == Some(first))
+        .then_some(first)
+}
+
+/// `(x, low, end)` when compare `inst` (`pred`, constant `limit`) is a
+/// range check on bytes, `x + add <u limit` (`x` in `[low, end)`) or its
+/// complement `x + add >u limit` (`x` outside `[low, end)`), whose range
+/// does not wrap past 255: then two bounds on `x` itself answer it,
+/// without the lane-wise add.
+fn range_check(
+    inst: LLVMValueRef,
+    pred: LLVMIntPredicate,
+    limit: u64,
+) -> Option<(LLVMValueRef, u64, u64)> {
+    let sum = build::operand(inst, 0);
+    if !build::is_instruction(sum) || build::opcode(sum) != LLVMOpcode::LLVMAdd {
+        return None;
+    }
+    let add = splat(build::operand(sum, 1))?;
+    let low = (256 - add) % 256;
+    let end = match pred {
+        LLVMIntPredicate::LLVMIntULT => low + limit,
+        LLVMIntPredicate::LLVMIntUGT => low + limit + 1,
+        _ => return None,
+    };
+    (end <= 256).then_some((build::operand(sum, 0), low, end))
+}
+
+/// `(x, t, R)` when `select` is `select (x in R), x + c, x` (or `select
+/// (x not in R), x, x + c`) for a range check on `x` (`range_check`, `R`
+/// its `[low, end)`) and adding `c` to any byte in `R` toggles the same
+/// bits `t` (no carry or borrow: `'a'..='z'` minus 32 toggles bit 5): then
+/// it is `x ^ t` in the lanes inside `R`, without a lane-wise add or select.
+fn flip_in_range(select: LLVMValueRef) -> Option<(LLVMValueRef, u64, (u64, u64))> {
+    let check = build::operand(select, 0);
+    if !build::is_instruction(check) || build::opcode(check) != LLVMOpcode::LLVMICmp {
+        return None;
+    }
+    let pred = Value::from_raw(check)?.icmp_predicate()?;
+    let (x, low, end) = range_check(check, pred, splat(build::operand(check, 1))?)?;
+    // The select's operand that adds, and whether the check's accepted
+    // lanes (inside the range for `<u`, outside for `>u`) take it.
+    let added = |v: LLVMValueRef| {
+        (build::is_instruction(v)
+            && build::opcode(v) == LLVMOpcode::LLVMAdd
+            && build::operand(v, 0) == x)
+            .then(|| splat(build::operand(v, 1)))
+            .flatten()
+    };
+    let (then, otherwise) = (build::operand(select, 1), build::operand(select, 2));
+    let inside = pred == LLVMIntPredicate::LLVMIntULT;
+    let c = match (added(then), added(otherwise)) {
+        (Some(c), None) if otherwise == x && inside => c,
+        (None, Some(c)) if then == x && !inside => c,
+        _ => return None,
+    };
+    let toggled = ((low + c) % 256) ^ low;
+    (low < end && (low..end).all(|v| (v + c) % 256 == v ^ toggled)).then_some((
+        x,
+        toggled,
+        (low, end),
+    ))
+}
+
+/// Whether `inst` is an operation this rewrite lowers.
+fn lowerable(inst: LLVMValueRef) -> bool {
+    let ty = build::type_of(inst);
+    let Some((lanes, _)) = byte_vector(ty) else {
+        return false;
+    };
+    let operand_bytes = |i: u32| {
+        byte_vector(build::type_of(build::operand(inst, i))).map(|(l, _)| l) == Some(Lanes::Bytes)
+    };
+    match (build::opcode(inst), lanes) {
+        (LLVMOpcode::LLVMAdd | LLVMOpcode::LLVMSub, Lanes::Bytes) => true,
+        (LLVMOpcode::LLVMAnd | LLVMOpcode::LLVMOr | LLVMOpcode::LLVMXor, _) => true,
+        (LLVMOpcode::LLVMShl | LLVMOpcode::LLVMLShr, Lanes::Bytes) => {
+            splat(build::operand(inst, 1)).is_some_and(|c| c < 8)
+        }
+        (LLVMOpcode::LLVMICmp, Lanes::Bits) => {
+            operand_bytes(0) && splat(build::operand(inst, 1)).is_some()
+        }
+        (LLVMOpcode::LLVMSelect, Lanes::Bytes) => {
+            byte_vector(build::type_of(build::operand(inst, 0))).map(|(l, _)| l)
+                == Some(Lanes::Bits)
+        }
+        (LLVMOpcode::LLVMZExt | LLVMOpcode::LLVMSExt, Lanes::Bytes) => {
+            byte_vector(build::type_of(build::operand(inst, 0))).map(|(l, _)| l)
+                == Some(Lanes::Bits)
+        }
+        _ => false,
+    }
+}
+
+/// Builds word operations before one instruction.
+struct Words {
+    b: Builder,
+    ctx: LLVMContextRef,
+}
+
+impl Words {
+    fn before(inst: LLVMValueRef) -> Words {
+        Words {
+            b: Builder::before(inst),
+            ctx: build::context_of(inst),
+        }
+    }
+
+    /// The word type holding a byte vector of type `ty`.
+    fn word_type(&self, ty: LLVMTypeRef) -> LLVMTypeRef {
+        let (_, words) = byte_vector(ty).expect("a byte vector");
+        let i32t = build::i32_type(self.ctx);
+        if words == 1 {
+            i32t
+        } else {
+            build::vector_type(i32t, words)
+        }
+    }
+
+    /// The vector of bytes as long as vector type `ty`.
+    fn bytes_like(&self, ty: LLVMTypeRef) -> LLVMTypeRef {
+        let (_, n) = build::vector_shape(ty).expect("a vector");
+        build::vector_type(build::i8_type(self.ctx), n)
+    }
+
+    /// `pattern` (a 32-bit value) in every word of `like`'s type.
+    fn each(&self, like: LLVMValueRef, pattern: u64) -> LLVMValueRef {
+        let ty = build::type_of(like);
+        let i32t = build::i32_type(self.ctx);
+        match build::vector_shape(ty) {
+            None => build::const_int(i32t, pattern, false),
+            Some((_, n)) => {
+                let mut lanes = vec![build::const_int(i32t, pattern, false); n as usize];
+                build::const_vector(&mut lanes)
+            }
+        }
+    }
+
+    /// The word form of operand `v` (of a byte-vector type): its lowered
+    /// word, or `v` reinterpreted.
+    fn word(&self, v: LLVMValueRef, words: &HashMap<LLVMValueRef, LLVMValueRef>) -> LLVMValueRef {
+        if let Some(&w) = words.get(&v) {
+            return w;
+        }
+        let ty = build::type_of(v);
+        let (lanes, _) = byte_vector(ty).expect("a byte vector");
+        let word_ty = self.word_type(ty);
+        if let Some(word) = self.constant_words(v, lanes) {
+            return word;
+        }
+        match lanes {
+            Lanes::Bytes => self.b.bitcast(v, word_ty, c"sl1.bytes"),
+            Lanes::Bits => {
+                let ones = self.b.zext(v, self.bytes_like(ty), c"");
+                let ones = self.b.bitcast(ones, word_ty, c"");
+                let seven = self.each(ones, 7);
+                self.b.shl(ones, seven, c"sl1.bits")
+            }
+        }
+    }
+
+    /// The words of `v` when it is a constant whose every lane is known
+    /// (lane 0 in the low byte: the GPU is little-endian).
+    fn constant_words(&self, v: LLVMValueRef, lanes: Lanes) -> Option<LLVMValueRef> {
+        let (_, n) = build::vector_shape(build::type_of(v))?;
+        let mut words = Vec::with_capacity(n as usize / 4);
+        for w in 0..n / 4 {
+            let mut word = 0u64;
+            for byte in 0..4 {
+                let lane = edit::const_unsigned(build::constant_element(v, w * 4 + byte)?)?;
+                let lane = match lanes {
+                    Lanes::Bytes => lane,
+                    Lanes::Bits => lane << 7,
+                };
+                word |= lane << (8 * byte);
+            }
+            words.push(build::const_int(build::i32_type(self.ctx), word, false));
+        }
+        Some(if words.len() == 1 {
+            words[0]
+        } else {
+            build::const_vector(&mut words)
+        })
+    }
+
+    /// The vector `inst`'s type that `word` (its lowered form) stands for.
+    fn vector_of(&self, word: LLVMValueRef, inst: LLVMValueRef) -> LLVMValueRef {
+        let ty = build::type_of(inst);
+        let (lanes, _) = byte_vector(ty).expect("a byte vector");
+        match lanes {
+            Lanes::Bytes => self.b.bitcast(word, ty, c"sl1.vector"),
+            Lanes::Bits => {
+                let bytes = self.bytes_like(ty);
+                let tops = self.b.bitcast(word, bytes, c"");
+                let zero = build::const_null(bytes);
+                self.b
+                    .icmp(LLVMIntPredicate::LLVMIntNE, tops, zero, c"sl1.vector")
+            }
+        }
+    }
+
+    fn and(&self, a: LLVMValueRef, pattern: u64) -> LLVMValueRef {
+        self.b.and(a, self.each(a, pattern), c"")
+    }
+
+    /// Lane-wise `a + b` of bytes: the low seven bits add without leaving
+    /// their byte; the top bit is the sum's parity.
+    fn add(&self, a: LLVMValueRef, b: LLVMValueRef) -> LLVMValueRef {
+        let low = self.b.add(self.and(a, LOW), self.and(b, LOW), c"");
+        let top = self.and(self.b.xor(a, b, c""), HIGH);
+        self.b.xor(low, top, c"sl1.add")
+    }
+
+    /// Lane-wise `a - b`: each byte of `a | 0x80` covers the low seven
+    /// bits of `b`, so no borrow leaves it; the top bit is fixed after.
+    fn sub(&self, a: LLVMValueRef, b: LLVMValueRef) -> LLVMValueRef {
+        let high = self.b.or(a, self.each(a, HIGH), c"");
+        let low = self.b.sub(high, self.and(b, LOW), c"");
+        let not_b = self.b.not(b, c"");
+        let top = self.and(self.b.xor(a, not_b, c""), HIGH);
+        self.b.xor(low, top, c"sl1.sub")
+    }
+
+    /// The top bit of each byte of `x` set where the byte is below `limit`
+    /// (unsigned, 0 to 256).
+    fn below(&self, x: LLVMValueRef, limit: u64) -> LLVMValueRef {
+        if limit == 0 {
+            return self.each(x, 0);
+        }
+        if limit >= 256 {
+            return self.each(x, HIGH);
+        }
+        // The low seven bits plus 128 - limit (or 256 - limit) carry into
+        // the top bit exactly where they reach limit (or limit - 128).
+        let low = self.and(x, LOW);
+        if limit <= 128 {
+            let t = self
+                .b
+                .add(low, self.each(x, (128 - limit) * 0x0101_0101), c"");
+            let either = self.b.or(x, t, c"");
+            self.and(self.b.not(either, c""), HIGH)
+        } else {
+            let t = self
+                .b
+                .add(low, self.each(x, (256 - limit) * 0x0101_0101), c"");
+            let both = self.b.and(x, t, c"");
+            self.and(self.b.not(both, c""), HIGH)
+        }
+    }
+
+    /// The top bit of each byte of `x` set where it lies in `[low, end)`
+    /// (`low <= end <= 256`): below `end` and not below `low`.
+    fn within(&self, x: LLVMValueRef, low: u64, end: u64) -> LLVMValueRef {
+        self.b
+            .xor(self.below(x, end), self.below(x, low), c"sl1.within")
+    }
+
+    /// The top bit of each byte of `x` set where it equals `c`.
+    fn equal(&self, x: LLVMValueRef, c: u64) -> LLVMValueRef {
+        let diff = self.b.xor(x, self.each(x, c * 0x0101_0101), c"");
+        let low_set = self.b.add(self.and(diff, LOW), self.each(x, LOW), c"");
+        let any = self.b.or(low_set, diff, c"");
+        self.and(self.b.not(any, c""), HIGH)
+    }
+
+    /// The top bits of `icmp pred x, c` on every byte of `x`.
+    fn compare(&self, pred: LLVMIntPredicate, x: LLVMValueRef, c: u64) -> LLVMValueRef {
+        use LLVMIntPredicate::*;
+        let flip = |m: LLVMValueRef| self.b.xor(m, self.each(m, HIGH), c"");
+        // Signed order is unsigned order with the top bits flipped.
+        let signed = matches!(pred, LLVMIntSLT | LLVMIntSLE | LLVMIntSGT | LLVMIntSGE);
+        let (x, c) = if signed {
+            (self.b.xor(x, self.each(x, HIGH), c""), c ^ 0x80)
+        } else {
+            (x, c)
+        };
+        match pred {
+            LLVMIntEQ => self.equal(x, c),
+            LLVMIntNE => flip(self.equal(x, c)),
+            LLVMIntULT | LLVMIntSLT => self.below(x, c),
+            LLVMIntULE | LLVMIntSLE => self.below(x, c + 1),
+            LLVMIntUGT | LLVMIntSGT => flip(self.below(x, c + 1)),
+            LLVMIntUGE | LLVMIntSGE => flip(self.below(x, c)),
+        }
+    }
+
+    /// Every bit of a byte set where its top bit is (from compare bits).
+    fn full_mask(&self, bits: LLVMValueRef) -> LLVMValueRef {
+        let ones = self.b.lshr(bits, self.each(bits, 7), c"");
+        let rest = self.b.sub(bits, ones, c"");
+        self.b.or(rest, bits, c"sl1.mask")
+    }
+
+    /// `x` with the bits of `flip` toggled in the bytes whose top bit
+    /// `bits` sets: one shift for a single bit.
+    fn flip_where(&self, bits: LLVMValueRef, x: LLVMValueRef, flip: u64) -> LLVMValueRef {
+        let toggles = if flip.is_power_of_two() {
+            let by = 7 - u64::from(flip.trailing_zeros());
+            self.b.lshr(bits, self.each(bits, by), c"")
+        } else {
+            let mask = self.full_mask(bits);
+            self.and(mask, flip * 0x0101_0101)
+        };
+        self.b.xor(x, toggles, c"sl1.flip")
+    }
+
+    /// The word form of `inst` (one `lowerable` says yes to), built before
+    /// it from its operands' word forms.
+    fn lower(
+        &self,
+        inst: LLVMValueRef,
+        words: &HashMap<LLVMValueRef, LLVMValueRef>,
+    ) -> LLVMValueRef {
+        let op = |i: u32| self.word(build::operand(inst, i), words);
+        match build::opcode(inst) {
+            LLVMOpcode::LLVMAdd => self.add(op(0), op(1)),
+            LLVMOpcode::LLVMSub => self.sub(op(0), op(1)),
+            LLVMOpcode::LLVMAnd => self.b.and(op(0), op(1), c"sl1.and"),
+            LLVMOpcode::LLVMOr => self.b.or(op(0), op(1), c"sl1.or"),
+            LLVMOpcode::LLVMXor => self.b.xor(op(0), op(1), c"sl1.xor"),
+            LLVMOpcode::LLVMShl => {
+                let c = splat(build::operand(inst, 1)).expect("a constant shift");
+                let x = op(0);
+                let shifted = self.b.shl(x, self.each(x, c), c"");
+                self.and(shifted, ((0xffu64 << c) & 0xff) * 0x0101_0101)
+            }
+            LLVMOpcode::LLVMLShr => {
+                let c = splat(build::operand(inst, 1)).expect("a constant shift");
+                let x = op(0);
+                let shifted = self.b.lshr(x, self.each(x, c), c"");
+                self.and(shifted, (0xffu64 >> c) * 0x0101_0101)
+            }
+            LLVMOpcode::LLVMICmp => {
+                let pred = Value::from_raw(inst)
+                    .and_then(|v| v.icmp_predicate())
+                    .expect("a compare");
+                let c = splat(build::operand(inst, 1)).expect("a constant");
+                if let Some((x, low, end)) = range_check(inst, pred, c) {
+                    let x = self.word(x, words);
+                    let inside = self.within(x, low, end);
+                    return if pred == LLVMIntPredicate::LLVMIntULT {
+                        inside
+                    } else {
+                        self.b.xor(inside, self.each(inside, HIGH), c"")
+                    };
+                }
+                self.compare(pred, op(0), c)
+            }
+            LLVMOpcode::LLVMSelect => {
+                if let Some((x, flip, (low, end))) = flip_in_range(inst) {
+                    let x = self.word(x, words);
+                    let inside = self.within(x, low, end);
+                    return self.flip_where(inside, x, flip);
+                }
+                let mask = self.full_mask(op(0));
+                let then = self.b.and(op(1), mask, c"");
+                let not_mask = self.b.not(mask, c"");
+                let otherwise = self.b.and(op(2), not_mask, c"");
+                self.b.or(then, otherwise, c"sl1.select")
+            }
+            LLVMOpcode::LLVMZExt => {
+                let bits = op(0);
+                self.b.lshr(bits, self.each(bits, 7), c"sl1.zext")
+            }
+            LLVMOpcode::LLVMSExt => self.full_mask(op(0)),
+            other => unreachable!("not lowerable: {other:?}"),
+        }
+    }
+}
