@@ -41,15 +41,15 @@ pub(super) fn as_vector(before: LLVMValueRef, values: &[LLVMValueRef]) -> Option
 
 struct Lanes {
     b: Builder,
-    /// Vectors built so far, by their lanes' values (an expression shared
-    /// by two operands is built once).
-    built: HashMap<Vec<LLVMValueRef>, LLVMValueRef>,
+    /// Lanes tried so far: their vector, or `None` where they differ (an
+    /// expression shared by two operands is built, or given up, once).
+    built: HashMap<Vec<LLVMValueRef>, Option<LLVMValueRef>>,
 }
 
 impl Lanes {
     fn vector(&mut self, values: &[LLVMValueRef], depth: u32) -> Option<LLVMValueRef> {
         if let Some(&v) = self.built.get(values) {
-            return Some(v);
+            return v;
         }
         let first = values[0];
         let bits = build::integer_bits(first)?;
@@ -57,14 +57,14 @@ impl Lanes {
             return None;
         }
         let v = if values.iter().all(|&v| v == first) {
-            self.splat(first, values.len())
+            Some(self.splat(first, values.len()))
         } else if let Some(word) = lanes_of_one_word(values) {
-            word
+            Some(word)
         } else {
-            self.operation(values, depth)?
+            self.operation(values, depth)
         };
         self.built.insert(values.to_vec(), v);
-        Some(v)
+        v
     }
 
     /// `v`, the same in every lane (a constant, or a value from outside
