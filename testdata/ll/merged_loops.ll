@@ -17,6 +17,9 @@
 ;   rare:    the inner loop is entered only after five tests: stays nested.
 ;   four:    a short scan (digits) entered after four tests, as pvc's
 ;            parse_id is: stays nested.
+;   pattern: per line start, counts the line's "ab"s: the line loop merges,
+;            and the compare with the pattern inside it, which goes on while
+;            bytes are equal, gets its first iteration taken out in front.
 ;
 ; SL1-RUN: TUNED --device-tuning
 ;
@@ -430,6 +433,93 @@ inner:
 store:
   %op = getelementptr i64, ptr %out, i64 %i
   store i64 %j, ptr %op
+  br label %latch
+
+latch:
+  %i.next = add i64 %i, 1
+  br label %outer
+
+done:
+  ret void
+}
+
+@pat = private constant [2 x i8] c"ab"
+
+define ptx_kernel void @pattern(ptr noalias readonly %text, ptr noalias %out, i64 %n, i64 %chunk, i64 %t) {
+entry:
+  %begin = mul i64 %t, %chunk
+  %e0 = add i64 %begin, %chunk
+  %lt = icmp ult i64 %e0, %n
+  %end = select i1 %lt, i64 %e0, i64 %n
+  br label %outer
+
+outer:
+  %i = phi i64 [ %begin, %entry ], [ %i.next, %latch ]
+  %more = icmp ult i64 %i, %end
+  br i1 %more, label %body, label %done
+
+body:
+  %first = icmp eq i64 %i, 0
+  br i1 %first, label %start, label %check
+
+check:
+  %im1 = sub i64 %i, 1
+  %pp = getelementptr i8, ptr %text, i64 %im1
+  %pc = load i8, ptr %pp
+  %nl = icmp eq i8 %pc, 10
+  br i1 %nl, label %start, label %latch
+
+start:
+  br label %inner
+
+inner:
+  %j = phi i64 [ %i, %start ], [ %j.next, %inner.next ]
+  %count = phi i64 [ 0, %start ], [ %count.next, %inner.next ]
+  %jin = icmp ult i64 %j, %n
+  br i1 %jin, label %inner.load, label %inner.done
+
+inner.load:
+  %p = getelementptr i8, ptr %text, i64 %j
+  %c = load i8, ptr %p
+  %isnl = icmp eq i8 %c, 10
+  br i1 %isnl, label %inner.done, label %match
+
+match:
+  %k = phi i64 [ 0, %inner.load ], [ %k.next, %match.next ]
+  %kin = icmp ult i64 %k, 2
+  br i1 %kin, label %match.bound, label %match.done
+
+match.bound:
+  %jk = add i64 %j, %k
+  %jkin = icmp ult i64 %jk, %n
+  br i1 %jkin, label %match.test, label %match.done
+
+match.test:
+  %q = getelementptr i8, ptr %text, i64 %jk
+  %x = load i8, ptr %q
+  %r = getelementptr i8, ptr @pat, i64 %k
+  %y = load i8, ptr %r
+  %same = icmp eq i8 %x, %y
+  br i1 %same, label %match.next, label %match.done
+
+match.next:
+  %k.next = add i64 %k, 1
+  br label %match
+
+match.done:
+  %kend = phi i64 [ %k, %match ], [ %k, %match.bound ], [ %k, %match.test ]
+  %hit = icmp eq i64 %kend, 2
+  %hit64 = zext i1 %hit to i64
+  %count.next = add i64 %count, %hit64
+  br label %inner.next
+
+inner.next:
+  %j.next = add i64 %j, 1
+  br label %inner
+
+inner.done:
+  %q0 = getelementptr i64, ptr %out, i64 %i
+  store i64 %count, ptr %q0
   br label %latch
 
 latch:

@@ -173,7 +173,7 @@ impl Report {
                 let _ = writeln!(
                     out,
                     "  kernel {}: loop at {} merged with its inner loop(s) at {} (their trip \
-                     counts depend on loaded data: a warp's threads now advance together){}",
+                     counts depend on loaded data: a warp's threads now advance together){}{}",
                     m.kernel,
                     m.outer,
                     m.inner.join(", "),
@@ -182,6 +182,15 @@ impl Report {
                          thread back from its inner loops waits for the warp's others"
                     } else {
                         ""
+                    },
+                    if m.peeled.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            "; the first iteration of the loop(s) at {} inside them taken out \
+                             in front (threads whose first test fails enter none)",
+                            m.peeled.join(", ")
+                        )
                     }
                 );
             }

@@ -49,6 +49,10 @@ pub struct MergedLoop {
     /// next line start) run for the whole warp at once.
     #[serde(default)]
     pub rounds: bool,
+    /// Headers of the loops nested in the inner loops whose first
+    /// iteration was taken out in front of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub peeled: Vec<String>,
 }
 
 /// A top-level loop kept nested although an inner loop's trip count depends

@@ -581,6 +581,18 @@ extern "C" {
     fn sl1_sink_and_merge_joins(joins: *const LLVMBasicBlockRef, count: u32);
 }
 
+/// Takes the first iteration of the loop headed by `header` (in `function`)
+/// out in front of it, with LLVM's loop peeling; false when `header` heads
+/// no loop LLVM can peel (then nothing changed).
+pub fn peel_first_iteration(function: LLVMValueRef, header: LLVMBasicBlockRef) -> bool {
+    // SAFETY: `header` is a live block of the live `function`.
+    unsafe { sl1_peel_first_iteration(function, header) != 0 }
+}
+
+extern "C" {
+    fn sl1_peel_first_iteration(function: LLVMValueRef, header: LLVMBasicBlockRef) -> i32;
+}
+
 /// Inserts `freeze inst` right after `inst` (not a phi or terminator) and
 /// sends every other use of `inst` through it.
 pub fn freeze_after(inst: LLVMValueRef) -> LLVMValueRef {

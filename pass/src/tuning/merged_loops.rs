@@ -107,6 +107,7 @@ pub fn merge_divergent_loops(
 ) -> Result<Merging, String> {
     let function = Function::of(module, kernel);
     let name = function.name();
+    let peeled = peel_nested_loops(function, kernel.as_value_ref());
     let (blocks, forest) = loop_forest(function);
     let index = crate::llvm::ir::block_indices(&blocks);
     let mut merging = Merging::default();
@@ -151,9 +152,10 @@ pub fn merge_divergent_loops(
         let plan = plan(outer, &divergent, &blocks, &forest);
         merging.merged.push(MergedLoop {
             kernel: name.clone(),
-            outer: header,
             inner: divergent.iter().map(|l| blocks[l.header].name()).collect(),
             rounds: plan.rounds,
+            peeled: peeled.get(&header).cloned().unwrap_or_default(),
+            outer: header,
         });
         plans.push(plan);
     }
@@ -174,6 +176,81 @@ pub fn merge_divergent_loops(
         )
     })?;
     Ok(merging)
+}
+
+/// The inner loops a top-level loop would be merged with (`divergent`
+/// loops of `merge_divergent_loops`, before the merge is tried).
+fn divergent_inner<'f>(
+    at: usize,
+    forest: &'f LoopForest,
+    blocks: &[Block<'_>],
+    index: &BlockIndex,
+) -> Vec<&'f Loop> {
+    let outer = &forest.loops[at];
+    forest
+        .loops
+        .iter()
+        .filter(|l| l.parent == Some(at) && exit_depends_on_loads(l, blocks, index))
+        .filter(|l| tests_before(outer, l, blocks, index) <= MAX_TESTS_BEFORE)
+        .collect()
+}
+
+/// Takes out the first iteration of every innermost loop nested right
+/// inside an inner loop that will be merged, when its exit test depends on
+/// loaded data and it goes on only while two values are equal (a compare
+/// for equality mostly fails: LLVM's static branch prediction assumes as
+/// much); returns their headers' names by the top-level loop's. Merged, a
+/// round runs one iteration of the inner loop for the warp's threads, and
+/// a loop inside that iteration runs there for the threads that enter it:
+/// peeled, the threads whose first test fails (most of grep's: a line's
+/// byte against the pattern's first) take no loop at all, and that test's
+/// load is the one just made before it (H100, 2026-11-27, the peel written
+/// in grep's source: 1.801 to 1.507 ms,
+/// docs/results/2026-11-27-h100-peeled-first-iterations.txt).
+fn peel_nested_loops(
+    function: Function<'_>,
+    raw: LLVMValueRef,
+) -> std::collections::HashMap<String, Vec<String>> {
+    let (blocks, forest) = loop_forest(function);
+    let index = crate::llvm::ir::block_indices(&blocks);
+    let mut peeled = std::collections::HashMap::new();
+    if !forest.irreducible_edges.is_empty() {
+        return peeled;
+    }
+    let mut headers = Vec::new();
+    for (at, outer) in forest.loops.iter().enumerate() {
+        if outer.depth != 1 || unmergeable(outer, &blocks).is_some() {
+            continue;
+        }
+        for inner in divergent_inner(at, &forest, &blocks, &index) {
+            let inner_at = forest.loops.iter().position(|l| std::ptr::eq(l, inner));
+            for (nested_at, nested) in
+                forest.loops.iter().enumerate().filter(|(_, l)| {
+                    l.parent == inner_at && exit_depends_on_loads(l, &blocks, &index)
+                })
+            {
+                // A loop with loops inside would copy them too; one that
+                // goes on unless two values are equal mostly runs on.
+                if forest.loops.iter().any(|l| l.parent == Some(nested_at))
+                    || !goes_on_while_equal(nested, &blocks, &index)
+                {
+                    continue;
+                }
+                let name = blocks[nested.header].name();
+                headers.push((
+                    blocks[outer.header].name(),
+                    name,
+                    blocks[nested.header].as_raw_block(),
+                ));
+            }
+        }
+    }
+    for (outer, name, header) in headers {
+        if edit::peel_first_iteration(raw, header) {
+            peeled.entry(outer).or_insert_with(Vec::new).push(name);
+        }
+    }
+    peeled
 }
 
 fn plan(outer: &Loop, inner: &[&Loop], blocks: &[Block<'_>], forest: &LoopForest) -> Plan {
@@ -328,6 +405,30 @@ fn exit_depends_on_loads(inner: &Loop, blocks: &[Block<'_>], index: &BlockIndex)
 /// The value `block`'s terminator chooses by: a conditional branch's
 /// condition, a switch's value; `None` for an unconditional branch or a
 /// return.
+/// Whether one of `l`'s exit tests stays in the loop only where a compare
+/// for equality holds (`icmp eq` true, or `icmp ne` false): a pattern
+/// compare (`text[j + k] == pat[k]`), not a scan of a class of bytes or a
+/// probe that runs while slots differ.
+fn goes_on_while_equal(l: &Loop, blocks: &[Block<'_>], index: &BlockIndex) -> bool {
+    use inkwell::llvm_sys::LLVMIntPredicate::{LLVMIntEQ, LLVMIntNE};
+    let inside = |b: LLVMBasicBlockRef| index.get(&b).is_some_and(|i| l.blocks.contains(i));
+    l.blocks.iter().any(|&b| {
+        let raw = blocks[b].as_raw_block();
+        let term = edit::terminator(raw);
+        let Some(cond) = branch_condition(raw) else {
+            return false;
+        };
+        let predicate = crate::llvm::ir::Value::from_raw(cond).and_then(|v| v.icmp_predicate());
+        // A conditional branch's operands: condition, false, true.
+        let stays = |i: u32| inside(build::value_as_block(build::operand(term, i)));
+        match predicate {
+            Some(LLVMIntEQ) => stays(2) && !stays(1),
+            Some(LLVMIntNE) => stays(1) && !stays(2),
+            _ => false,
+        }
+    })
+}
+
 fn branch_condition(block: LLVMBasicBlockRef) -> Option<LLVMValueRef> {
     let term = edit::terminator(block);
     (build::num_operands(term) > 1).then(|| build::operand(term, 0))
