@@ -119,11 +119,7 @@ pub fn merge_divergent_loops(
         if outer.depth != 1 {
             continue;
         }
-        let (divergent, rare): (Vec<&Loop>, Vec<&Loop>) = forest
-            .loops
-            .iter()
-            .filter(|l| l.parent == Some(at) && exit_depends_on_loads(l, &blocks, &index))
-            .partition(|l| tests_before(outer, l, &blocks, &index) <= MAX_TESTS_BEFORE);
+        let (divergent, rare) = load_driven_inner(at, &forest, &blocks, &index);
         let header = blocks[outer.header].name();
         if divergent.is_empty() {
             if !rare.is_empty() {
@@ -178,21 +174,21 @@ pub fn merge_divergent_loops(
     Ok(merging)
 }
 
-/// The inner loops a top-level loop would be merged with (`divergent`
-/// loops of `merge_divergent_loops`, before the merge is tried).
-fn divergent_inner<'f>(
+/// The direct inner loops of top-level loop `at` whose exit tests depend on
+/// loaded data: those entered after at most `MAX_TESTS_BEFORE` tests (to
+/// merge), and the rest.
+fn load_driven_inner<'f>(
     at: usize,
     forest: &'f LoopForest,
     blocks: &[Block<'_>],
     index: &BlockIndex,
-) -> Vec<&'f Loop> {
+) -> (Vec<&'f Loop>, Vec<&'f Loop>) {
     let outer = &forest.loops[at];
     forest
         .loops
         .iter()
         .filter(|l| l.parent == Some(at) && exit_depends_on_loads(l, blocks, index))
-        .filter(|l| tests_before(outer, l, blocks, index) <= MAX_TESTS_BEFORE)
-        .collect()
+        .partition(|l| tests_before(outer, l, blocks, index) <= MAX_TESTS_BEFORE)
 }
 
 /// Takes out the first iteration of every innermost loop nested right
@@ -204,9 +200,8 @@ fn divergent_inner<'f>(
 /// a loop inside that iteration runs there for the threads that enter it:
 /// peeled, the threads whose first test fails (most of grep's: a line's
 /// byte against the pattern's first) take no loop at all, and that test's
-/// load is the one just made before it (H100, 2026-11-27, the peel written
-/// in grep's source: 1.801 to 1.507 ms,
-/// docs/results/2026-11-27-h100-peeled-first-iterations.txt).
+/// load is the one just made before it (H100, 2026-11-27: grep 1.80 to
+/// 1.59 ms, docs/results/2026-11-27-h100-peeled-first-iterations.txt).
 fn peel_nested_loops(
     function: Function<'_>,
     raw: LLVMValueRef,
@@ -222,7 +217,7 @@ fn peel_nested_loops(
         if outer.depth != 1 || unmergeable(outer, &blocks).is_some() {
             continue;
         }
-        for inner in divergent_inner(at, &forest, &blocks, &index) {
+        for inner in load_driven_inner(at, &forest, &blocks, &index).0 {
             let inner_at = forest.loops.iter().position(|l| std::ptr::eq(l, inner));
             for (nested_at, nested) in
                 forest.loops.iter().enumerate().filter(|(_, l)| {
@@ -386,16 +381,20 @@ fn unmergeable(outer: &Loop, blocks: &[Block<'_>]) -> Option<String> {
 
 /// Whether a test that decides whether `inner` is left depends on a value
 /// loaded from memory: then threads leave it after different trip counts.
+/// Whether `block` is one of `l`'s.
+fn in_loop(l: &Loop, index: &BlockIndex, block: LLVMBasicBlockRef) -> bool {
+    index.get(&block).is_some_and(|i| l.blocks.contains(i))
+}
+
 fn exit_depends_on_loads(inner: &Loop, blocks: &[Block<'_>], index: &BlockIndex) -> bool {
     let tests = inner
         .blocks
         .iter()
         .filter(|&&b| {
-            blocks[b].successors().iter().any(|s| {
-                !index
-                    .get(&s.as_raw_block())
-                    .is_some_and(|i| inner.blocks.contains(i))
-            })
+            blocks[b]
+                .successors()
+                .iter()
+                .any(|s| !in_loop(inner, index, s.as_raw_block()))
         })
         .filter_map(|&b| branch_condition(blocks[b].as_raw_block()))
         .collect();
@@ -411,7 +410,6 @@ fn exit_depends_on_loads(inner: &Loop, blocks: &[Block<'_>], index: &BlockIndex)
 /// probe that runs while slots differ.
 fn goes_on_while_equal(l: &Loop, blocks: &[Block<'_>], index: &BlockIndex) -> bool {
     use inkwell::llvm_sys::LLVMIntPredicate::{LLVMIntEQ, LLVMIntNE};
-    let inside = |b: LLVMBasicBlockRef| index.get(&b).is_some_and(|i| l.blocks.contains(i));
     l.blocks.iter().any(|&b| {
         let raw = blocks[b].as_raw_block();
         let term = edit::terminator(raw);
@@ -420,7 +418,7 @@ fn goes_on_while_equal(l: &Loop, blocks: &[Block<'_>], index: &BlockIndex) -> bo
         };
         let predicate = crate::llvm::ir::Value::from_raw(cond).and_then(|v| v.icmp_predicate());
         // A conditional branch's operands: condition, false, true.
-        let stays = |i: u32| inside(build::value_as_block(build::operand(term, i)));
+        let stays = |i: u32| in_loop(l, index, build::value_as_block(build::operand(term, i)));
         match predicate {
             Some(LLVMIntEQ) => stays(2) && !stays(1),
             Some(LLVMIntNE) => stays(1) && !stays(2),
