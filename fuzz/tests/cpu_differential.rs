@@ -20,6 +20,7 @@ use sl1_fuzz::cpu::{run, CpuRun, Order};
 use sl1_fuzz::launches::{case_run, with_line_buffers};
 use sl1_fuzz::modes::{self, Mode};
 use sl1_pass::transform::LaunchBytes;
+use sl1_pass::tuning::TuningReport;
 
 fn env_u64(name: &str) -> Option<u64> {
     std::env::var(name).ok().map(|v| {
@@ -148,6 +149,65 @@ fn every_mode_computes_the_plain_bytes_on_the_cpu() {
         compared.load(Ordering::SeqCst) > 0,
         "no mode changed any of the seeds' code"
     );
+}
+
+/// The first three seeds from 151501 whose IR has `marker` and whose
+/// default build's report passes `made`.
+fn first_seeds_built_so(marker: &str, made: impl Fn(&TuningReport) -> bool) -> Vec<u64> {
+    let modes = modes::all();
+    let default = modes
+        .iter()
+        .find(|m| m.name == "default")
+        .expect("modes.txt has a default mode");
+    let seeds: Vec<u64> = (151_501..152_001)
+        .filter(|&seed| {
+            let kernel = sl1_kernelgen::generate(seed);
+            if !kernel.ir.contains(marker) {
+                return false;
+            }
+            let c = compile_text(&kernel.ir, &format!("k{seed}"), &default.args, true)
+                .unwrap_or_else(|e| panic!("seed {seed} default: {e:#}"));
+            c.report.device_tuning.as_ref().is_some_and(&made)
+        })
+        .take(3)
+        .collect();
+    assert_eq!(seeds.len(), 3, "seeds with `{marker}` built so: {seeds:?}");
+    seeds
+}
+
+/// `seeds` compute the plain build's bytes in every mode.
+fn every_mode_computes_the_plain_bytes(seeds: &[u64]) {
+    let mut compared = 0;
+    for &seed in seeds {
+        let plain_ir = built(seed, &Mode::plain()).unwrap();
+        let plain = outputs(seed, &plain_ir).unwrap();
+        for mode in &modes::all() {
+            match check(seed, mode, &plain_ir.0, &plain) {
+                Ok(true) => compared += 1,
+                Ok(false) => {}
+                Err(e) => panic!("seed {seed} mode {}: {e}", mode.name),
+            }
+        }
+    }
+    assert!(compared > 0, "no mode changed the code of {seeds:?}");
+}
+
+/// Byte maps (`out[i] = f(in[i])` over bytes: range checks that choose a
+/// value, compares' 0 or 1), whose words the device tuning computes on
+/// 32-bit registers.
+#[test]
+fn byte_words_compute_the_plain_bytes_on_the_cpu() {
+    let seeds = first_seeds_built_so("select i1 %in", |t| t.byte_words > 0);
+    every_mode_computes_the_plain_bytes(&seeds);
+}
+
+/// Pattern compares inside scans, whose first iteration merged loops peel.
+#[test]
+fn peeled_compares_compute_the_plain_bytes_on_the_cpu() {
+    let seeds = first_seeds_built_so("%mh", |t| {
+        t.merged_loops.iter().any(|m| !m.peeled.is_empty())
+    });
+    every_mode_computes_the_plain_bytes(&seeds);
 }
 
 /// Seeds the GPU fuzzer found wrong, in the mode it found them in, each

@@ -20,6 +20,7 @@ pub fn spec(seed: u64) -> KernelSpec {
     let mut g = Gen {
         rng: ChaCha8Rng::seed_from_u64(seed),
         x: ChaCha8Rng::seed_from_u64(seed ^ 0x5EED_F0E7_u64.rotate_left(32)),
+        y: ChaCha8Rng::seed_from_u64(seed ^ 0xB17E_3A95_u64.rotate_left(17)),
         spec: KernelSpec {
             name: format!("k{seed}"),
             args: Vec::new(),
@@ -40,6 +41,7 @@ pub fn spec(seed: u64) -> KernelSpec {
         let body = g.body();
         g.spec.kernels.push(body);
     }
+    g.byte_map();
     g.spec
 }
 
@@ -47,6 +49,9 @@ struct Gen {
     rng: ChaCha8Rng,
     /// The stream of the features added later.
     x: ChaCha8Rng,
+    /// The stream of the features added after `x`'s (byte maps), drawn
+    /// once the rest is: a seed that draws none keeps its kernel.
+    y: ChaCha8Rng,
     spec: KernelSpec,
     /// The shared memory of the kernel being drawn.
     shared: SharedMem,
@@ -107,6 +112,123 @@ impl Gen {
             two_d,
             items,
         }
+    }
+
+    /// Sometimes a loop mapping bytes to bytes, `out[i] = f(in[i])` over
+    /// two arguments of its own (`upper`'s shape): what full runs compute
+    /// a word at a time and the device tuning does on 32-bit words.
+    fn byte_map(&mut self) {
+        if self.spec.args.len() > 4 || !self.y.random_bool(0.08) {
+            return;
+        }
+        let noalias = self.y.random_bool(0.8);
+        let byte_arg = |role| Arg {
+            elem: Elem::I8,
+            role,
+            noalias,
+            readonly_attr: false,
+            stride: 1,
+            alias_of: None,
+            offset: 0,
+            align: None,
+        };
+        let src = self.spec.args.len();
+        self.spec.args.push(Arg {
+            readonly_attr: noalias && self.y.random_bool(0.5),
+            ..byte_arg(Role::ReadOnly)
+        });
+        self.spec.args.push(byte_arg(Role::Owned));
+        let arith = self.byte_arith();
+        let map = Loop {
+            kind: LoopKind::Chunk,
+            reverse: false,
+            narrow: false,
+            ops: vec![Op::Update {
+                dst: Access {
+                    arg: src + 1,
+                    index: Index::Linear { c: 0 },
+                },
+                srcs: vec![Access {
+                    arg: src,
+                    index: Index::Linear { c: 0 },
+                }],
+                arith,
+            }],
+            inner: None,
+            barrier: LoopBarrier::None,
+            sink: None,
+            scan: None,
+            warp: Vec::new(),
+            tail: Vec::new(),
+        };
+        let kernel = self.y.random_range(0..self.spec.kernels.len());
+        let items = &mut self.spec.kernels[kernel].items;
+        let at = self.y.random_range(0..=items.len());
+        items.insert(at, Item::Loop(map));
+    }
+
+    /// What a byte map computes: a range check that adds or toggles (half
+    /// of them toggling one bit over the whole range, where the add is a
+    /// xor: `toupper`), a compare's 0 or 1, or one operation.
+    fn byte_arith(&mut self) -> Arith {
+        let y = &mut self.y;
+        match y.random_range(0..8) {
+            0..=1 => {
+                // Bit `b` the same over [lo, lo + width): adding or
+                // subtracting it toggles it.
+                let b = y.random_range(0..8);
+                let block = 1u64 << b;
+                let set = y.random_bool(0.5);
+                let base = y.random_range(0..(256 / (2 * block))) * 2 * block
+                    + if set { block } else { 0 };
+                let r = y.random_range(0..block);
+                Arith::InRange {
+                    lo: base + r,
+                    width: y.random_range(1..=block - r),
+                    c: if set { 256 - block } else { block },
+                    xor: false,
+                }
+            }
+            2..=3 => Arith::InRange {
+                lo: y.random_range(0..256),
+                width: y.random_range(1..=96),
+                c: y.random_range(0..256),
+                xor: y.random_bool(0.5),
+            },
+            4..=5 => Arith::Flag {
+                pred: *[
+                    Pred::Eq,
+                    Pred::Ne,
+                    Pred::Ult,
+                    Pred::Ugt,
+                    Pred::Slt,
+                    Pred::Sgt,
+                ]
+                .choose(y)
+                .unwrap(),
+                c: y.random_range(0..256),
+            },
+            6 => Arith::Add(y.random_range(0..256)),
+            _ => Arith::Xor(y.random_range(0..256)),
+        }
+    }
+
+    /// Sometimes a pattern compare inside a scan (drawn from `y`): over a
+    /// ReadOnly argument, bits few enough that compares often go on.
+    fn a_match(&mut self) -> Option<Match> {
+        if !self.y.random_bool(0.5) {
+            return None;
+        }
+        let readable = self.with_role(|a| a.role == Role::ReadOnly);
+        let src = *readable.choose(&mut self.y)?;
+        let bits = self.y.random_range(1..=3);
+        Some(Match {
+            src,
+            mask: (1u64 << bits) - 1,
+            first: self.y.random_range(0..8),
+            step: self.y.random_range(0..4),
+            bound: *[2, 4, 8, 16].choose(&mut self.y).unwrap(),
+        })
     }
 
     /// Offsets into the buffers, and accesses declared below their size.
@@ -256,7 +378,7 @@ impl Gen {
             l.inner = Some(Inner { trips, ops });
         }
         if self.xchance(0.12) {
-            l.scan = self.scan();
+            l.scan = self.scan().map(Box::new);
         }
         let shared = self.shared != SharedMem::None;
         if uniform {
@@ -337,6 +459,7 @@ impl Gen {
                 ops.push(op);
             }
         }
+        let matched = self.a_match();
         Some(Scan {
             src,
             mask,
@@ -344,6 +467,7 @@ impl Gen {
             bound,
             gated,
             ops,
+            matched,
         })
     }
 

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use crate::spec::{
     Access, Arith, AtomicOp, Body, Collective, Elem, Fence, Index, Item, KernelSpec, Loop,
-    LoopBarrier, LoopKind, Op, Role, Scan, SharedMem, ShflMode,
+    LoopBarrier, LoopKind, Match, Op, Role, Scan, SharedMem, ShflMode,
 };
 
 pub const TRIPLE: &str = "nvptx64-nvidia-cuda";
@@ -860,6 +860,9 @@ impl Emitter<'_> {
         let saved_j = self.j.replace(s.clone());
         self.exits.push((exit.clone(), Vec::new()));
         self.ops(&scan.ops);
+        if let Some(m) = &scan.matched {
+            self.pattern_compare(m, &s);
+        }
         // The delimiter ends the scan (after the statements of its element).
         let found = self.block.clone();
         let acc_found = self.acc.clone();
@@ -890,6 +893,64 @@ impl Emitter<'_> {
             .collect();
         self.acc = self.val("sout", &format!("phi i64 {}", list.join(", ")));
         self.j = saved_j;
+    }
+
+    /// `m`, the compare inside a scan whose counter is `j`: a loop that
+    /// stays only while its compare for equality holds.
+    fn pattern_compare(&mut self, m: &Match, j: &str) {
+        let a = &self.spec.args[m.src];
+        let (elem, stride, align) = (a.elem, a.stride, a.align());
+        let i = self.i.clone();
+        let base = self.val("mi", &format!("mul i64 {i}, {stride}"));
+        let base = self.val("mj", &format!("add i64 {base}, {j}"));
+        let nk = self.val("mn", &format!("mul i64 %n, {stride}"));
+        let limit = self.val("ml", &format!("add i64 {nk}, -1"));
+        let pre = self.block.clone();
+        let head = self.label("mh");
+        let body = self.label("mb");
+        let done = self.label("md");
+        self.line(&format!("br label %{head}"));
+        self.start(&head);
+        let count = self.fresh("mc");
+        let next = self.fresh("mnext");
+        self.line(&format!(
+            "{count} = phi i64 [ 0, %{pre} ], [ {next}, %{body} ]"
+        ));
+        let more = self.val("mm", &format!("icmp ult i64 {count}, {}", m.bound));
+        self.line(&format!("br i1 {more}, label %{body}, label %{done}"));
+        self.start(&body);
+        let at = self.val("mx", &format!("add i64 {base}, {count}"));
+        let at = self.val(
+            "mx",
+            &format!("call i64 @llvm.umin.i64(i64 {at}, i64 {limit})"),
+        );
+        self.decls.insert("i64 @llvm.umin.i64(i64, i64)");
+        let p = self.val(
+            "mp",
+            &format!(
+                "getelementptr inbounds {}, ptr %a{}, i64 {at}",
+                elem.ir(),
+                m.src
+            ),
+        );
+        let v = self.val("mv", &format!("load {}, ptr {p}, align {align}", elem.ir()));
+        let bits = self.bits_of(&v, elem);
+        let wide = self.resize(&bits, elem.bits(), 64);
+        let got = self.val("mg", &format!("and i64 {wide}, {}", m.mask as i64));
+        let stepped = self.val("ms", &format!("mul i64 {count}, {}", m.step));
+        let want = self.val("mw", &format!("add i64 {stepped}, {}", m.first));
+        let want = self.val("mw", &format!("and i64 {want}, {}", m.mask as i64));
+        let equal = self.val("me", &format!("icmp eq i64 {got}, {want}"));
+        self.line(&format!("{next} = add nuw i64 {count}, 1"));
+        self.line(&format!("br i1 {equal}, label %{head}, label %{done}"));
+        self.start(&done);
+        let found = self.val(
+            "mf",
+            &format!("phi i64 [ {count}, %{head} ], [ {count}, %{body} ]"),
+        );
+        let acc = self.acc.clone();
+        let scaled = self.val("mk", &format!("mul i64 {acc}, 31"));
+        self.acc = self.val("ma", &format!("add i64 {scaled}, {found}"));
     }
 
     /// The bits of a value of `elem` as an integer of `elem.bits()`.
@@ -1017,6 +1078,43 @@ impl Emitter<'_> {
             (_, Arith::LShr(s)) => {
                 let s = (s % lane_bits).to_string();
                 self.val("r", &format!("lshr {ty} {v}, {}", splat(s)))
+            }
+            (_, Arith::InRange { lo, width, c, xor }) => {
+                let t = self.val(
+                    "t",
+                    &format!("sub {ty} {v}, {}", splat(mask(lo).to_string())),
+                );
+                let inside = self.val(
+                    "in",
+                    &format!("icmp ult {ty} {t}, {}", splat(mask(width).to_string())),
+                );
+                let op = if xor { "xor" } else { "add" };
+                let m = self.val(
+                    "m",
+                    &format!("{op} {ty} {v}, {}", splat(mask(c).to_string())),
+                );
+                let cond = if elem == Elem::V4I32 {
+                    "<4 x i1>"
+                } else {
+                    "i1"
+                };
+                self.val("r", &format!("select {cond} {inside}, {ty} {m}, {ty} {v}"))
+            }
+            (_, Arith::Flag { pred, c }) => {
+                let f = self.val(
+                    "f",
+                    &format!(
+                        "icmp {} {ty} {v}, {}",
+                        pred.ir(),
+                        splat(mask(c).to_string())
+                    ),
+                );
+                let cond = if elem == Elem::V4I32 {
+                    "<4 x i1>"
+                } else {
+                    "i1"
+                };
+                self.val("r", &format!("zext {cond} {f} to {ty}"))
             }
         }
     }

@@ -260,6 +260,10 @@ mod tests {
             "_2(",
             "_mix(",
             "scan",
+            // Byte maps: range checks that choose a value, compares' 0 or 1.
+            "icmp ult i8 %t",
+            "select i1 %in",
+            "zext i1 %f",
         ] {
             assert!(any(needle), "no generated kernel has `{needle}`");
         }
@@ -273,6 +277,9 @@ mod tests {
             )));
         assert!(specs.iter().any(|s| s.loops().any(|l| l.inner.is_some())));
         assert!(specs.iter().any(|s| s.loops().any(|l| l.scan.is_some())));
+        assert!(specs.iter().any(|s| s
+            .loops()
+            .any(|l| l.scan.as_ref().is_some_and(|s| s.matched.is_some()))));
         // Misaligned: arguments into their buffers, accesses declared
         // below their size (vectors and 8-byte elements at 4).
         assert!(specs.iter().any(|s| s.args.iter().any(|a| a.offset > 0)));

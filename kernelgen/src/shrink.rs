@@ -220,6 +220,11 @@ fn loop_variants(l: &Loop) -> Vec<Loop> {
             v.scan.as_mut().unwrap().bound = 1;
             variants.push(v);
         }
+        if scan.matched.is_some() {
+            let mut v = l.clone();
+            v.scan.as_mut().unwrap().matched = None;
+            variants.push(v);
+        }
     }
     for (list, tail) in [(&l.warp, false), (&l.tail, true)] {
         if list.len() > 1 {
@@ -384,6 +389,9 @@ fn remove_arg(spec: &KernelSpec, k: usize) -> KernelSpec {
         }
         if let Some(scan) = &mut l.scan {
             scan.ops.retain(|op| !uses(op, k));
+            if scan.matched.as_ref().is_some_and(|m| m.src == k) {
+                scan.matched = None;
+            }
         }
         if l.sink.as_ref().is_some_and(|a| a.arg == k) {
             l.sink = None;
@@ -401,6 +409,9 @@ fn remove_arg(spec: &KernelSpec, k: usize) -> KernelSpec {
     for_each_loop(&mut s, |l| {
         if let Some(scan) = &mut l.scan {
             scan.src = renumber(scan.src);
+            if let Some(m) = &mut scan.matched {
+                m.src = renumber(m.src);
+            }
         }
         for a in accesses(l) {
             a.arg = renumber(a.arg);

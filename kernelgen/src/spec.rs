@@ -177,6 +177,43 @@ pub enum Arith {
     Mul(u64),
     Shl(u32),
     LShr(u32),
+    /// `v - lo <u width ? v op c : v`, op `add` or, with `xor`, `xor`: a
+    /// range check choosing a value (`toupper`).
+    InRange {
+        lo: u64,
+        width: u64,
+        c: u64,
+        xor: bool,
+    },
+    /// `zext (icmp pred v, c)`: a compare's 0 or 1.
+    Flag {
+        pred: Pred,
+        c: u64,
+    },
+}
+
+/// An integer compare's predicate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Pred {
+    Eq,
+    Ne,
+    Ult,
+    Ugt,
+    Slt,
+    Sgt,
+}
+
+impl Pred {
+    pub fn ir(self) -> &'static str {
+        match self {
+            Pred::Eq => "eq",
+            Pred::Ne => "ne",
+            Pred::Ult => "ult",
+            Pred::Ugt => "ugt",
+            Pred::Slt => "slt",
+            Pred::Sgt => "sgt",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -294,6 +331,25 @@ pub struct Scan {
     pub gated: bool,
     /// Statements in the scan's body; inner indices take the scan's counter.
     pub ops: Vec<Op>,
+    /// A compare from the scan's element on, after the statements.
+    #[serde(default)]
+    pub matched: Option<Match>,
+}
+
+/// A loop inside a scan that goes on while elements match, as a pattern
+/// compare does (grep's `text[j + m] == pat[m]`): from element `i *
+/// stride + j` of `src` (a ReadOnly argument; `j` the scan's counter) on,
+/// up to `bound` elements, while `(bits(src[..]) & mask) == (first + m *
+/// step) & mask`; every index is clamped in range, and the count joins the
+/// accumulator.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Match {
+    pub src: usize,
+    pub mask: u64,
+    pub first: u64,
+    pub step: u64,
+    /// Most elements compared (1 to [`MAX_SCAN`]).
+    pub bound: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -339,7 +395,7 @@ pub struct Loop {
     pub sink: Option<Access>,
     /// A data-dependent scan after `inner`.
     #[serde(default)]
-    pub scan: Option<Scan>,
+    pub scan: Option<Box<Scan>>,
     /// Uniform loops: collectives at the end of every iteration, outside
     /// the `if (i < n)` (before the barrier), which every thread reaches.
     #[serde(default)]
@@ -624,6 +680,14 @@ impl KernelSpec {
         }
         for op in &scan.ops {
             self.check_op(op, true, shared)?;
+        }
+        if let Some(m) = &scan.matched {
+            if self.arg(m.src)?.role != Role::ReadOnly {
+                return Err(format!("match over arg {}, not ReadOnly", m.src));
+            }
+            if m.bound == 0 || m.bound > MAX_SCAN {
+                return Err(format!("match bound {}", m.bound));
+            }
         }
         Ok(())
     }
