@@ -139,8 +139,9 @@ pub struct Options {
     /// The GPU profile the line sizes and budget came from, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu_profile: Option<String>,
-    /// Tests only: fail (panic) after transforming this kernel, to check
-    /// that the kernel is then left exactly as it was.
+    /// Tests only: fail (panic) after transforming this kernel, and after
+    /// merging its loops, to check that the kernel is then left exactly as
+    /// it was.
     #[serde(skip)]
     pub fail_kernel_for_testing: Option<String>,
 }

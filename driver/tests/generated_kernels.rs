@@ -149,15 +149,8 @@ fn check_inner(
         Ok(r) => r,
         Err(e) => return fail("pass error", e),
     };
-    for kernel in &report.kernels {
-        if let Some(why) = kernel
-            .transform
-            .reasons
-            .iter()
-            .find(|r| matches!(r, sl1_pass::transform::Reason::InternalError { .. }))
-        {
-            return fail("transform internal error (kernel left as it was)", why);
-        }
+    if let Some(why) = report.internal_failure() {
+        return fail("internal error (kernel left as it was)", why);
     }
     if let Err(e) = module.verify() {
         return fail("verifier after the pass", e);
@@ -465,10 +458,7 @@ fn a_failure_shrinks_to_a_minimal_saved_reproducer() {
     let failure = check(&generate(seed).ir, &variant, &machine, None)
         .err()
         .expect("the injected failure is caught");
-    assert!(
-        failure.kind.starts_with("transform internal error"),
-        "{failure:?}"
-    );
+    assert!(failure.kind.starts_with("internal error"), "{failure:?}");
     let out = tempfile::tempdir().unwrap();
     let line = shrink_and_save(seed, failure, &variant, &machine, temp.path(), out.path());
     let path = out.path().join(format!("{seed}.ll"));
@@ -476,7 +466,7 @@ fn a_failure_shrinks_to_a_minimal_saved_reproducer() {
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.starts_with("; Reproducer from"), "{text}");
     assert!(text.contains("seed 3, options `fail-injected`"), "{text}");
-    assert!(text.contains("transform internal error"), "{text}");
+    assert!(text.contains("internal error"), "{text}");
     // Minimal: one argument, no loops, and it still fails the same way.
     assert!(!text.contains("phi "), "not shrunk:\n{text}");
     assert!(
@@ -486,5 +476,5 @@ fn a_failure_shrinks_to_a_minimal_saved_reproducer() {
     let again = check(&text, &variant, &machine, None)
         .err()
         .expect("still fails");
-    assert!(again.kind.starts_with("transform internal error"));
+    assert!(again.kind.starts_with("internal error"));
 }

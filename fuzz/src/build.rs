@@ -130,6 +130,14 @@ impl Builder {
         let built = match compiled {
             Err(panic) => Built::Failed(format!("the driver panicked: {}", panic_message(&*panic))),
             Ok(Err(err)) => Built::Failed(format!("{err:#}")),
+            // The pass put a body back: the code is as without it there,
+            // so only the report shows the failure.
+            Ok(Ok(compiled)) if compiled.report.internal_failure().is_some() => {
+                Built::Failed(format!(
+                    "the pass put a kernel back as it was: {}",
+                    compiled.report.internal_failure().unwrap_or_default()
+                ))
+            }
             Ok(Ok(compiled)) => match distinct.iter().find(|(_, ptx)| *ptx == compiled.text) {
                 Some((same, _)) => Built::Same(same.to_string()),
                 None => {

@@ -30,7 +30,7 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
         kernel.transform = transform;
         bodies_restored |= restored;
         if options.device_tuning && options.loop_merging && !kernel.transform.applied {
-            bodies_restored |= !merge_loops(module, f, &mut merging);
+            bodies_restored |= !merge_loops(module, f, options, &mut merging);
         }
         kernels.push(kernel);
     }
@@ -66,9 +66,11 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
 fn merge_loops(
     module: &Module<'_>,
     kernel: inkwell::values::FunctionValue<'_>,
+    options: &Options,
     merging: &mut tuning::Merging,
 ) -> bool {
-    match tuning::merge_divergent_loops(module, kernel) {
+    let fail = options.fail_kernel_for_testing.as_deref() == Some(report_name(kernel).as_str());
+    match tuning::merge_divergent_loops(module, kernel, fail) {
         Ok(done) => {
             merging.merged.extend(done.merged);
             merging.kept.extend(done.kept);

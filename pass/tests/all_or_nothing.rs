@@ -11,7 +11,11 @@ use sl1_pass::transform::Reason;
 use sl1_pass::{run_on_module, Options};
 
 fn load(context: &Context) -> inkwell::module::Module<'_> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/ll/line_runs.ll");
+    load_case(context, "line_runs")
+}
+
+fn load_case<'c>(context: &'c Context, case: &str) -> inkwell::module::Module<'c> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../testdata/ll/{case}.ll"));
     let buffer = MemoryBuffer::create_from_file(&path).unwrap();
     context.create_module_from_ir(buffer).unwrap()
 }
@@ -75,4 +79,49 @@ fn a_failing_kernel_is_left_exactly_as_it_was() {
     };
     assert_eq!(buffers(&module), 0);
     assert!(module.get_globals().count() > globals_before);
+}
+
+/// A merge that fails (on request, once made) is undone with the peels
+/// made before it: the kernel comes back exactly as it was, and the report
+/// names the failure.
+#[test]
+fn a_failing_merge_is_undone_with_its_peels() {
+    let context = Context::create();
+    let plain = load_case(&context, "merged_loops");
+    let tuned = Options {
+        device_tuning: true,
+        ..Options::default()
+    };
+    let normal = run_on_module(&plain, &tuned).unwrap();
+    let tuning = normal.device_tuning.unwrap();
+    assert!(
+        tuning
+            .merged_loops
+            .iter()
+            .any(|m| m.kernel == "pattern" && !m.peeled.is_empty()),
+        "{tuning:?}"
+    );
+
+    let module = load_case(&context, "merged_loops");
+    let before = text_of(&module, "pattern");
+    let options = Options {
+        fail_kernel_for_testing: Some("pattern".to_string()),
+        ..tuned
+    };
+    let report = run_on_module(&module, &options).unwrap();
+    module.verify().unwrap();
+    assert_eq!(text_of(&module, "pattern"), before);
+    assert!(report.bodies_restored);
+    let tuning = report.device_tuning.as_ref().unwrap();
+    assert!(!tuning.merged_loops.iter().any(|m| m.kernel == "pattern"));
+    assert!(
+        tuning
+            .kept_nested
+            .iter()
+            .any(|k| k.kernel == "pattern" && k.failed && k.reason.contains("left as it was")),
+        "{tuning:?}"
+    );
+    assert!(report.internal_failure().is_some());
+    // The other kernels still merge.
+    assert!(tuning.merged_loops.iter().any(|m| m.kernel != "pattern"));
 }

@@ -129,6 +129,31 @@ fn mode_text(mode: Mode) -> &'static str {
 }
 
 impl Report {
+    /// Why the pass put a kernel's body back, where it did: a transform
+    /// that failed (`Reason::InternalError`) or a loop merge that failed.
+    /// The code is then as without the pass there, so only the report
+    /// tells; fuzzing and the generated-kernel tests count it a failure.
+    pub fn internal_failure(&self) -> Option<String> {
+        let transform = self.kernels.iter().find_map(|k| {
+            k.transform.reasons.iter().find_map(|r| match r {
+                Reason::InternalError { message } => Some(format!(
+                    "kernel `{}`: the transform failed: {message}",
+                    k.name
+                )),
+                _ => None,
+            })
+        });
+        let merge = || {
+            self.device_tuning.as_ref().and_then(|t| {
+                t.kept_nested
+                    .iter()
+                    .find(|k| k.failed)
+                    .map(|k| format!("kernel `{}`: {}", k.kernel, k.reason))
+            })
+        };
+        transform.or_else(merge)
+    }
+
     /// The report as a person reads it.
     /// The report as text, each option a line names spelled by `flag` (from
     /// the option's plugin name and value placeholder: the front end's own
@@ -501,5 +526,47 @@ impl TransformReport {
             );
         }
         lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failed_transforms_and_merges_are_internal_failures() {
+        let mut report = Report::default();
+        assert_eq!(report.internal_failure(), None);
+        report.device_tuning = Some(tuning::TuningReport {
+            kept_nested: vec![tuning::KeptLoop {
+                kernel: "k".into(),
+                outer: "for.body".into(),
+                reason: "its inner loops are entered only after more than 3 tests".into(),
+                failed: false,
+            }],
+            ..Default::default()
+        });
+        assert_eq!(report.internal_failure(), None, "a loop kept by choice");
+        let tuning = report.device_tuning.as_mut().unwrap();
+        tuning.kept_nested[0].failed = true;
+        tuning.kept_nested[0].reason = "merging failed: the verifier says so".into();
+        assert_eq!(
+            report.internal_failure().as_deref(),
+            Some("kernel `k`: merging failed: the verifier says so")
+        );
+        report.kernels.push(KernelReport {
+            name: "t".into(),
+            transform: TransformReport {
+                reasons: vec![Reason::InternalError {
+                    message: "a panic".into(),
+                }],
+                ..Default::default()
+            },
+            ..Default::default()
+        });
+        assert_eq!(
+            report.internal_failure().as_deref(),
+            Some("kernel `t`: the transform failed: a panic")
+        );
     }
 }

@@ -99,22 +99,58 @@ struct Inner {
 }
 
 /// Merges, in `kernel`, every top-level loop with its direct inner loops
-/// whose exit tests depend on loaded data. Leaves the kernel exactly as it
-/// was when the result fails the verifier (the error says why).
+/// whose exit tests depend on loaded data, after peeling the compares
+/// nested in them (`peel_nested_loops`). All or nothing: when the result
+/// fails the verifier (or, with `fail_for_testing`, on request once the
+/// merge is made) the kernel is left exactly as it was, peels included,
+/// and the error says why.
 pub fn merge_divergent_loops(
     module: &Module<'_>,
     kernel: FunctionValue<'_>,
+    fail_for_testing: bool,
 ) -> Result<Merging, String> {
     let function = Function::of(module, kernel);
     let name = function.name();
-    let peeled = peel_nested_loops(function, kernel.as_value_ref());
+    let (found, plans) = survey(function);
+    if plans.is_empty() {
+        return Ok(found);
+    }
+    let raw = kernel.as_value_ref();
+    crate::llvm::backup::all_or_nothing(raw, || {
+        let peeled = peel_nested_loops(function, raw);
+        // The peels changed the loops: planned again on what they left.
+        let (mut merging, plans) = survey(function);
+        for merged in &mut merging.merged {
+            merged.peeled = peeled.get(&merged.outer).cloned().unwrap_or_default();
+        }
+        for plan in &plans {
+            apply(raw, plan);
+        }
+        rebuild_ssa(raw);
+        if fail_for_testing {
+            panic!("failure requested for kernel `{name}`");
+        }
+        merging
+    })
+    .map_err(|why| {
+        format!(
+            "merging inner loops in kernel `{name}` failed, so it was left as it was: {why}; \
+             please report it"
+        )
+    })
+}
+
+/// The top-level loops of `function` to merge, each with its plan, and
+/// those kept nested with the reason.
+fn survey(function: Function<'_>) -> (Merging, Vec<Plan>) {
+    let name = function.name();
     let (blocks, forest) = loop_forest(function);
     let index = crate::llvm::ir::block_indices(&blocks);
     let mut merging = Merging::default();
-    if !forest.irreducible_edges.is_empty() {
-        return Ok(merging);
-    }
     let mut plans = Vec::new();
+    if !forest.irreducible_edges.is_empty() {
+        return (merging, plans);
+    }
     for (at, outer) in forest.loops.iter().enumerate() {
         if outer.depth != 1 {
             continue;
@@ -150,28 +186,12 @@ pub fn merge_divergent_loops(
             kernel: name.clone(),
             inner: divergent.iter().map(|l| blocks[l.header].name()).collect(),
             rounds: plan.rounds,
-            peeled: peeled.get(&header).cloned().unwrap_or_default(),
+            peeled: Vec::new(),
             outer: header,
         });
         plans.push(plan);
     }
-    if plans.is_empty() {
-        return Ok(merging);
-    }
-    let raw = kernel.as_value_ref();
-    crate::llvm::backup::all_or_nothing(raw, || {
-        for plan in &plans {
-            apply(raw, plan);
-        }
-        rebuild_ssa(raw);
-    })
-    .map_err(|why| {
-        format!(
-            "merging inner loops in kernel `{name}` failed, so it was left as it was: {why}; \
-             please report it"
-        )
-    })?;
-    Ok(merging)
+    (merging, plans)
 }
 
 /// The direct inner loops of top-level loop `at` whose exit tests depend on
