@@ -123,21 +123,22 @@ impl Builder {
         let compiled = catch_unwind(AssertUnwindSafe(|| {
             compile_text(ir, name, &mode.args, false)
         }));
-        let launch_bytes = match &compiled {
-            Ok(Ok(c)) => sl1_pass::launch::launch_bytes(&c.report),
-            _ => BTreeMap::new(),
+        let (launch_bytes, failure) = match &compiled {
+            Ok(Ok(c)) => (
+                sl1_pass::launch::launch_bytes(&c.report),
+                c.report.internal_failure(),
+            ),
+            _ => (BTreeMap::new(), None),
         };
         let built = match compiled {
             Err(panic) => Built::Failed(format!("the driver panicked: {}", panic_message(&*panic))),
             Ok(Err(err)) => Built::Failed(format!("{err:#}")),
             // The pass put a body back: the code is as without it there,
             // so only the report shows the failure.
-            Ok(Ok(compiled)) if compiled.report.internal_failure().is_some() => {
-                Built::Failed(format!(
-                    "the pass put a kernel back as it was: {}",
-                    compiled.report.internal_failure().unwrap_or_default()
-                ))
-            }
+            Ok(Ok(_)) if failure.is_some() => Built::Failed(format!(
+                "the pass put a kernel back as it was: {}",
+                failure.unwrap_or_default()
+            )),
             Ok(Ok(compiled)) => match distinct.iter().find(|(_, ptx)| *ptx == compiled.text) {
                 Some((same, _)) => Built::Same(same.to_string()),
                 None => {

@@ -139,11 +139,9 @@ impl Gen {
         });
         self.spec.args.push(byte_arg(Role::Owned));
         let arith = self.byte_arith();
-        let map = Loop {
-            kind: LoopKind::Chunk,
-            reverse: false,
-            narrow: false,
-            ops: vec![Op::Update {
+        let map = Loop::of(
+            LoopKind::Chunk,
+            vec![Op::Update {
                 dst: Access {
                     arg: src + 1,
                     index: Index::Linear { c: 0 },
@@ -154,13 +152,7 @@ impl Gen {
                 }],
                 arith,
             }],
-            inner: None,
-            barrier: LoopBarrier::None,
-            sink: None,
-            scan: None,
-            warp: Vec::new(),
-            tail: Vec::new(),
-        };
+        );
         let kernel = self.y.random_range(0..self.spec.kernels.len());
         let items = &mut self.spec.kernels[kernel].items;
         let at = self.y.random_range(0..=items.len());
@@ -350,16 +342,9 @@ impl Gen {
             LoopKind::Chunk
         };
         let mut l = Loop {
-            kind,
             reverse: !uniform && self.chance(0.15),
             narrow: !uniform && self.chance(0.15),
-            ops: Vec::new(),
-            inner: None,
-            barrier: LoopBarrier::None,
-            sink: None,
-            scan: None,
-            warp: Vec::new(),
-            tail: Vec::new(),
+            ..Loop::of(kind, Vec::new())
         };
         let count = self.rng.random_range(1..=4);
         for _ in 0..count {

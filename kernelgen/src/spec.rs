@@ -406,6 +406,24 @@ pub struct Loop {
     pub tail: Vec<Collective>,
 }
 
+impl Loop {
+    /// A loop of `kind` running `ops`, with nothing else.
+    pub fn of(kind: LoopKind, ops: Vec<Op>) -> Loop {
+        Loop {
+            kind,
+            reverse: false,
+            narrow: false,
+            ops,
+            inner: None,
+            barrier: LoopBarrier::None,
+            sink: None,
+            scan: None,
+            warp: Vec::new(),
+            tail: Vec::new(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Item {
     Loop(Loop),

@@ -69,8 +69,7 @@ fn merge_loops(
     options: &Options,
     merging: &mut tuning::Merging,
 ) -> bool {
-    let fail = options.fail_kernel_for_testing.as_deref() == Some(report_name(kernel).as_str());
-    match tuning::merge_divergent_loops(module, kernel, fail) {
+    match tuning::merge_divergent_loops(module, kernel, failure_requested(options, kernel)) {
         Ok(done) => {
             merging.merged.extend(done.merged);
             merging.kept.extend(done.kept);
@@ -86,6 +85,12 @@ fn merge_loops(
             false
         }
     }
+}
+
+/// Whether a test asked the transform and the merge to fail in `kernel`
+/// (`Options::fail_kernel_for_testing`).
+fn failure_requested(options: &Options, kernel: inkwell::values::FunctionValue<'_>) -> bool {
+    options.fail_kernel_for_testing.as_deref() == Some(report_name(kernel).as_str())
 }
 
 /// Transforms one kernel, or leaves it exactly as it was: a panic in the
@@ -105,7 +110,7 @@ fn transform_all_or_nothing<'ctx>(
     let globals_before: Vec<_> = module.get_globals().map(|g| g.as_value_ref()).collect();
     let attempt = backup::all_or_nothing(kernel.as_value_ref(), || {
         let report = transform::transform_kernel(module, kernel, options);
-        if options.fail_kernel_for_testing.as_deref() == Some(report_name(kernel).as_str()) {
+        if failure_requested(options, kernel) {
             panic!("failure requested for kernel `{}`", report_name(kernel));
         }
         report

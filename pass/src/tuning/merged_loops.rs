@@ -90,6 +90,9 @@ struct Plan {
     inner: Vec<Inner>,
     /// As `MergedLoop::rounds`.
     rounds: bool,
+    /// Compares nested in the inner loops to peel first (`compares_to_peel`):
+    /// their names and headers.
+    peels: Vec<(String, LLVMBasicBlockRef)>,
 }
 
 /// A merged inner loop: its header and its blocks.
@@ -100,7 +103,7 @@ struct Inner {
 
 /// Merges, in `kernel`, every top-level loop with its direct inner loops
 /// whose exit tests depend on loaded data, after peeling the compares
-/// nested in them (`peel_nested_loops`). All or nothing: when the result
+/// nested in them (`compares_to_peel`). All or nothing: when the result
 /// fails the verifier (or, with `fail_for_testing`, on request once the
 /// merge is made) the kernel is left exactly as it was, peels included,
 /// and the error says why.
@@ -117,11 +120,27 @@ pub fn merge_divergent_loops(
     }
     let raw = kernel.as_value_ref();
     crate::llvm::backup::all_or_nothing(raw, || {
-        let peeled = peel_nested_loops(function, raw);
+        let peeled: std::collections::HashMap<&str, Vec<String>> = found
+            .merged
+            .iter()
+            .zip(&plans)
+            .map(|(merged, plan)| {
+                let done = plan
+                    .peels
+                    .iter()
+                    .filter(|&&(_, header)| edit::peel_first_iteration(raw, header))
+                    .map(|(name, _)| name.clone())
+                    .collect();
+                (merged.outer.as_str(), done)
+            })
+            .collect();
         // The peels changed the loops: planned again on what they left.
         let (mut merging, plans) = survey(function);
         for merged in &mut merging.merged {
-            merged.peeled = peeled.get(&merged.outer).cloned().unwrap_or_default();
+            merged.peeled = peeled
+                .get(merged.outer.as_str())
+                .cloned()
+                .unwrap_or_default();
         }
         for plan in &plans {
             apply(raw, plan);
@@ -181,7 +200,7 @@ fn survey(function: Function<'_>) -> (Merging, Vec<Plan>) {
             });
             continue;
         }
-        let plan = plan(outer, &divergent, &blocks, &forest);
+        let plan = plan(outer, &divergent, &blocks, (&forest, &index));
         merging.merged.push(MergedLoop {
             kernel: name.clone(),
             inner: divergent.iter().map(|l| blocks[l.header].name()).collect(),
@@ -211,64 +230,52 @@ fn load_driven_inner<'f>(
         .partition(|l| tests_before(outer, l, blocks, index) <= MAX_TESTS_BEFORE)
 }
 
-/// Takes out the first iteration of every innermost loop nested right
-/// inside an inner loop that will be merged, when its exit test depends on
-/// loaded data and it goes on only while two values are equal (a compare
-/// for equality mostly fails: LLVM's static branch prediction assumes as
-/// much); returns their headers' names by the top-level loop's. Merged, a
-/// round runs one iteration of the inner loop for the warp's threads, and
-/// a loop inside that iteration runs there for the threads that enter it:
-/// peeled, the threads whose first test fails (most of grep's: a line's
-/// byte against the pattern's first) take no loop at all, and that test's
-/// load is the one just made before it (H100, 2026-11-27: grep 1.80 to
-/// 1.59 ms, docs/results/2026-11-27-h100-peeled-first-iterations.txt).
-fn peel_nested_loops(
-    function: Function<'_>,
-    raw: LLVMValueRef,
-) -> std::collections::HashMap<String, Vec<String>> {
-    let (blocks, forest) = loop_forest(function);
-    let index = crate::llvm::ir::block_indices(&blocks);
-    let mut peeled = std::collections::HashMap::new();
-    if !forest.irreducible_edges.is_empty() {
-        return peeled;
-    }
-    let mut headers = Vec::new();
-    for (at, outer) in forest.loops.iter().enumerate() {
-        if outer.depth != 1 || unmergeable(outer, &blocks).is_some() {
-            continue;
-        }
-        for inner in load_driven_inner(at, &forest, &blocks, &index).0 {
-            let inner_at = forest.loops.iter().position(|l| std::ptr::eq(l, inner));
-            for (nested_at, nested) in
-                forest.loops.iter().enumerate().filter(|(_, l)| {
-                    l.parent == inner_at && exit_depends_on_loads(l, &blocks, &index)
-                })
+/// The innermost loops nested right inside inner loops `inner` (to be
+/// merged) whose exit tests depend on loaded data and that go on only
+/// while two values are equal, to have their first iteration taken out (a
+/// compare for equality mostly fails: LLVM's static branch prediction
+/// assumes as much). Merged, a round runs one iteration of the inner loop
+/// for the warp's threads, and a loop inside that iteration runs there for
+/// the threads that enter it: peeled, the threads whose first test fails
+/// (most of grep's: a line's byte against the pattern's first) take no
+/// loop at all, and that test's load is the one just made before it (H100,
+/// 2026-11-27: grep 1.80 to 1.59 ms,
+/// docs/results/2026-11-27-h100-peeled-first-iterations.txt).
+fn compares_to_peel(
+    inner: &[&Loop],
+    forest: &LoopForest,
+    blocks: &[Block<'_>],
+    index: &BlockIndex,
+) -> Vec<(String, LLVMBasicBlockRef)> {
+    let mut peels = Vec::new();
+    for &inner in inner {
+        let inner_at = forest.loops.iter().position(|l| std::ptr::eq(l, inner));
+        for (nested_at, nested) in forest
+            .loops
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.parent == inner_at && exit_depends_on_loads(l, blocks, index))
+        {
+            // A loop with loops inside would copy them too; one that goes on
+            // unless two values are equal mostly runs on.
+            if forest.loops.iter().any(|l| l.parent == Some(nested_at))
+                || !goes_on_while_equal(nested, blocks, index)
             {
-                // A loop with loops inside would copy them too; one that
-                // goes on unless two values are equal mostly runs on.
-                if forest.loops.iter().any(|l| l.parent == Some(nested_at))
-                    || !goes_on_while_equal(nested, &blocks, &index)
-                {
-                    continue;
-                }
-                let name = blocks[nested.header].name();
-                headers.push((
-                    blocks[outer.header].name(),
-                    name,
-                    blocks[nested.header].as_raw_block(),
-                ));
+                continue;
             }
+            let header = &blocks[nested.header];
+            peels.push((header.name(), header.as_raw_block()));
         }
     }
-    for (outer, name, header) in headers {
-        if edit::peel_first_iteration(raw, header) {
-            peeled.entry(outer).or_insert_with(Vec::new).push(name);
-        }
-    }
-    peeled
+    peels
 }
 
-fn plan(outer: &Loop, inner: &[&Loop], blocks: &[Block<'_>], forest: &LoopForest) -> Plan {
+fn plan(
+    outer: &Loop,
+    inner: &[&Loop],
+    blocks: &[Block<'_>],
+    (forest, index): (&LoopForest, &BlockIndex),
+) -> Plan {
     let raw = |i: &usize| blocks[*i].as_raw_block();
     debug_assert!(inner
         .iter()
@@ -284,6 +291,7 @@ fn plan(outer: &Loop, inner: &[&Loop], blocks: &[Block<'_>], forest: &LoopForest
             })
             .collect(),
         rounds: false,
+        peels: compares_to_peel(inner, forest, blocks, index),
     };
     plan.rounds = own_iterations_test_loads(&plan);
     plan
