@@ -210,6 +210,15 @@ fn peeled_compares_compute_the_plain_bytes_on_the_cpu() {
     every_mode_computes_the_plain_bytes(&seeds);
 }
 
+/// Window inner loops (a run-time trip count over the thread's next
+/// elements: a dot product's shape), whose unrolled copies the vector loads
+/// read 16 B at a time where aligned.
+#[test]
+fn vector_loads_compute_the_plain_bytes_on_the_cpu() {
+    let seeds = first_seeds_built_so("%wtrips", |t| t.vector_loads > 0);
+    every_mode_computes_the_plain_bytes(&seeds);
+}
+
 /// Seeds the GPU fuzzer found wrong, in the mode it found them in, each
 /// with the date and what was wrong (docs/reliability.md).
 const FOUND: &[(u64, &str)] = &[

@@ -2,10 +2,11 @@
 //! roles of `spec::Role`, so what is drawn is valid by construction (the
 //! tests check it with `KernelSpec::validate`).
 //!
-//! Two streams: `rng` draws what the first generator drew, in the same
-//! order, and `x` every later feature (offsets and under-aligned accesses,
+//! Four streams: `rng` draws what the first generator drew, in the same
+//! order, `x` every later feature (offsets and under-aligned accesses,
 //! more kernels, 2-D and dynamic shared memory, collectives, float atomics,
-//! scans, helper calls). A seed none of whose new features is drawn gives
+//! scans, helper calls), `y` the byte maps and pattern compares and `z` the
+//! window inner loops. A seed none of whose new features is drawn gives
 //! the same kernel as before, so seeds in reports and tests keep their
 //! meaning.
 
@@ -21,6 +22,7 @@ pub fn spec(seed: u64) -> KernelSpec {
         rng: ChaCha8Rng::seed_from_u64(seed),
         x: ChaCha8Rng::seed_from_u64(seed ^ 0x5EED_F0E7_u64.rotate_left(32)),
         y: ChaCha8Rng::seed_from_u64(seed ^ 0xB17E_3A95_u64.rotate_left(17)),
+        z: ChaCha8Rng::seed_from_u64(seed ^ 0x71D0_C0DE_u64.rotate_left(41)),
         spec: KernelSpec {
             name: format!("k{seed}"),
             args: Vec::new(),
@@ -42,6 +44,7 @@ pub fn spec(seed: u64) -> KernelSpec {
         g.spec.kernels.push(body);
     }
     g.byte_map();
+    g.window_loops();
     g.spec
 }
 
@@ -52,6 +55,8 @@ struct Gen {
     /// The stream of the features added after `x`'s (byte maps), drawn
     /// once the rest is: a seed that draws none keeps its kernel.
     y: ChaCha8Rng,
+    /// The stream of the window inner loops, drawn last.
+    z: ChaCha8Rng,
     spec: KernelSpec,
     /// The shared memory of the kernel being drawn.
     shared: SharedMem,
@@ -111,6 +116,47 @@ impl Gen {
             shared,
             two_d,
             items,
+        }
+    }
+
+    /// Sometimes, in a chunk loop without an inner loop, a window inner
+    /// loop (`Inner::window`) folding the thread's next elements of one or
+    /// two readable arguments: a dot product's shape, which LLVM unrolls by
+    /// a factor and the vector loads read 16 B at a time.
+    fn window_loops(&mut self) {
+        let readable = self.with_role(|a| a.role != Role::Shared);
+        if readable.is_empty() {
+            return;
+        }
+        for kernel in 0..self.spec.kernels.len() {
+            for item in 0..self.spec.kernels[kernel].items.len() {
+                let eligible = matches!(
+                    &self.spec.kernels[kernel].items[item],
+                    Item::Loop(l) if l.kind == LoopKind::Chunk && l.inner.is_none()
+                );
+                if !eligible || !self.z.random_bool(0.15) {
+                    continue;
+                }
+                let trips = self.z.random_range(2..=MAX_WINDOW);
+                let mut ops = Vec::new();
+                for _ in 0..self.z.random_range(1..=2) {
+                    let arg = *readable.choose(&mut self.z).unwrap();
+                    let c = self.z.random_range(0..self.spec.args[arg].stride);
+                    ops.push(Op::Reduce {
+                        src: Access {
+                            arg,
+                            index: Index::InnerWindow { c },
+                        },
+                    });
+                }
+                if let Item::Loop(l) = &mut self.spec.kernels[kernel].items[item] {
+                    l.inner = Some(Inner {
+                        trips,
+                        ops,
+                        window: true,
+                    });
+                }
+            }
         }
     }
 
@@ -360,7 +406,11 @@ impl Gen {
                     ops.push(op);
                 }
             }
-            l.inner = Some(Inner { trips, ops });
+            l.inner = Some(Inner {
+                trips,
+                ops,
+                window: false,
+            });
         }
         if self.xchance(0.12) {
             l.scan = self.scan().map(Box::new);

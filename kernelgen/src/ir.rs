@@ -440,6 +440,18 @@ impl Emitter<'_> {
     }
 
     fn inner(&mut self, inner: &crate::spec::Inner) {
+        // A window loop runs to the chunk's end at most: a count known at
+        // run time only.
+        let trips = if inner.window {
+            let i = self.i.clone();
+            let rest = self.val("wrest", &format!("sub i64 %end, {i}"));
+            self.val(
+                "wtrips",
+                &format!("call i64 @llvm.umin.i64(i64 {rest}, i64 {})", inner.trips),
+            )
+        } else {
+            inner.trips.to_string()
+        };
         let pre = self.block.clone();
         let head = self.label("inner");
         let exit = self.label("idone");
@@ -459,7 +471,7 @@ impl Emitter<'_> {
         self.exits.push((exit.clone(), Vec::new()));
         self.ops(&inner.ops);
         let next = self.val("jn", &format!("add nuw i64 {j}, 1"));
-        let more = self.val("jmore", &format!("icmp ult i64 {next}, {}", inner.trips));
+        let more = self.val("jmore", &format!("icmp ult i64 {next}, {trips}"));
         self.line(&format!("br i1 {more}, label %{head}, label %{exit}"));
         let latch = self.block.clone();
         let acc_next = self.acc.clone();
@@ -662,6 +674,20 @@ impl Emitter<'_> {
                 } else {
                     let r = self.val("jr", &format!("urem i64 {j}, {stride}"));
                     self.val("ix", &format!("add i64 {base}, {r}"))
+                }
+            }
+            Index::InnerWindow { c } => {
+                let j = self.j.clone().expect("window index in a window loop");
+                let ij = self.val("ij", &format!("add i64 {i}, {j}"));
+                let scaled = if stride == 1 {
+                    ij
+                } else {
+                    self.val("ijk", &format!("mul i64 {ij}, {stride}"))
+                };
+                if *c == 0 {
+                    scaled
+                } else {
+                    self.val("ix", &format!("add i64 {scaled}, {c}"))
                 }
             }
             Index::InnerSpread { d } => {

@@ -353,12 +353,13 @@ fn accesses(l: &mut Loop) -> Vec<&mut Access> {
     out
 }
 
-/// After a stride shrank, `Linear { c }` must stay below it.
+/// After a stride shrank, `Linear { c }` and `InnerWindow { c }` must stay
+/// below it.
 fn clamp_linear(spec: &mut KernelSpec) {
     let strides: Vec<u64> = spec.args.iter().map(|a| a.stride).collect();
     for_each_loop(spec, |l| {
         for a in accesses(l) {
-            if let Index::Linear { c } = &mut a.index {
+            if let Index::Linear { c } | Index::InnerWindow { c } = &mut a.index {
                 *c = (*c).min(strides[a.arg] - 1);
             }
         }

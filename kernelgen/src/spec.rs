@@ -149,15 +149,24 @@ pub enum Index {
     InnerLinear,
     /// In an inner loop: `umin(i * stride + j * d, n * stride - 1)` (ReadOnly).
     InnerSpread { d: u64 },
+    /// In a window inner loop ([`Inner::window`]): `(i + j) * stride + c`
+    /// (`c < stride`), the thread's own elements from `i` on.
+    InnerWindow { c: u64 },
 }
 
 impl Index {
     /// Whether the index stays in the thread's own elements.
     pub fn is_own(&self) -> bool {
-        matches!(self, Index::Linear { .. } | Index::InnerLinear)
+        matches!(
+            self,
+            Index::Linear { .. } | Index::InnerLinear | Index::InnerWindow { .. }
+        )
     }
     pub fn needs_inner(&self) -> bool {
-        matches!(self, Index::InnerLinear | Index::InnerSpread { .. })
+        matches!(
+            self,
+            Index::InnerLinear | Index::InnerSpread { .. } | Index::InnerWindow { .. }
+        )
     }
 }
 
@@ -374,10 +383,19 @@ pub enum LoopBarrier {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Inner {
-    /// Constant trip count (at least 1).
+    /// Constant trip count (at least 1); with `window`, the most.
     pub trips: u64,
     pub ops: Vec<Op>,
+    /// Runs `umin(trips, end - i)` iterations, a count known only at run
+    /// time (a dot product's shape: LLVM unrolls it by a factor, and the
+    /// vector loads read its adjacent elements 16 B at a time), and may
+    /// read the elements `i + j` ([`Index::InnerWindow`]). Chunk loops only.
+    #[serde(default)]
+    pub window: bool,
 }
+
+/// Most iterations of a window inner loop.
+pub const MAX_WINDOW: u64 = 40;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Loop {
@@ -663,11 +681,18 @@ impl KernelSpec {
                 self.check_op(op, false, shared)?;
             }
             if let Some(inner) = &l.inner {
-                if inner.trips == 0 || inner.trips > 16 {
+                let most = if inner.window { MAX_WINDOW } else { 16 };
+                if inner.trips == 0 || inner.trips > most {
                     return Err(format!("inner trips {}", inner.trips));
+                }
+                if inner.window && l.kind != LoopKind::Chunk {
+                    return Err("window inner loop in a uniform loop".into());
                 }
                 for op in &inner.ops {
                     self.check_op(op, true, shared)?;
+                    if !inner.window && reads_window(op) {
+                        return Err(format!("{op:?}: window index outside a window loop"));
+                    }
                 }
             }
             if let Some(scan) = &l.scan {
@@ -698,6 +723,9 @@ impl KernelSpec {
         }
         for op in &scan.ops {
             self.check_op(op, true, shared)?;
+            if reads_window(op) {
+                return Err(format!("{op:?}: window index in a scan"));
+            }
         }
         if let Some(m) = &scan.matched {
             if self.arg(m.src)?.role != Role::ReadOnly {
@@ -781,7 +809,9 @@ impl KernelSpec {
             return Err(format!("{access:?} outside an inner loop"));
         }
         match access.index {
-            Index::Linear { c } if c >= a.stride => Err(format!("{access:?}: c >= stride")),
+            Index::Linear { c } | Index::InnerWindow { c } if c >= a.stride => {
+                Err(format!("{access:?}: c >= stride"))
+            }
             Index::Indirect { via } if self.arg(via)?.role != Role::ReadOnly => {
                 Err(format!("{access:?}: index array not read-only"))
             }
@@ -862,4 +892,16 @@ pub fn loop_ops(l: &Loop) -> impl Iterator<Item = &Op> {
         .iter()
         .chain(l.inner.iter().flat_map(|inner| inner.ops.iter()))
         .chain(l.scan.iter().flat_map(|s| s.ops.iter()))
+}
+
+/// Whether `op` indexes an element with [`Index::InnerWindow`], which only
+/// a window inner loop defines.
+fn reads_window(op: &Op) -> bool {
+    let window = |a: &Access| matches!(a.index, Index::InnerWindow { .. });
+    match op {
+        Op::Update { dst, srcs, .. } => window(dst) || srcs.iter().any(window),
+        Op::Reduce { src } | Op::EarlyExit { src, .. } | Op::Call { src } => window(src),
+        Op::Atomic { target, .. } => window(target),
+        Op::Fence(_) | Op::Stage => false,
+    }
 }
