@@ -98,6 +98,21 @@ fn forbid_jump_tables(context: &Context, module: &Module<'_>) {
     }
 }
 
+/// What clang's `--cuda-gpu-arch` does: the architecture as `target-cpu` on
+/// every function defined without one, so that IR inputs reach the device
+/// tuning as clang's modules do (`tuning::aggregate_atomics` reads it).
+fn name_target_cpu(context: &Context, module: &Module<'_>, arch: &str) {
+    let attribute = context.create_string_attribute("target-cpu", arch);
+    for function in module.get_functions() {
+        let named = function
+            .get_string_attribute(inkwell::attributes::AttributeLoc::Function, "target-cpu")
+            .is_some();
+        if function.count_basic_blocks() > 0 && !named {
+            function.add_attribute(inkwell::attributes::AttributeLoc::Function, attribute);
+        }
+    }
+}
+
 /// The S-L1 options a build's arguments give (the pass's view of
 /// `sl1-driver build`'s command line).
 pub fn pass_options(args: &BuildArgs, emit: Emit) -> Result<Options> {
@@ -116,6 +131,7 @@ fn compile(
     if !args.jump_tables {
         forbid_jump_tables(context, module);
     }
+    name_target_cpu(context, module, &args.arch);
     module.set_data_layout(&machine.get_target_data().get_data_layout());
     let run = |passes: &str| -> Result<()> {
         module

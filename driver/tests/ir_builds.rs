@@ -80,6 +80,45 @@ fn ir_report_is_written_and_printed() {
     assert_eq!(report.kernels[0].loops.len(), 2);
 }
 
+/// A kernel as a front end other than clang may write it: no "target-cpu"
+/// attribute. Its add to one address (the same for the whole warp, its
+/// result unused) is what the device tuning makes once per warp from sm_80.
+const NO_TARGET_CPU: &str = r#"
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define ptx_kernel void @count(ptr %totals, i64 %n) {
+entry:
+  %a0 = atomicrmw add ptr %totals, i64 %n monotonic, align 8
+  ret void
+}
+"#;
+
+/// The driver names the --arch it builds for on functions without a
+/// target-cpu, as clang's --cuda-gpu-arch does, so that the device tuning
+/// sees IR inputs as it sees clang's modules.
+#[test]
+fn ir_without_a_target_cpu_is_tuned_for_the_arch_it_is_built_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("count.ll");
+    std::fs::write(&input, NO_TARGET_CPU).unwrap();
+    let warp_atomics = |arch: &str| {
+        let report = dir.path().join(format!("{arch}.json"));
+        run_ok(
+            driver()
+                .args(["build", "--arch", arch])
+                .arg(&input)
+                .arg("-o")
+                .arg(dir.path().join(format!("{arch}.ptx")))
+                .arg("--report")
+                .arg(&report),
+        );
+        read_report(&report).device_tuning.unwrap().warp_atomics
+    };
+    assert_eq!(warp_atomics("sm_90"), 1);
+    assert_eq!(warp_atomics("sm_70"), 0);
+}
+
 #[test]
 fn bitcode_input_builds() {
     let dir = tempfile::tempdir().unwrap();

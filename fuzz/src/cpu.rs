@@ -3,8 +3,8 @@
 //! of miscompiles the GPU found. The optimised device IR is turned into a
 //! host module: special registers become globals the host loop sets before
 //! each thread, block barriers and warp synchronisation vanish (one thread
-//! runs at a time), and a vote or shuffle gives the running thread's own
-//! value. That is only faithful for builds without warp copies
+//! runs at a time), and a vote, shuffle or warp sum gives the running
+//! thread's own value (it is lane 0 of a warp of its own). That is only faithful for builds without warp copies
 //! (`--no-warp-copies`) and without merged loops (`--no-loop-merging`),
 //! whose lanes exchange values, and for kernels whose threads do not wait
 //! on each other; the threads' order is a parameter, so that a result that
@@ -229,6 +229,14 @@ fn one_thread(line: &str) -> Result<String> {
         if which == "laneid" {
             return Ok(format!("{lhs}add i32 0, 0"));
         }
+        // The running thread is lane 0 of a warp of its own (`activemask`).
+        if let Some(mask) = match reg {
+            "lanemask.lt" => Some(0),
+            "lanemask.eq" | "lanemask.le" => Some(1),
+            _ => None,
+        } {
+            return Ok(format!("{lhs}add i32 0, {mask}"));
+        }
         if which == "warpsize" {
             return Ok(format!("{lhs}add i32 0, 32"));
         }
@@ -256,6 +264,8 @@ fn one_thread(line: &str) -> Result<String> {
         "llvm.nvvm.vote.any.sync" | "llvm.nvvm.vote.all.sync" => {
             Ok(format!("{lhs}or i1 false, {}", arg_value(args[1])))
         }
+        // A warp's sum of its one thread's value (warp atomics).
+        "llvm.nvvm.redux.sync.add" => Ok(format!("{lhs}add i32 {}, 0", arg_value(args[0]))),
         n if n.starts_with("llvm.nvvm.shfl.sync.") => {
             let ty = if n.ends_with(".f32") { "float" } else { "i32" };
             let v = arg_value(args[1]);

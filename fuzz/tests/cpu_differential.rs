@@ -219,6 +219,23 @@ fn vector_loads_compute_the_plain_bytes_on_the_cpu() {
     every_mode_computes_the_plain_bytes(&seeds);
 }
 
+/// Tallies of matching elements (sums of 0s and 1s), which the device
+/// tuning adds narrow before one wide add.
+#[test]
+fn narrowed_sums_compute_the_plain_bytes_on_the_cpu() {
+    let seeds = first_seeds_built_so("%th", |t| t.narrowed_sums > 0);
+    every_mode_computes_the_plain_bytes(&seeds);
+}
+
+/// Integer adds to one element by every thread, which the device tuning
+/// makes once per warp (on the CPU each thread is a warp of its own, so
+/// this checks the rewrite's plumbing, not the warp's sum).
+#[test]
+fn warp_atomics_compute_the_plain_bytes_on_the_cpu() {
+    let seeds = first_seeds_built_so("atomicrmw add", |t| t.warp_atomics > 0);
+    every_mode_computes_the_plain_bytes(&seeds);
+}
+
 /// Seeds the GPU fuzzer found wrong, in the mode it found them in, each
 /// with the date and what was wrong (docs/reliability.md).
 const FOUND: &[(u64, &str)] = &[

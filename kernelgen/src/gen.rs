@@ -6,7 +6,7 @@
 //! order, `x` every later feature (offsets and under-aligned accesses,
 //! more kernels, 2-D and dynamic shared memory, collectives, float atomics,
 //! scans, helper calls), `y` the byte maps and pattern compares and `z` the
-//! window inner loops. A seed none of whose new features is drawn gives
+//! window inner loops, tallies and adds to one element. A seed none of whose new features is drawn gives
 //! the same kernel as before, so seeds in reports and tests keep their
 //! meaning.
 
@@ -45,6 +45,7 @@ pub fn spec(seed: u64) -> KernelSpec {
     }
     g.byte_map();
     g.window_loops();
+    g.counts();
     g.spec
 }
 
@@ -55,7 +56,8 @@ struct Gen {
     /// The stream of the features added after `x`'s (byte maps), drawn
     /// once the rest is: a seed that draws none keeps its kernel.
     y: ChaCha8Rng,
-    /// The stream of the window inner loops, drawn last.
+    /// The stream of the window inner loops, tallies and adds to one
+    /// element, drawn last.
     z: ChaCha8Rng,
     spec: KernelSpec,
     /// The shared memory of the kernel being drawn.
@@ -155,6 +157,78 @@ impl Gen {
                         ops,
                         window: true,
                     });
+                }
+            }
+        }
+    }
+
+    /// Sometimes, at the end of a loop's body, two or three tallies of
+    /// matching elements (a count whose 0s and 1s the device tuning sums
+    /// narrow), and an integer add to one element of a Shared argument by
+    /// every thread (which the device tuning makes once per warp), on
+    /// arguments whose only atomic operation is an add.
+    fn counts(&mut self) {
+        let readable = self.with_role(|a| a.role != Role::Shared);
+        let adds: Vec<usize> = (0..self.spec.args.len())
+            .filter(|&k| {
+                let a = &self.spec.args[k];
+                let others = self
+                    .spec
+                    .kernels
+                    .iter()
+                    .flat_map(|b| b.items.iter())
+                    .filter_map(|item| match item {
+                        Item::Loop(l) => Some(l),
+                        _ => None,
+                    })
+                    .flat_map(loop_ops)
+                    .any(|op| {
+                        matches!(op, Op::Atomic { target, op, .. }
+                            if target.arg == k && *op != AtomicOp::Add)
+                    });
+                a.role == Role::Shared
+                    && a.elem.atomic_ok()
+                    && !a.elem.is_float()
+                    && a.natural()
+                    && !others
+            })
+            .collect();
+        for kernel in 0..self.spec.kernels.len() {
+            for item in 0..self.spec.kernels[kernel].items.len() {
+                if !matches!(self.spec.kernels[kernel].items[item], Item::Loop(_)) {
+                    continue;
+                }
+                let mut ops = Vec::new();
+                if !readable.is_empty() && self.z.random_bool(0.12) {
+                    for _ in 0..self.z.random_range(2..=3) {
+                        let arg = *readable.choose(&mut self.z).unwrap();
+                        let c = self.z.random_range(0..self.spec.args[arg].stride);
+                        let mask = *[0xff, 0x3, 0x1, 0xf0].choose(&mut self.z).unwrap();
+                        let value = self.z.random_range(0..=mask);
+                        ops.push(Op::Tally {
+                            src: Access {
+                                arg,
+                                index: Index::Linear { c },
+                            },
+                            mask,
+                            value,
+                        });
+                    }
+                }
+                if !adds.is_empty() && self.z.random_bool(0.1) {
+                    let arg = *adds.choose(&mut self.z).unwrap();
+                    let c = self.z.random_range(0..self.spec.args[arg].stride);
+                    ops.push(Op::Atomic {
+                        target: Access {
+                            arg,
+                            index: Index::Fixed { c },
+                        },
+                        op: AtomicOp::Add,
+                        global: self.z.random_bool(0.3),
+                    });
+                }
+                if let Item::Loop(l) = &mut self.spec.kernels[kernel].items[item] {
+                    l.ops.extend(ops);
                 }
             }
         }

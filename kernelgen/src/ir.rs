@@ -543,6 +543,20 @@ impl Emitter<'_> {
                 let m = self.val("m", &format!("mul i64 {acc}, 31"));
                 self.acc = self.val("acc", &format!("add i64 {m}, {wide}"));
             }
+            Op::Tally { src, mask, value } => {
+                let v = self.load(src);
+                let elem = self.spec.args[src.arg].elem;
+                let bits = self.bits_of(&v, elem);
+                let wide = self.resize(&bits, elem.bits(), 64);
+                let masked = self.val("tm", &format!("and i64 {wide}, {}", *mask as i64));
+                let hit = self.val(
+                    "th",
+                    &format!("icmp eq i64 {masked}, {}", (*value & *mask) as i64),
+                );
+                let one = self.val("t1", &format!("zext i1 {hit} to i64"));
+                let acc = self.acc.clone();
+                self.acc = self.val("acc", &format!("add i64 {acc}, {one}"));
+            }
             Op::Atomic { target, op, global } => {
                 let a = &self.spec.args[target.arg];
                 let (elem, owned) = (a.elem, a.role == Role::Owned);
@@ -690,6 +704,7 @@ impl Emitter<'_> {
                     self.val("ix", &format!("add i64 {scaled}, {c}"))
                 }
             }
+            Index::Fixed { c } => c.to_string(),
             Index::InnerSpread { d } => {
                 let j = self.j.clone().expect("inner index in an inner loop");
                 let nk = self.val("nk", &bound());

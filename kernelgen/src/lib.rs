@@ -267,6 +267,8 @@ mod tests {
             // Window inner loops: a run-time trip count, the next elements.
             "%wtrips",
             "add i64 %i",
+            // Tallies: sums of compares' 0s and 1s.
+            "zext i1 %th",
         ] {
             assert!(any(needle), "no generated kernel has `{needle}`");
         }
@@ -280,6 +282,13 @@ mod tests {
             )));
         assert!(specs.iter().any(|s| s.loops().any(|l| l.inner.is_some())));
         assert!(specs.iter().any(|s| s.loops().any(|l| l.scan.is_some())));
+        // Adds to one element by every thread (what warp atomics take).
+        assert!(specs
+            .iter()
+            .any(|s| s.loops().any(|l| spec::loop_ops(l).any(|op| {
+                matches!(op, spec::Op::Atomic { target, op: spec::AtomicOp::Add, .. }
+                if matches!(target.index, spec::Index::Fixed { .. }))
+            }))));
         assert!(specs.iter().any(|s| s
             .loops()
             .any(|l| l.scan.as_ref().is_some_and(|s| s.matched.is_some()))));

@@ -282,6 +282,7 @@ fn simpler_ops(op: &Op) -> Vec<Op> {
         Op::Reduce { src } if src.index != (Index::Linear { c: 0 }) => {
             out.push(Op::Reduce { src: linear(src) })
         }
+        Op::Tally { src, .. } => out.push(Op::Reduce { src: src.clone() }),
         Op::Call { src } => {
             out.push(Op::Reduce { src: src.clone() });
             if src.index != (Index::Linear { c: 0 }) {
@@ -344,7 +345,10 @@ fn accesses(l: &mut Loop) -> Vec<&mut Access> {
                 out.push(dst);
                 out.extend(srcs.iter_mut());
             }
-            Op::Reduce { src } | Op::EarlyExit { src, .. } | Op::Call { src } => out.push(src),
+            Op::Reduce { src }
+            | Op::Tally { src, .. }
+            | Op::EarlyExit { src, .. }
+            | Op::Call { src } => out.push(src),
             Op::Atomic { target, .. } => out.push(target),
             Op::Fence(_) | Op::Stage => {}
         }
@@ -359,7 +363,9 @@ fn clamp_linear(spec: &mut KernelSpec) {
     let strides: Vec<u64> = spec.args.iter().map(|a| a.stride).collect();
     for_each_loop(spec, |l| {
         for a in accesses(l) {
-            if let Index::Linear { c } | Index::InnerWindow { c } = &mut a.index {
+            if let Index::Linear { c } | Index::InnerWindow { c } | Index::Fixed { c } =
+                &mut a.index
+            {
                 *c = (*c).min(strides[a.arg] - 1);
             }
         }
@@ -371,7 +377,10 @@ fn uses(op: &Op, k: usize) -> bool {
     let hit = |a: &Access| a.arg == k || a.index == Index::Indirect { via: k };
     match op {
         Op::Update { dst, srcs, .. } => hit(dst) || srcs.iter().any(hit),
-        Op::Reduce { src } | Op::EarlyExit { src, .. } | Op::Call { src } => hit(src),
+        Op::Reduce { src }
+        | Op::Tally { src, .. }
+        | Op::EarlyExit { src, .. }
+        | Op::Call { src } => hit(src),
         Op::Atomic { target, .. } => hit(target),
         Op::Fence(_) | Op::Stage => false,
     }

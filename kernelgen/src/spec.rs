@@ -152,6 +152,10 @@ pub enum Index {
     /// In a window inner loop ([`Inner::window`]): `(i + j) * stride + c`
     /// (`c < stride`), the thread's own elements from `i` on.
     InnerWindow { c: u64 },
+    /// Element `c` (`c < stride`) for every thread: the same address across
+    /// the warp (Shared integer adds, which the device tuning makes once
+    /// per warp). Only where `i < n`, so the element exists.
+    Fixed { c: u64 },
 }
 
 impl Index {
@@ -272,6 +276,13 @@ pub enum Op {
     /// `acc = acc * 31 + bits(load src)`.
     Reduce {
         src: Access,
+    },
+    /// `acc += (bits(load src) & mask) == value`: a count of matching
+    /// elements, whose 0s and 1s the device tuning sums narrow.
+    Tally {
+        src: Access,
+        mask: u64,
+        value: u64,
     },
     /// `atomicrmw op` with a value from the accumulator; on an Owned
     /// argument the old value joins the accumulator (only this thread
@@ -809,7 +820,9 @@ impl KernelSpec {
             return Err(format!("{access:?} outside an inner loop"));
         }
         match access.index {
-            Index::Linear { c } | Index::InnerWindow { c } if c >= a.stride => {
+            Index::Linear { c } | Index::InnerWindow { c } | Index::Fixed { c }
+                if c >= a.stride =>
+            {
                 Err(format!("{access:?}: c >= stride"))
             }
             Index::Indirect { via } if self.arg(via)?.role != Role::ReadOnly => {
@@ -845,9 +858,10 @@ impl KernelSpec {
                 }
                 Ok(())
             }
-            Op::Reduce { src } | Op::EarlyExit { src, .. } | Op::Call { src } => {
-                self.check_load(src, inner)
-            }
+            Op::Reduce { src }
+            | Op::Tally { src, .. }
+            | Op::EarlyExit { src, .. }
+            | Op::Call { src } => self.check_load(src, inner),
             Op::Atomic { target, op, .. } => {
                 self.check_index(target, inner)?;
                 let a = self.arg(target.arg)?;
@@ -900,7 +914,10 @@ fn reads_window(op: &Op) -> bool {
     let window = |a: &Access| matches!(a.index, Index::InnerWindow { .. });
     match op {
         Op::Update { dst, srcs, .. } => window(dst) || srcs.iter().any(window),
-        Op::Reduce { src } | Op::EarlyExit { src, .. } | Op::Call { src } => window(src),
+        Op::Reduce { src }
+        | Op::Tally { src, .. }
+        | Op::EarlyExit { src, .. }
+        | Op::Call { src } => window(src),
         Op::Atomic { target, .. } => window(target),
         Op::Fence(_) | Op::Stage => false,
     }
