@@ -9,13 +9,23 @@ use std::collections::HashMap;
 /// line), if any. Registers are followed in text order (moves copy the
 /// mark, other writes clear it), which is exact for straight-line code and
 /// conservative enough for NVPTX's loops, whose values move between blocks
-/// through `mov`.
+/// through `mov`; each function's registers are its own, and every register
+/// of a vector destination (`ld.v2.b64 {%rd1, %rd2}`) is written.
 pub fn narrow_store_of_float(ptx: &str) -> Option<(usize, String)> {
     // Register -> bits of the float type whose operation last wrote it.
     let mut floats: HashMap<&str, u32> = HashMap::new();
     for (k, line) in ptx.lines().enumerate() {
         // Inline PTX comes in braces: `{cvt.rn.f16.f32 %rs1, %r2;}`.
         let text = line.trim().trim_start_matches('{');
+        // A function's registers are its own: `%rd7` of the next is another.
+        if text.starts_with(".entry")
+            || text.starts_with(".func")
+            || text.contains(" .entry ")
+            || text.contains(" .func ")
+        {
+            floats.clear();
+            continue;
+        }
         let Some((opcode, operands)) = text.split_once(char::is_whitespace) else {
             continue;
         };
@@ -34,10 +44,19 @@ pub fn narrow_store_of_float(ptx: &str) -> Option<(usize, String)> {
             }
             continue;
         }
-        let Some(dst) = operands.split(',').next().map(str::trim) else {
-            continue;
+        // The destination (one register, or a vector's in braces) and the
+        // operands after it.
+        let (destination, sources) = match operands.trim_start().strip_prefix('{') {
+            Some(rest) => rest.split_once('}').unwrap_or((rest, "")),
+            None => operands.split_once(',').unwrap_or((operands, "")),
         };
-        if !dst.starts_with('%') {
+        let sources = sources.trim_start().trim_start_matches(',');
+        let destinations: Vec<&str> = destination.split(',').map(str::trim).collect();
+        let destinations: Vec<&str> = destinations
+            .into_iter()
+            .filter(|d| d.starts_with('%'))
+            .collect();
+        if destinations.is_empty() {
             continue;
         }
         let written = match parts[0] {
@@ -50,7 +69,7 @@ pub fn narrow_store_of_float(ptx: &str) -> Option<(usize, String)> {
                 .and_then(|p| float_bits(p)),
             "setp" => None,
             "mov" => {
-                let src = operands.split(',').nth(1).map(str::trim).unwrap_or("");
+                let src = sources.split(',').next().map(str::trim).unwrap_or("");
                 parts
                     .iter()
                     .find_map(|p| float_bits(p))
@@ -58,10 +77,12 @@ pub fn narrow_store_of_float(ptx: &str) -> Option<(usize, String)> {
             }
             _ => parts.iter().find_map(|p| float_bits(p)),
         };
-        match written {
-            Some(bits) => floats.insert(dst, bits),
-            None => floats.remove(dst),
-        };
+        for dst in destinations {
+            match written {
+                Some(bits) => floats.insert(dst, bits),
+                None => floats.remove(dst),
+            };
+        }
     }
     None
 }
@@ -127,6 +148,29 @@ mod tests {
                     \tcvt.rzi.s64.f64 \t%rd12, %rd11;\n\
                     \tst.global.b32 \t[%rd26], %rd12;\n";
         assert_eq!(narrow_store_of_float(fine), None);
+    }
+
+    #[test]
+    fn registers_written_since_by_vector_loads_or_of_other_functions_are_not_floats() {
+        // Seed 174150's default build (H100, 2026-11-27): a vector load
+        // wrote the register after the double's add.
+        let vector = "\tadd.rn.f64 \t%rd87, %rd130, 0d4008000000000000;\n\
+                      \tld.global.v2.b64 \t{%rd87, %rd88}, [%rd9+32];\n\
+                      \tst.shared.b8 \t[%rd86+5], %rd87;\n";
+        assert_eq!(narrow_store_of_float(vector), None);
+        // Seed 172771's paper build: the add is the first kernel's.
+        let kernels = ".visible .entry k1(\n\
+                       \tadd.rn.f64 \t%rd87, %rd86, %rd86;\n\
+                       }\n\
+                       .visible .entry k1_1(\n\
+                       \tst.global.b32 \t[%rd65], %rd87;\n";
+        assert_eq!(narrow_store_of_float(kernels), None);
+        // Within one function the mark stays, and moves out of a vector.
+        let unpacked = ".visible .entry k(\n\
+                        \tadd.rn.f64 \t%rd87, %rd86, %rd86;\n\
+                        \tmov.b64 \t{%r1, %r2}, %rd87;\n\
+                        \tst.global.b8 \t[%rd65], %r1;\n";
+        assert_eq!(narrow_store_of_float(unpacked).map(|h| h.0), Some(4));
     }
 
     #[test]
