@@ -236,6 +236,14 @@ fn warp_atomics_compute_the_plain_bytes_on_the_cpu() {
     every_mode_computes_the_plain_bytes(&seeds);
 }
 
+/// Switches on a byte whose cases only choose a value, which the device
+/// tuning makes compares and selects.
+#[test]
+fn switch_selects_compute_the_plain_bytes_on_the_cpu() {
+    let seeds = first_seeds_built_so("switch i64", |t| t.selected_switches > 0);
+    every_mode_computes_the_plain_bytes(&seeds);
+}
+
 /// Seeds the GPU fuzzer found wrong, in the mode it found them in, each
 /// with the date and what was wrong (docs/reliability.md).
 const FOUND: &[(u64, &str)] = &[

@@ -6,7 +6,7 @@
 //! order, `x` every later feature (offsets and under-aligned accesses,
 //! more kernels, 2-D and dynamic shared memory, collectives, float atomics,
 //! scans, helper calls), `y` the byte maps and pattern compares and `z` the
-//! window inner loops, tallies and adds to one element. A seed none of whose new features is drawn gives
+//! window inner loops, tallies, adds to one element and switches. A seed none of whose new features is drawn gives
 //! the same kernel as before, so seeds in reports and tests keep their
 //! meaning.
 
@@ -46,6 +46,7 @@ pub fn spec(seed: u64) -> KernelSpec {
     g.byte_map();
     g.window_loops();
     g.counts();
+    g.switches();
     g.spec
 }
 
@@ -56,8 +57,8 @@ struct Gen {
     /// The stream of the features added after `x`'s (byte maps), drawn
     /// once the rest is: a seed that draws none keeps its kernel.
     y: ChaCha8Rng,
-    /// The stream of the window inner loops, tallies and adds to one
-    /// element, drawn last.
+    /// The stream of the window inner loops, tallies, adds to one element
+    /// and switches, drawn last.
     z: ChaCha8Rng,
     spec: KernelSpec,
     /// The shared memory of the kernel being drawn.
@@ -229,6 +230,48 @@ impl Gen {
                 }
                 if let Item::Loop(l) = &mut self.spec.kernels[kernel].items[item] {
                     l.ops.extend(ops);
+                }
+            }
+        }
+    }
+
+    /// Sometimes, at the end of a loop's body, a `switch` on an element's
+    /// low byte whose cases only choose a value (dna's `base2`: what the
+    /// device tuning makes selects). Drawn after the tallies and adds.
+    fn switches(&mut self) {
+        let readable = self.with_role(|a| a.role != Role::Shared);
+        if readable.is_empty() {
+            return;
+        }
+        for kernel in 0..self.spec.kernels.len() {
+            for item in 0..self.spec.kernels[kernel].items.len() {
+                if !matches!(self.spec.kernels[kernel].items[item], Item::Loop(_))
+                    || !self.z.random_bool(0.1)
+                {
+                    continue;
+                }
+                let arg = *readable.choose(&mut self.z).unwrap();
+                let c = self.z.random_range(0..self.spec.args[arg].stride);
+                let mut bytes: Vec<u8> = b"ACGTN\n #".to_vec();
+                bytes.extend((0..3).map(|_| self.z.random::<u8>()));
+                bytes.sort_unstable();
+                bytes.dedup();
+                let count = self.z.random_range(1..=MAX_CASES.min(bytes.len()));
+                let chosen: Vec<u8> = bytes.choose_multiple(&mut self.z, count).copied().collect();
+                let cases = chosen
+                    .into_iter()
+                    .map(|b| (b, self.z.random_range(0..8)))
+                    .collect();
+                let op = Op::Classify {
+                    src: Access {
+                        arg,
+                        index: Index::Linear { c },
+                    },
+                    cases,
+                    default: self.z.random_range(0..8),
+                };
+                if let Item::Loop(l) = &mut self.spec.kernels[kernel].items[item] {
+                    l.ops.push(op);
                 }
             }
         }

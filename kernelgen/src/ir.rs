@@ -557,6 +557,43 @@ impl Emitter<'_> {
                 let acc = self.acc.clone();
                 self.acc = self.val("acc", &format!("add i64 {acc}, {one}"));
             }
+            Op::Classify {
+                src,
+                cases,
+                default,
+            } => {
+                let v = self.load(src);
+                let elem = self.spec.args[src.arg].elem;
+                let bits = self.bits_of(&v, elem);
+                let wide = self.resize(&bits, elem.bits(), 64);
+                let byte = self.val("cb", &format!("and i64 {wide}, 255"));
+                let join = self.label("cjoin");
+                let otherwise = self.label("cdef");
+                let labels: Vec<String> = cases.iter().map(|_| self.label("ccase")).collect();
+                let arms: Vec<String> = cases
+                    .iter()
+                    .zip(&labels)
+                    .map(|((k, _), l)| format!("i64 {k}, label %{l}"))
+                    .collect();
+                self.line(&format!(
+                    "switch i64 {byte}, label %{otherwise} [ {} ]",
+                    arms.join(" ")
+                ));
+                for l in labels.iter().chain([&otherwise]) {
+                    self.start(l);
+                    self.line(&format!("br label %{join}"));
+                }
+                self.start(&join);
+                let incoming: Vec<String> = cases
+                    .iter()
+                    .zip(&labels)
+                    .map(|((_, value), l)| format!("[ {value}, %{l} ]"))
+                    .chain([format!("[ {default}, %{otherwise} ]")])
+                    .collect();
+                let chosen = self.val("cv", &format!("phi i64 {}", incoming.join(", ")));
+                let acc = self.acc.clone();
+                self.acc = self.val("acc", &format!("add i64 {acc}, {chosen}"));
+            }
             Op::Atomic { target, op, global } => {
                 let a = &self.spec.args[target.arg];
                 let (elem, owned) = (a.elem, a.role == Role::Owned);

@@ -283,6 +283,20 @@ fn simpler_ops(op: &Op) -> Vec<Op> {
             out.push(Op::Reduce { src: linear(src) })
         }
         Op::Tally { src, .. } => out.push(Op::Reduce { src: src.clone() }),
+        Op::Classify {
+            src,
+            cases,
+            default,
+        } => {
+            out.push(Op::Reduce { src: src.clone() });
+            if cases.len() > 1 {
+                out.push(Op::Classify {
+                    src: src.clone(),
+                    cases: cases[..1].to_vec(),
+                    default: *default,
+                });
+            }
+        }
         Op::Call { src } => {
             out.push(Op::Reduce { src: src.clone() });
             if src.index != (Index::Linear { c: 0 }) {
@@ -347,6 +361,7 @@ fn accesses(l: &mut Loop) -> Vec<&mut Access> {
             }
             Op::Reduce { src }
             | Op::Tally { src, .. }
+            | Op::Classify { src, .. }
             | Op::EarlyExit { src, .. }
             | Op::Call { src } => out.push(src),
             Op::Atomic { target, .. } => out.push(target),
@@ -379,6 +394,7 @@ fn uses(op: &Op, k: usize) -> bool {
         Op::Update { dst, srcs, .. } => hit(dst) || srcs.iter().any(hit),
         Op::Reduce { src }
         | Op::Tally { src, .. }
+        | Op::Classify { src, .. }
         | Op::EarlyExit { src, .. }
         | Op::Call { src } => hit(src),
         Op::Atomic { target, .. } => hit(target),

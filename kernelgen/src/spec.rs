@@ -284,6 +284,15 @@ pub enum Op {
         mask: u64,
         value: u64,
     },
+    /// `acc += switch (bits(load src) & 0xff) { case k: v; ... default: d }`:
+    /// a `switch` whose cases only choose a value (dna's `base2`), which the
+    /// device tuning makes selects. Distinct case bytes, 1 to
+    /// [`MAX_CASES`] of them.
+    Classify {
+        src: Access,
+        cases: Vec<(u8, u64)>,
+        default: u64,
+    },
     /// `atomicrmw op` with a value from the accumulator; on an Owned
     /// argument the old value joins the accumulator (only this thread
     /// touches that element), on a Shared one it is dropped.
@@ -407,6 +416,9 @@ pub struct Inner {
 
 /// Most iterations of a window inner loop.
 pub const MAX_WINDOW: u64 = 40;
+
+/// Most cases of an [`Op::Classify`].
+pub const MAX_CASES: usize = 6;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Loop {
@@ -862,6 +874,15 @@ impl KernelSpec {
             | Op::Tally { src, .. }
             | Op::EarlyExit { src, .. }
             | Op::Call { src } => self.check_load(src, inner),
+            Op::Classify { src, cases, .. } => {
+                let mut bytes: Vec<u8> = cases.iter().map(|c| c.0).collect();
+                bytes.sort_unstable();
+                bytes.dedup();
+                if cases.is_empty() || cases.len() > MAX_CASES || bytes.len() != cases.len() {
+                    return Err(format!("{op:?}: 1 to {MAX_CASES} distinct cases"));
+                }
+                self.check_load(src, inner)
+            }
             Op::Atomic { target, op, .. } => {
                 self.check_index(target, inner)?;
                 let a = self.arg(target.arg)?;
@@ -916,6 +937,7 @@ fn reads_window(op: &Op) -> bool {
         Op::Update { dst, srcs, .. } => window(dst) || srcs.iter().any(window),
         Op::Reduce { src }
         | Op::Tally { src, .. }
+        | Op::Classify { src, .. }
         | Op::EarlyExit { src, .. }
         | Op::Call { src } => window(src),
         Op::Atomic { target, .. } => window(target),
