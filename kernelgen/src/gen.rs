@@ -5,10 +5,11 @@
 //! Four streams: `rng` draws what the first generator drew, in the same
 //! order, `x` every later feature (offsets and under-aligned accesses,
 //! more kernels, 2-D and dynamic shared memory, collectives, float atomics,
-//! scans, helper calls), `y` the byte maps and pattern compares and `z` the
-//! window inner loops, tallies, adds to one element and switches. A seed none of whose new features is drawn gives
-//! the same kernel as before, so seeds in reports and tests keep their
-//! meaning.
+//! scans, helper calls), `y` the byte maps and pattern compares, and `z`
+//! the window inner loops, tallies, adds to one element and switches, each
+//! drawn after the ones before. A seed none of whose new features is drawn
+//! gives the same kernel as before, so seeds in reports and tests keep
+//! their meaning.
 
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
