@@ -132,35 +132,48 @@ impl Gen {
         if readable.is_empty() {
             return;
         }
-        for kernel in 0..self.spec.kernels.len() {
-            for item in 0..self.spec.kernels[kernel].items.len() {
-                let eligible = matches!(
-                    &self.spec.kernels[kernel].items[item],
-                    Item::Loop(l) if l.kind == LoopKind::Chunk && l.inner.is_none()
-                );
-                if !eligible || !self.z.random_bool(0.15) {
-                    continue;
-                }
-                let trips = self.z.random_range(2..=MAX_WINDOW);
-                let mut ops = Vec::new();
-                for _ in 0..self.z.random_range(1..=2) {
-                    let arg = *readable.choose(&mut self.z).unwrap();
-                    let c = self.z.random_range(0..self.spec.args[arg].stride);
-                    ops.push(Op::Reduce {
-                        src: Access {
-                            arg,
-                            index: Index::InnerWindow { c },
-                        },
-                    });
-                }
-                if let Item::Loop(l) = &mut self.spec.kernels[kernel].items[item] {
-                    l.inner = Some(Inner {
-                        trips,
-                        ops,
-                        window: true,
-                    });
-                }
+        for slot in self.loop_slots() {
+            let l = self.loop_at(slot);
+            let eligible = l.kind == LoopKind::Chunk && l.inner.is_none();
+            if !eligible || !self.z.random_bool(0.15) {
+                continue;
             }
+            let trips = self.z.random_range(2..=MAX_WINDOW);
+            let mut ops = Vec::new();
+            for _ in 0..self.z.random_range(1..=2) {
+                let arg = *readable.choose(&mut self.z).unwrap();
+                let c = self.z.random_range(0..self.spec.args[arg].stride);
+                ops.push(Op::Reduce {
+                    src: Access {
+                        arg,
+                        index: Index::InnerWindow { c },
+                    },
+                });
+            }
+            self.loop_at(slot).inner = Some(Inner {
+                trips,
+                ops,
+                window: true,
+            });
+        }
+    }
+
+    /// Where each loop of the spec is, (kernel, item), in order.
+    fn loop_slots(&self) -> Vec<(usize, usize)> {
+        let kernels = self.spec.kernels.iter().enumerate();
+        kernels
+            .flat_map(|(k, body)| {
+                let items = body.items.iter().enumerate();
+                items.filter_map(move |(i, item)| matches!(item, Item::Loop(_)).then_some((k, i)))
+            })
+            .collect()
+    }
+
+    /// The loop at `slot` (from `loop_slots`).
+    fn loop_at(&mut self, (kernel, item): (usize, usize)) -> &mut Loop {
+        match &mut self.spec.kernels[kernel].items[item] {
+            Item::Loop(l) => l,
+            _ => unreachable!("loop_slots lists loops only"),
         }
     }
 
@@ -174,20 +187,10 @@ impl Gen {
         let adds: Vec<usize> = (0..self.spec.args.len())
             .filter(|&k| {
                 let a = &self.spec.args[k];
-                let others = self
-                    .spec
-                    .kernels
-                    .iter()
-                    .flat_map(|b| b.items.iter())
-                    .filter_map(|item| match item {
-                        Item::Loop(l) => Some(l),
-                        _ => None,
-                    })
-                    .flat_map(loop_ops)
-                    .any(|op| {
-                        matches!(op, Op::Atomic { target, op, .. }
+                let others = self.spec.loops().flat_map(loop_ops).any(|op| {
+                    matches!(op, Op::Atomic { target, op, .. }
                             if target.arg == k && *op != AtomicOp::Add)
-                    });
+                });
                 a.role == Role::Shared
                     && a.elem.atomic_ok()
                     && !a.elem.is_float()
@@ -195,44 +198,37 @@ impl Gen {
                     && !others
             })
             .collect();
-        for kernel in 0..self.spec.kernels.len() {
-            for item in 0..self.spec.kernels[kernel].items.len() {
-                if !matches!(self.spec.kernels[kernel].items[item], Item::Loop(_)) {
-                    continue;
-                }
-                let mut ops = Vec::new();
-                if !readable.is_empty() && self.z.random_bool(0.12) {
-                    for _ in 0..self.z.random_range(2..=3) {
-                        let arg = *readable.choose(&mut self.z).unwrap();
-                        let c = self.z.random_range(0..self.spec.args[arg].stride);
-                        let mask = *[0xff, 0x3, 0x1, 0xf0].choose(&mut self.z).unwrap();
-                        let value = self.z.random_range(0..=mask);
-                        ops.push(Op::Tally {
-                            src: Access {
-                                arg,
-                                index: Index::Linear { c },
-                            },
-                            mask,
-                            value,
-                        });
-                    }
-                }
-                if !adds.is_empty() && self.z.random_bool(0.1) {
-                    let arg = *adds.choose(&mut self.z).unwrap();
+        for slot in self.loop_slots() {
+            let mut ops = Vec::new();
+            if !readable.is_empty() && self.z.random_bool(0.12) {
+                for _ in 0..self.z.random_range(2..=3) {
+                    let arg = *readable.choose(&mut self.z).unwrap();
                     let c = self.z.random_range(0..self.spec.args[arg].stride);
-                    ops.push(Op::Atomic {
-                        target: Access {
+                    let mask = *[0xff, 0x3, 0x1, 0xf0].choose(&mut self.z).unwrap();
+                    let value = self.z.random_range(0..=mask);
+                    ops.push(Op::Tally {
+                        src: Access {
                             arg,
-                            index: Index::Fixed { c },
+                            index: Index::Linear { c },
                         },
-                        op: AtomicOp::Add,
-                        global: self.z.random_bool(0.3),
+                        mask,
+                        value,
                     });
                 }
-                if let Item::Loop(l) = &mut self.spec.kernels[kernel].items[item] {
-                    l.ops.extend(ops);
-                }
             }
+            if !adds.is_empty() && self.z.random_bool(0.1) {
+                let arg = *adds.choose(&mut self.z).unwrap();
+                let c = self.z.random_range(0..self.spec.args[arg].stride);
+                ops.push(Op::Atomic {
+                    target: Access {
+                        arg,
+                        index: Index::Fixed { c },
+                    },
+                    op: AtomicOp::Add,
+                    global: self.z.random_bool(0.3),
+                });
+            }
+            self.loop_at(slot).ops.extend(ops);
         }
     }
 
@@ -244,37 +240,31 @@ impl Gen {
         if readable.is_empty() {
             return;
         }
-        for kernel in 0..self.spec.kernels.len() {
-            for item in 0..self.spec.kernels[kernel].items.len() {
-                if !matches!(self.spec.kernels[kernel].items[item], Item::Loop(_))
-                    || !self.z.random_bool(0.1)
-                {
-                    continue;
-                }
-                let arg = *readable.choose(&mut self.z).unwrap();
-                let c = self.z.random_range(0..self.spec.args[arg].stride);
-                let mut bytes: Vec<u8> = b"ACGTN\n #".to_vec();
-                bytes.extend((0..3).map(|_| self.z.random::<u8>()));
-                bytes.sort_unstable();
-                bytes.dedup();
-                let count = self.z.random_range(1..=MAX_CASES.min(bytes.len()));
-                let chosen: Vec<u8> = bytes.choose_multiple(&mut self.z, count).copied().collect();
-                let cases = chosen
-                    .into_iter()
-                    .map(|b| (b, self.z.random_range(0..8)))
-                    .collect();
-                let op = Op::Classify {
-                    src: Access {
-                        arg,
-                        index: Index::Linear { c },
-                    },
-                    cases,
-                    default: self.z.random_range(0..8),
-                };
-                if let Item::Loop(l) = &mut self.spec.kernels[kernel].items[item] {
-                    l.ops.push(op);
-                }
+        for slot in self.loop_slots() {
+            if !self.z.random_bool(0.1) {
+                continue;
             }
+            let arg = *readable.choose(&mut self.z).unwrap();
+            let c = self.z.random_range(0..self.spec.args[arg].stride);
+            let mut bytes: Vec<u8> = b"ACGTN\n #".to_vec();
+            bytes.extend((0..3).map(|_| self.z.random::<u8>()));
+            bytes.sort_unstable();
+            bytes.dedup();
+            let count = self.z.random_range(1..=MAX_CASES.min(bytes.len()));
+            let chosen: Vec<u8> = bytes.choose_multiple(&mut self.z, count).copied().collect();
+            let cases = chosen
+                .into_iter()
+                .map(|b| (b, self.z.random_range(0..8)))
+                .collect();
+            let op = Op::Classify {
+                src: Access {
+                    arg,
+                    index: Index::Linear { c },
+                },
+                cases,
+                default: self.z.random_range(0..8),
+            };
+            self.loop_at(slot).ops.push(op);
         }
     }
 

@@ -535,24 +535,13 @@ impl Emitter<'_> {
                 self.acc = self.val("acc", &format!("xor i64 {acc}, {wide}"));
             }
             Op::Reduce { src } => {
-                let v = self.load(src);
-                let elem = self.spec.args[src.arg].elem;
-                let bits = self.bits_of(&v, elem);
-                let wide = self.resize(&bits, elem.bits(), 64);
+                let wide = self.load_bits64(src);
                 let acc = self.acc.clone();
                 let m = self.val("m", &format!("mul i64 {acc}, 31"));
                 self.acc = self.val("acc", &format!("add i64 {m}, {wide}"));
             }
             Op::Tally { src, mask, value } => {
-                let v = self.load(src);
-                let elem = self.spec.args[src.arg].elem;
-                let bits = self.bits_of(&v, elem);
-                let wide = self.resize(&bits, elem.bits(), 64);
-                let masked = self.val("tm", &format!("and i64 {wide}, {}", *mask as i64));
-                let hit = self.val(
-                    "th",
-                    &format!("icmp eq i64 {masked}, {}", (*value & *mask) as i64),
-                );
+                let hit = self.masked_match(src, *mask, *value, ("tm", "th"));
                 let one = self.val("t1", &format!("zext i1 {hit} to i64"));
                 let acc = self.acc.clone();
                 self.acc = self.val("acc", &format!("add i64 {acc}, {one}"));
@@ -562,10 +551,7 @@ impl Emitter<'_> {
                 cases,
                 default,
             } => {
-                let v = self.load(src);
-                let elem = self.spec.args[src.arg].elem;
-                let bits = self.bits_of(&v, elem);
-                let wide = self.resize(&bits, elem.bits(), 64);
+                let wide = self.load_bits64(src);
                 let byte = self.val("cb", &format!("and i64 {wide}, 255"));
                 let join = self.label("cjoin");
                 let otherwise = self.label("cdef");
@@ -648,15 +634,7 @@ impl Emitter<'_> {
                 self.acc = self.val("acc", &format!("add i64 {acc}, {x}"));
             }
             Op::EarlyExit { src, mask, value } => {
-                let v = self.load(src);
-                let elem = self.spec.args[src.arg].elem;
-                let bits = self.bits_of(&v, elem);
-                let wide = self.resize(&bits, elem.bits(), 64);
-                let masked = self.val("mk", &format!("and i64 {wide}, {}", *mask as i64));
-                let hit = self.val(
-                    "hit",
-                    &format!("icmp eq i64 {masked}, {}", (*value & *mask) as i64),
-                );
+                let hit = self.masked_match(src, *mask, *value, ("mk", "hit"));
                 let cont = self.label("cont");
                 let from = self.block.clone();
                 let acc = self.acc.clone();
@@ -667,6 +645,31 @@ impl Emitter<'_> {
                 self.start(&cont);
             }
         }
+    }
+
+    /// Loads `access` and returns its bits as an i64 (zero-extended).
+    fn load_bits64(&mut self, access: &Access) -> String {
+        let v = self.load(access);
+        let elem = self.spec.args[access.arg].elem;
+        let bits = self.bits_of(&v, elem);
+        self.resize(&bits, elem.bits(), 64)
+    }
+
+    /// Whether `(bits(load access) & mask) == value & mask`, an i1; `names`
+    /// hint the masked value's and the compare's names.
+    fn masked_match(
+        &mut self,
+        access: &Access,
+        mask: u64,
+        value: u64,
+        names: (&str, &str),
+    ) -> String {
+        let wide = self.load_bits64(access);
+        let masked = self.val(names.0, &format!("and i64 {wide}, {}", mask as i64));
+        self.val(
+            names.1,
+            &format!("icmp eq i64 {masked}, {}", (value & mask) as i64),
+        )
     }
 
     /// Loads `access`, returning the value in its element type.

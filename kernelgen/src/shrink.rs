@@ -389,17 +389,9 @@ fn clamp_linear(spec: &mut KernelSpec) {
 
 /// Whether `op` touches argument `k` (directly or as an index array).
 fn uses(op: &Op, k: usize) -> bool {
-    let hit = |a: &Access| a.arg == k || a.index == Index::Indirect { via: k };
-    match op {
-        Op::Update { dst, srcs, .. } => hit(dst) || srcs.iter().any(hit),
-        Op::Reduce { src }
-        | Op::Tally { src, .. }
-        | Op::Classify { src, .. }
-        | Op::EarlyExit { src, .. }
-        | Op::Call { src } => hit(src),
-        Op::Atomic { target, .. } => hit(target),
-        Op::Fence(_) | Op::Stage => false,
-    }
+    op.accesses()
+        .into_iter()
+        .any(|a| a.arg == k || a.index == Index::Indirect { via: k })
 }
 
 /// `spec` without argument `k` and what uses it; later arguments renumbered.

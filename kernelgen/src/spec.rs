@@ -932,15 +932,23 @@ pub fn loop_ops(l: &Loop) -> impl Iterator<Item = &Op> {
 /// Whether `op` indexes an element with [`Index::InnerWindow`], which only
 /// a window inner loop defines.
 fn reads_window(op: &Op) -> bool {
-    let window = |a: &Access| matches!(a.index, Index::InnerWindow { .. });
-    match op {
-        Op::Update { dst, srcs, .. } => window(dst) || srcs.iter().any(window),
-        Op::Reduce { src }
-        | Op::Tally { src, .. }
-        | Op::Classify { src, .. }
-        | Op::EarlyExit { src, .. }
-        | Op::Call { src } => window(src),
-        Op::Atomic { target, .. } => window(target),
-        Op::Fence(_) | Op::Stage => false,
+    op.accesses()
+        .iter()
+        .any(|a| matches!(a.index, Index::InnerWindow { .. }))
+}
+
+impl Op {
+    /// The elements the statement reads, writes or updates.
+    pub fn accesses(&self) -> Vec<&Access> {
+        match self {
+            Op::Update { dst, srcs, .. } => std::iter::once(dst).chain(srcs).collect(),
+            Op::Reduce { src }
+            | Op::Tally { src, .. }
+            | Op::Classify { src, .. }
+            | Op::EarlyExit { src, .. }
+            | Op::Call { src } => vec![src],
+            Op::Atomic { target, .. } => vec![target],
+            Op::Fence(_) | Op::Stage => Vec::new(),
+        }
     }
 }
