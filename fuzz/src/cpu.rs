@@ -4,11 +4,11 @@
 //! host module: special registers become globals the host loop sets before
 //! each thread, block barriers and warp synchronisation vanish (one thread
 //! runs at a time), and a vote, shuffle or warp sum gives the running
-//! thread's own value (it is lane 0 of a warp of its own). That is only faithful for builds without warp copies
-//! (`--no-warp-copies`) and without merged loops (`--no-loop-merging`),
-//! whose lanes exchange values, and for kernels whose threads do not wait
-//! on each other; the threads' order is a parameter, so that a result that
-//! hangs on it shows.
+//! thread's own value (it is lane 0 of a warp of its own). That is only
+//! faithful for builds without warp copies (`--no-warp-copies`) and
+//! without merged loops (`--no-loop-merging`), whose lanes exchange values,
+//! and for kernels whose threads do not wait on each other; the threads'
+//! order is a parameter, so that a result that hangs on it shows.
 
 use std::fmt::Write as _;
 use std::process::{Command, Stdio};

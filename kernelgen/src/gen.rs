@@ -141,20 +141,25 @@ impl Gen {
             let trips = self.z.random_range(2..=MAX_WINDOW);
             let mut ops = Vec::new();
             for _ in 0..self.z.random_range(1..=2) {
-                let arg = *readable.choose(&mut self.z).unwrap();
-                let c = self.z.random_range(0..self.spec.args[arg].stride);
-                ops.push(Op::Reduce {
-                    src: Access {
-                        arg,
-                        index: Index::InnerWindow { c },
-                    },
-                });
+                let src = self.late_access(&readable, |c| Index::InnerWindow { c });
+                ops.push(Op::Reduce { src });
             }
             self.loop_at(slot).inner = Some(Inner {
                 trips,
                 ops,
                 window: true,
             });
+        }
+    }
+
+    /// An element of one of `among` for the late features (the `z` stream):
+    /// the argument, then a column within its stride, placed by `index`.
+    fn late_access(&mut self, among: &[usize], index: fn(u64) -> Index) -> Access {
+        let arg = *among.choose(&mut self.z).unwrap();
+        let c = self.z.random_range(0..self.spec.args[arg].stride);
+        Access {
+            arg,
+            index: index(c),
         }
     }
 
@@ -202,28 +207,16 @@ impl Gen {
             let mut ops = Vec::new();
             if !readable.is_empty() && self.z.random_bool(0.12) {
                 for _ in 0..self.z.random_range(2..=3) {
-                    let arg = *readable.choose(&mut self.z).unwrap();
-                    let c = self.z.random_range(0..self.spec.args[arg].stride);
+                    let src = self.late_access(&readable, |c| Index::Linear { c });
                     let mask = *[0xff, 0x3, 0x1, 0xf0].choose(&mut self.z).unwrap();
                     let value = self.z.random_range(0..=mask);
-                    ops.push(Op::Tally {
-                        src: Access {
-                            arg,
-                            index: Index::Linear { c },
-                        },
-                        mask,
-                        value,
-                    });
+                    ops.push(Op::Tally { src, mask, value });
                 }
             }
             if !adds.is_empty() && self.z.random_bool(0.1) {
-                let arg = *adds.choose(&mut self.z).unwrap();
-                let c = self.z.random_range(0..self.spec.args[arg].stride);
+                let target = self.late_access(&adds, |c| Index::Fixed { c });
                 ops.push(Op::Atomic {
-                    target: Access {
-                        arg,
-                        index: Index::Fixed { c },
-                    },
+                    target,
                     op: AtomicOp::Add,
                     global: self.z.random_bool(0.3),
                 });
@@ -244,8 +237,7 @@ impl Gen {
             if !self.z.random_bool(0.1) {
                 continue;
             }
-            let arg = *readable.choose(&mut self.z).unwrap();
-            let c = self.z.random_range(0..self.spec.args[arg].stride);
+            let src = self.late_access(&readable, |c| Index::Linear { c });
             let mut bytes: Vec<u8> = b"ACGTN\n #".to_vec();
             bytes.extend((0..3).map(|_| self.z.random::<u8>()));
             bytes.sort_unstable();
@@ -257,10 +249,7 @@ impl Gen {
                 .map(|b| (b, self.z.random_range(0..8)))
                 .collect();
             let op = Op::Classify {
-                src: Access {
-                    arg,
-                    index: Index::Linear { c },
-                },
+                src,
                 cases,
                 default: self.z.random_range(0..8),
             };

@@ -51,9 +51,9 @@ pub fn narrow_store_of_float(ptx: &str) -> Option<(usize, String)> {
             None => operands.split_once(',').unwrap_or((operands, "")),
         };
         let sources = sources.trim_start().trim_start_matches(',');
-        let destinations: Vec<&str> = destination.split(',').map(str::trim).collect();
-        let destinations: Vec<&str> = destinations
-            .into_iter()
+        let destinations: Vec<&str> = destination
+            .split(',')
+            .map(str::trim)
             .filter(|d| d.starts_with('%'))
             .collect();
         if destinations.is_empty() {
