@@ -5,6 +5,7 @@
 ; (A stream: by default its launches may pick lines up to 128 B; here up to
 ; 32 B, as in loops that do not only stream. stream_lines.rs checks those.)
 ; SL1-RUN: FIXED --line-size=16 --no-line-runs
+; SL1-RUN: PIECES --stream-max-line-size=32
 ;
 ; The buffer: a 16 B line and 4 B of padding per structure and thread of a
 ; 1024-thread block.
@@ -43,20 +44,31 @@
 ; CHECK: load i8, ptr {{%[0-9]+}}, align 1
 ; CHECK: sl1.pick.line:
 ; CHECK-NEXT: br i1 {{%[0-9]+}}, label %loop.sl1.cached32, label %loop.sl1.cached16
-; A partly written line of `out` goes back in 4-byte pieces where all
-; four bytes are dirty (the padding keeps shared lines 4-byte aligned),
-; else byte by byte.
-; CHECK: piece4{{.*}}:
-; CHECK-NEXT: zext
-; CHECK-NEXT: getelementptr i8, ptr addrspace(3)
-; CHECK-NEXT: add i64
-; CHECK-NEXT: inttoptr
-; CHECK-NEXT: load i32, ptr addrspace(3) {{%.*}}, align 4
-; CHECK-NEXT: store i32 {{%.*}}, ptr addrspace(1) {{%.*}}, align 4
 ; Every exit writes `out`'s dirty line back.
 ; CHECK: sl1.flush.exit{{[0-9]*}}:
 ; CHECK: icmp eq i32 %sl1.out.dirty.1, 0
 ; CHECK: ret void
+;
+; A partly written line of `out` goes back by 16-byte groups from the one
+; holding its lowest dirty byte: a group all dirty in one 16-byte store
+; (lines in memory are 16-byte aligned; shared lines, padded, only 4-byte,
+; so the group is read as words), else each of its 4-byte words all dirty
+; in one store, else byte by byte.
+; PIECES-LABEL: define ptx_kernel void @restrict_loop(
+; PIECES: group.whole{{.*}}:
+; PIECES-NEXT: getelementptr i8, ptr addrspace(3)
+; PIECES-NEXT: add i64
+; PIECES-NEXT: inttoptr
+; PIECES-NEXT: load <4 x i32>, ptr addrspace(3) {{%.*}}, align 4
+; PIECES-NEXT: store <4 x i32> {{%.*}}, ptr addrspace(1) {{%.*}}, align 16
+; PIECES: unit.whole{{.*}}:
+; PIECES-NEXT: getelementptr i8, ptr addrspace(3)
+; PIECES-NEXT: add i64
+; PIECES-NEXT: inttoptr
+; PIECES-NEXT: load i32, ptr addrspace(3) {{%.*}}, align 4
+; PIECES-NEXT: store i32 {{%.*}}, ptr addrspace(1) {{%.*}}, align 4
+; PIECES: load i8, ptr addrspace(3) {{%.*}}, align 1
+; PIECES-NEXT: store i8 {{%.*}}, ptr addrspace(1) {{%.*}}, align 1
 ;
 ; One line size, no runs: no size to pick, no run.
 ; FIXED-LABEL: define ptx_kernel void @restrict_loop(

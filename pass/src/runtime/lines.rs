@@ -157,21 +157,27 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         })
     }
 
-    /// Widths of the pieces a partly dirty line goes back in, widest first:
-    /// 16 and 4 bytes where lines in memory and in shared memory are
-    /// aligned to them (shared lines lie a line and its padding apart).
-    fn write_back_widths(&self) -> Vec<u32> {
-        let align = self.line_align().min(self.shared_line_align());
+    /// Bytes of the groups a partly dirty line goes back in: 16 where lines
+    /// in memory are aligned to it (a group's store is then one 16-byte
+    /// store), else 4 where they are aligned to that, else single bytes.
+    fn write_back_group(&self) -> u32 {
         [16, 4]
             .into_iter()
-            .filter(|&w| w <= align && w < self.max_line)
-            .collect()
+            .find(|&w| w <= self.line_align() && w < self.max_line)
+            .unwrap_or(1)
     }
 
-    /// Writes back the dirty bytes of `dirty` (not zero), lowest first: an
-    /// aligned 16- or 4-byte piece whose bytes are all dirty in one store
-    /// (a thread that wrote a run of bytes left such pieces, at its chunk's
-    /// ends too), else one byte; then branches to `done`.
+    /// Writes back the dirty bytes of `dirty` (not zero), then branches to
+    /// `done`. The line goes by aligned groups (`write_back_group`), from
+    /// the one holding the lowest dirty byte while dirty bytes remain: a
+    /// group whose bytes are all dirty in one store (a thread that wrote a
+    /// run of bytes left such groups, at its chunk's ends too), else each of
+    /// its 4-byte words whose bytes are all dirty in one store, else its
+    /// dirty bytes one by one. Every lane of a warp takes the same few steps
+    /// for a line (at most a line's groups), whatever its bytes; one store
+    /// per piece through a loop on the lowest dirty byte took `upper`'s
+    /// partly written lines, at its threads' chunk ends, 30 passes of some
+    /// 60 instructions a warp (H100 source counters, 2026-11-28).
     fn write_back_pieces(
         &self,
         f: FunctionValue<'ctx>,
@@ -179,77 +185,131 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         (line_addr, dirty, line): (IntValue<'ctx>, IntValue<'ctx>, PointerValue<'ctx>),
         done: inkwell::basic_block::BasicBlock<'ctx>,
     ) -> BuildResult<()> {
-        let from = b.get_insert_block().expect("the builder is in a block");
-        let has_any =
-            b.build_int_compare(IntPredicate::NE, dirty, self.dirty().const_zero(), "")?;
-        let loop_ = self.ctx.append_basic_block(f, "byte");
-        let next = self.ctx.append_basic_block(f, "piece.done");
-        b.build_conditional_branch(has_any, loop_, done)?;
+        let group = self.write_back_group();
+        let dirty_ty = self.dirty();
+        let has_any = b.build_int_compare(IntPredicate::NE, dirty, dirty_ty.const_zero(), "")?;
+        let first = self.ctx.append_basic_block(f, "pieces");
+        b.build_conditional_branch(has_any, first, done)?;
+        b.position_at_end(first);
+        let lowest = self.count_trailing_zeros(b, dirty, "lowest")?;
+        let start = b.build_and(lowest, dirty_ty.const_int(!u64::from(group - 1), true), "")?;
+        let rest = b.build_right_shift(dirty, start, false, "")?;
+        let start = b.build_int_cast_sign_flag(start, self.i64(), false, "")?;
+        let loop_ = self.ctx.append_basic_block(f, "group");
+        b.build_unconditional_branch(loop_)?;
         b.position_at_end(loop_);
-        let m = b.build_phi(self.dirty(), "m")?;
-        let mv = m.as_basic_value().into_int_value();
-        let bit = self.count_trailing_zeros(b, mv, "bit")?;
-        let mut written = Vec::new();
-        for width in self.write_back_widths() {
-            // The aligned piece around the lowest dirty byte, when all of it
-            // is dirty.
-            let start =
-                b.build_and(bit, self.dirty().const_int(!u64::from(width - 1), true), "")?;
-            let ones = self.dirty().const_int((1u64 << width) - 1, false);
-            let piece = b.build_left_shift(ones, start, "piece")?;
-            let whole = b.build_int_compare(
-                IntPredicate::EQ,
-                b.build_and(mv, piece, "")?,
-                piece,
-                "whole",
-            )?;
-            let store = self.ctx.append_basic_block(f, &format!("piece{width}"));
-            let other = self.ctx.append_basic_block(f, "piece.other");
-            b.build_conditional_branch(whole, store, other)?;
-            b.position_at_end(store);
-            let at = b.build_int_cast_sign_flag(start, self.i64(), false, "")?;
-            let ty = if width == 16 {
-                self.v4i32()
-            } else {
-                self.i32().as_basic_type_enum()
-            };
-            self.copy_word(
-                b,
-                ty,
-                (self.shared_at(b, line, at)?, width),
-                (
-                    self.global_at(b, b.build_int_add(line_addr, at, "")?)?,
-                    width,
-                ),
-                false,
-            )?;
-            let rest = b.build_and(mv, b.build_not(piece, "")?, "")?;
-            written.push((rest, store));
-            b.build_unconditional_branch(next)?;
-            b.position_at_end(other);
-        }
-        let at = b.build_int_cast_sign_flag(bit, self.i64(), false, "")?;
-        let byte = b.build_load(self.ctx.i8_type(), self.shared_at(b, line, at)?, "")?;
-        b.build_store(
-            self.global_at(b, b.build_int_add(line_addr, at, "")?)?,
-            byte,
-        )?;
-        let rest = b.build_and(
-            mv,
-            b.build_int_sub(mv, self.dirty().const_int(1, false), "")?,
-            "",
-        )?;
-        written.push((rest, b.get_insert_block().expect("in a block")));
+        let at = b.build_phi(self.i64(), "at")?;
+        let m = b.build_phi(dirty_ty, "m")?;
+        let at_v = at.as_basic_value().into_int_value();
+        let m_v = m.as_basic_value().into_int_value();
+        let next = self.ctx.append_basic_block(f, "group.next");
+        let ones = |bytes: u32| dirty_ty.const_int((1u64 << bytes) - 1, false);
+        let low = b.build_and(m_v, ones(group), "low")?;
+        let whole = b.build_int_compare(IntPredicate::EQ, low, ones(group), "whole")?;
+        let store = self.ctx.append_basic_block(f, "group.whole");
+        let parts = self.ctx.append_basic_block(f, "group.parts");
+        b.build_conditional_branch(whole, store, parts)?;
+        b.position_at_end(store);
+        self.write_back_piece(b, (line_addr, line), at_v, group)?;
         b.build_unconditional_branch(next)?;
-        b.position_at_end(next);
-        let rest = b.build_phi(self.dirty(), "rest")?;
-        for (value, block) in &written {
-            rest.add_incoming(&[(value, *block)]);
+        b.position_at_end(parts);
+        if group > 4 {
+            self.write_back_units(f, b, (line_addr, line), (low, at_v), 4, next)?;
+        } else if group > 1 {
+            self.write_back_units(f, b, (line_addr, line), (low, at_v), 1, next)?;
+        } else {
+            b.build_unconditional_branch(next)?;
         }
-        let rest = rest.as_basic_value().into_int_value();
-        m.add_incoming(&[(&dirty, from), (&rest, next)]);
-        let more = b.build_int_compare(IntPredicate::NE, rest, self.dirty().const_zero(), "")?;
+        b.position_at_end(next);
+        let step = dirty_ty.const_int(u64::from(group), false);
+        let m_next = b.build_right_shift(m_v, step, false, "")?;
+        let at_next = b.build_int_add(at_v, self.i64().const_int(u64::from(group), false), "")?;
+        at.add_incoming(&[(&start, first), (&at_next, next)]);
+        m.add_incoming(&[(&rest, first), (&m_next, next)]);
+        let more = b.build_int_compare(IntPredicate::NE, m_next, dirty_ty.const_zero(), "")?;
         b.build_conditional_branch(more, loop_, done)?;
+        Ok(())
+    }
+
+    /// Stores `width` bytes (1, 4 or 16) of `line` at offset `at` to the
+    /// same offset from `line_addr`.
+    fn write_back_piece(
+        &self,
+        b: &Builder<'ctx>,
+        (line_addr, line): (IntValue<'ctx>, PointerValue<'ctx>),
+        at: IntValue<'ctx>,
+        width: u32,
+    ) -> BuildResult<()> {
+        let ty = match width {
+            16 => self.v4i32(),
+            4 => self.i32().as_basic_type_enum(),
+            _ => self.ctx.i8_type().as_basic_type_enum(),
+        };
+        self.copy_word(
+            b,
+            ty,
+            (
+                self.shared_at(b, line, at)?,
+                width.min(self.shared_line_align()),
+            ),
+            (
+                self.global_at(b, b.build_int_add(line_addr, at, "")?)?,
+                width,
+            ),
+            false,
+        )
+    }
+
+    /// Stores, lowest first, each `unit`-byte piece (4 or 1) from offset `at`
+    /// whose bits in `mask` (one per byte, not zero) are all set; a 4-byte
+    /// piece with only some set goes byte by byte. A loop, not unrolled:
+    /// `sl1.writeback` is inlined at every access that may evict a line.
+    /// Then branches to `after`.
+    fn write_back_units(
+        &self,
+        f: FunctionValue<'ctx>,
+        b: &Builder<'ctx>,
+        (line_addr, line): (IntValue<'ctx>, PointerValue<'ctx>),
+        (mask, at): (IntValue<'ctx>, IntValue<'ctx>),
+        unit: u32,
+        after: inkwell::basic_block::BasicBlock<'ctx>,
+    ) -> BuildResult<()> {
+        let ty = mask.get_type();
+        let from = b.get_insert_block().expect("the builder is in a block");
+        let loop_ = self.ctx.append_basic_block(f, "unit");
+        b.build_unconditional_branch(loop_)?;
+        b.position_at_end(loop_);
+        let m = b.build_phi(ty, "m")?;
+        let here = b.build_phi(self.i64(), "at")?;
+        let m_v = m.as_basic_value().into_int_value();
+        let here_v = here.as_basic_value().into_int_value();
+        let ones = ty.const_int((1u64 << unit) - 1, false);
+        let bits = b.build_and(m_v, ones, "")?;
+        let whole = b.build_int_compare(IntPredicate::EQ, bits, ones, "")?;
+        let store = self.ctx.append_basic_block(f, "unit.whole");
+        let other = self.ctx.append_basic_block(f, "unit.other");
+        let next = self.ctx.append_basic_block(f, "unit.next");
+        b.build_conditional_branch(whole, store, other)?;
+        b.position_at_end(store);
+        self.write_back_piece(b, (line_addr, line), here_v, unit)?;
+        b.build_unconditional_branch(next)?;
+        b.position_at_end(other);
+        if unit > 1 {
+            let some = b.build_int_compare(IntPredicate::NE, bits, ty.const_zero(), "")?;
+            let bytes = self.ctx.append_basic_block(f, "unit.bytes");
+            b.build_conditional_branch(some, bytes, next)?;
+            b.position_at_end(bytes);
+            self.write_back_units(f, b, (line_addr, line), (bits, here_v), 1, next)?;
+        } else {
+            b.build_unconditional_branch(next)?;
+        }
+        b.position_at_end(next);
+        let m_next = b.build_right_shift(m_v, ty.const_int(u64::from(unit), false), false, "")?;
+        let at_next = b.build_int_add(here_v, self.i64().const_int(u64::from(unit), false), "")?;
+        m.add_incoming(&[(&mask, from), (&m_next, next)]);
+        here.add_incoming(&[(&at, from), (&at_next, next)]);
+        let more = b.build_int_compare(IntPredicate::NE, m_next, ty.const_zero(), "")?;
+        b.build_conditional_branch(more, loop_, after)?;
         Ok(())
     }
 
