@@ -7,24 +7,12 @@
 //! of a generated kernel goes through the one quiet NaN
 //! (`kernelgen`'s `canonical_nan`), and these fail on the old generator.
 
-use clap::Parser;
 use sl1_driver::build_ir::compile_text;
-use sl1_driver::cli::{BuildArgs, Cli, Command};
 use sl1_fuzz::case::{case, differences};
 use sl1_fuzz::cpu::{run, CpuRun, Order};
 use sl1_fuzz::launches::case_run;
+use sl1_fuzz::modes::Mode;
 use sl1_kernelgen::{to_ir, KernelSpec};
-
-fn build_args(options: &[&str]) -> BuildArgs {
-    let argv = ["sl1-driver", "build", "kernel.ll"]
-        .iter()
-        .chain(options)
-        .copied();
-    match Cli::try_parse_from(argv).expect("valid options").command {
-        Command::Build(args) => *args,
-        _ => unreachable!("a build command"),
-    }
-}
 
 /// The kernel the generator drew for `seed` when the H100 run found it
 /// (the generator has drawn more features since), kept as its spec.
@@ -36,10 +24,12 @@ fn spec(seed: u64) -> KernelSpec {
     spec
 }
 
-/// The optimised IR of `seed`'s kernel built with `options`.
-fn built(seed: u64, options: &[&str]) -> String {
+/// The optimised IR of `seed`'s kernel built with `options` (as a line of
+/// `modes.txt` gives them).
+fn built(seed: u64, options: &str) -> String {
+    let mode = Mode::new(&format!("k{seed}"), options).expect("valid options");
     let ir = to_ir(&spec(seed));
-    compile_text(&ir, &format!("k{seed}"), &build_args(options), true)
+    compile_text(&ir, &format!("k{seed}"), &mode.args, true)
         .expect("the kernel builds")
         .text
 }
@@ -63,7 +53,7 @@ fn outputs(seed: u64, ir: &str) -> Vec<Vec<u8>> {
     .expect("lli-22 runs the kernel")
 }
 
-const PLAIN: &[&str] = &["--no-sl1", "--no-device-tuning"];
+const PLAIN: &str = sl1_fuzz::modes::PLAIN_OPTIONS;
 
 /// `ir` with the operands of every two-operand `fadd` and `fmul` swapped:
 /// what LLVM may do to any of them, and did in seed 101708's S-L1 build.
@@ -108,14 +98,7 @@ fn seed_101540_gives_the_plain_bytes_with_threshold_1_and_8_byte_lines() {
     let plain = built(101540, PLAIN);
     let sl1 = built(
         101540,
-        &[
-            "--threshold",
-            "1",
-            "--no-static-prediction",
-            "--line-size",
-            "8",
-            "--no-warp-copies",
-        ],
+        "--threshold 1 --no-static-prediction --line-size 8 --no-warp-copies",
     );
     assert!(sl1.contains("sl1.lines"), "S-L1 transformed the kernel");
     let (listed, count) = differences(&outputs(101540, &plain), &outputs(101540, &sl1), 8);

@@ -6,31 +6,20 @@
 //! bytes, padded and packed, each compared byte for byte with the plain
 //! build.
 
-use clap::Parser;
 use sl1_driver::build_ir::compile_text;
-use sl1_driver::cli::{BuildArgs, Cli, Command};
 use sl1_fuzz::case::differences;
 use sl1_fuzz::cpu::{run, CpuRun, Order};
 use sl1_fuzz::launches::CaseRun;
+use sl1_fuzz::modes::Mode;
 use sl1_gpu::device::GridLaunch;
 
 const KERNELS: [&str; 3] = ["bytes", "every_other", "halves"];
 
-fn build_args(options: &[&str]) -> BuildArgs {
-    let argv = ["sl1-driver", "build", "partial_lines.ll"]
-        .iter()
-        .chain(options)
-        .copied();
-    match Cli::try_parse_from(argv).expect("valid options").command {
-        Command::Build(args) => *args,
-        _ => unreachable!("a build command"),
-    }
-}
-
-fn built(options: &[&str]) -> String {
+/// The test kernels built as `mode` builds.
+fn built(mode: &Mode) -> String {
     let path = format!("{}/tests/data/partial_lines.ll", env!("CARGO_MANIFEST_DIR"));
     let ir = std::fs::read_to_string(&path).expect("the test kernels");
-    compile_text(&ir, "partial_lines", &build_args(options), true)
+    compile_text(&ir, "partial_lines", &mode.args, true)
         .expect("the kernels build")
         .text
 }
@@ -66,18 +55,18 @@ fn outputs(ir: &str, kernel: &str, (n, chunk): (u64, u64)) -> Vec<Vec<u8>> {
 
 #[test]
 fn partly_dirty_lines_write_back_only_their_own_bytes() {
-    let plain = built(&["--no-sl1", "--no-device-tuning"]);
+    let plain = built(&Mode::plain());
     // Chunks that start at every offset of a line, and a grid that ends
     // inside the last thread's chunk.
     let shapes = [(128 * 37 - 5, 37), (128 * 45 - 3, 45), (128 * 13, 13)];
     for options in [
-        &[][..],
-        &["--no-line-padding"][..],
-        &["--line-size", "8"][..],
-        &["--line-size", "32"][..],
-        &["--no-warp-copies", "--no-full-runs"][..],
+        "",
+        "--no-line-padding",
+        "--line-size 8",
+        "--line-size 32",
+        "--no-warp-copies --no-full-runs",
     ] {
-        let sl1 = built(options);
+        let sl1 = built(&Mode::new("partial_lines", options).expect("valid options"));
         assert!(
             sl1.contains("@sl1.lines.bytes") && sl1.contains("@sl1.lines.halves"),
             "{options:?}: S-L1 gives the kernels lines"

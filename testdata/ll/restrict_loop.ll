@@ -55,7 +55,7 @@
 ; so the group is read as words), else each of its 4-byte words all dirty
 ; in one store, else byte by byte.
 ; PIECES-LABEL: define ptx_kernel void @restrict_loop(
-; PIECES: group.whole{{.*}}:
+; PIECES: unit.whole{{.*}}:
 ; PIECES-NEXT: getelementptr i8, ptr addrspace(3)
 ; PIECES-NEXT: add i64
 ; PIECES-NEXT: inttoptr

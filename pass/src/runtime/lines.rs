@@ -169,15 +169,15 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
 
     /// Writes back the dirty bytes of `dirty` (not zero), then branches to
     /// `done`. The line goes by aligned groups (`write_back_group`), from
-    /// the one holding the lowest dirty byte while dirty bytes remain: a
-    /// group whose bytes are all dirty in one store (a thread that wrote a
-    /// run of bytes left such groups, at its chunk's ends too), else each of
-    /// its 4-byte words whose bytes are all dirty in one store, else its
-    /// dirty bytes one by one. A lane takes at most a line's groups (8 for
-    /// 128 B lines) whatever its bytes; one store per piece through a loop
-    /// on the lowest dirty byte took `upper`'s partly written lines, at its
-    /// threads' chunk ends, 30 passes of some 60 instructions a warp (H100
-    /// source counters, 2026-11-28).
+    /// the one holding the lowest dirty byte while dirty bytes remain
+    /// (`write_back_units`): a group whose bytes are all dirty in one store
+    /// (a thread that wrote a run of bytes left such groups, at its chunk's
+    /// ends too), else each of its 4-byte words whose bytes are all dirty in
+    /// one store, else its dirty bytes one by one. A lane takes at most a
+    /// line's groups (8 for 128 B lines) whatever its bytes; one store per
+    /// piece through a loop on the lowest dirty byte took `upper`'s partly
+    /// written lines, at its threads' chunk ends, 30 passes of some 60
+    /// instructions a warp (H100 source counters, 2026-11-28).
     fn write_back_pieces(
         &self,
         f: FunctionValue<'ctx>,
@@ -195,40 +195,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         let start = b.build_and(lowest, dirty_ty.const_int(!u64::from(group - 1), true), "")?;
         let rest = b.build_right_shift(dirty, start, false, "")?;
         let start = b.build_int_cast_sign_flag(start, self.i64(), false, "")?;
-        let loop_ = self.ctx.append_basic_block(f, "group");
-        b.build_unconditional_branch(loop_)?;
-        b.position_at_end(loop_);
-        let at = b.build_phi(self.i64(), "at")?;
-        let m = b.build_phi(dirty_ty, "m")?;
-        let at_v = at.as_basic_value().into_int_value();
-        let m_v = m.as_basic_value().into_int_value();
-        let next = self.ctx.append_basic_block(f, "group.next");
-        let ones = |bytes: u32| dirty_ty.const_int((1u64 << bytes) - 1, false);
-        let low = b.build_and(m_v, ones(group), "low")?;
-        let whole = b.build_int_compare(IntPredicate::EQ, low, ones(group), "whole")?;
-        let store = self.ctx.append_basic_block(f, "group.whole");
-        let parts = self.ctx.append_basic_block(f, "group.parts");
-        b.build_conditional_branch(whole, store, parts)?;
-        b.position_at_end(store);
-        self.write_back_piece(b, (line_addr, line), at_v, group)?;
-        b.build_unconditional_branch(next)?;
-        b.position_at_end(parts);
-        if group > 4 {
-            self.write_back_units(f, b, (line_addr, line), (low, at_v), 4, next)?;
-        } else if group > 1 {
-            self.write_back_units(f, b, (line_addr, line), (low, at_v), 1, next)?;
-        } else {
-            b.build_unconditional_branch(next)?;
-        }
-        b.position_at_end(next);
-        let step = dirty_ty.const_int(u64::from(group), false);
-        let m_next = b.build_right_shift(m_v, step, false, "")?;
-        let at_next = b.build_int_add(at_v, self.i64().const_int(u64::from(group), false), "")?;
-        at.add_incoming(&[(&start, first), (&at_next, next)]);
-        m.add_incoming(&[(&rest, first), (&m_next, next)]);
-        let more = b.build_int_compare(IntPredicate::NE, m_next, dirty_ty.const_zero(), "")?;
-        b.build_conditional_branch(more, loop_, done)?;
-        Ok(())
+        self.write_back_units(f, b, (line_addr, line), (rest, start), group, done)
     }
 
     /// Stores `width` bytes (1, 4 or 16) of `line` at offset `at` to the
@@ -260,12 +227,13 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         )
     }
 
-    /// Stores, lowest first, each `unit`-byte piece (4 or 1) from offset `at`
-    /// whose bits in `mask` (one per byte) are all set; a 4-byte piece with
-    /// only some set goes byte by byte. A loop, not unrolled: `sl1.writeback`
-    /// is inlined at every access that may evict a line, and unrolled words
-    /// and bytes took the do-no-harm `inplace_shift` from 2622 to 6124 PTX
-    /// lines and into spills (0.62x on the H100). Then branches to `after`.
+    /// Stores, lowest first, each `unit`-byte piece (16, 4 or 1) from offset
+    /// `at` whose bits in `mask` (one per byte) are all set; a piece with only
+    /// some set goes by the next smaller unit (16 B by 4 B words, words by
+    /// bytes). Loops, not unrolled: `sl1.writeback` is inlined at every
+    /// access that may evict a line, and unrolled words and bytes took the
+    /// do-no-harm `inplace_shift` from 2622 to 6124 PTX lines and into
+    /// spills (0.62x on the H100). Then branches to `after`.
     fn write_back_units(
         &self,
         f: FunctionValue<'ctx>,
@@ -297,10 +265,11 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         b.position_at_end(other);
         if unit > 1 {
             let some = b.build_int_compare(IntPredicate::NE, bits, ty.const_zero(), "")?;
-            let bytes = self.ctx.append_basic_block(f, "unit.bytes");
-            b.build_conditional_branch(some, bytes, next)?;
-            b.position_at_end(bytes);
-            self.write_back_units(f, b, (line_addr, line), (bits, here_v), 1, next)?;
+            let parts = self.ctx.append_basic_block(f, "unit.parts");
+            b.build_conditional_branch(some, parts, next)?;
+            b.position_at_end(parts);
+            let smaller = if unit > 4 { 4 } else { 1 };
+            self.write_back_units(f, b, (line_addr, line), (bits, here_v), smaller, next)?;
         } else {
             b.build_unconditional_branch(next)?;
         }
