@@ -43,14 +43,15 @@ fn loops_reading_aligned_pieces_get_a_copy_and_the_others_stay() {
     assert_eq!(vectorize_aligned_loads(&module), 3);
     module.verify().unwrap();
     let dot = text(&module, "dot");
-    assert_eq!(dot.matches("load <4 x i32>").count(), 1, "{dot}");
+    // One vector load in the copy, one in its short-trip twin.
+    assert_eq!(dot.matches("load <4 x i32>").count(), 2, "{dot}");
     assert!(dot.contains("align 16"), "{dot}");
-    // The loop's eight loads, and the copy's four of b, n elements apart.
-    assert_eq!(dot.matches("load i32").count(), 12, "{dot}");
+    // The loop's eight loads, and each copy's four of b, n elements apart.
+    assert_eq!(dot.matches("load i32").count(), 16, "{dot}");
     let floats = text(&module, "floats");
-    assert_eq!(floats.matches("load <4 x float>").count(), 1, "{floats}");
+    assert_eq!(floats.matches("load <4 x float>").count(), 2, "{floats}");
     let rows = text(&module, "rows_int");
-    assert_eq!(rows.matches("load <4 x i32>").count(), 1, "{rows}");
+    assert_eq!(rows.matches("load <4 x i32>").count(), 2, "{rows}");
     for kept in ["rows_wrapping", "store_between", "odd_stride"] {
         assert!(
             !text(&module, kept).contains(" x "),
@@ -58,8 +59,56 @@ fn loops_reading_aligned_pieces_get_a_copy_and_the_others_stay() {
             text(&module, kept)
         );
     }
-    // Nothing left to do a second time: a loop and its copy share their exit.
+    // Nothing left to do a second time: a loop and its copies share their exit.
     assert_eq!(vectorize_aligned_loads(&module), 0);
+}
+
+/// Whether the back edge of `function`'s block named `name` carries loop
+/// metadata (the short copy's `llvm.loop.unroll.disable`).
+fn latch_has_loop_metadata(
+    context: &Context,
+    module: &Module<'_>,
+    function: &str,
+    name: &str,
+) -> bool {
+    let block = module
+        .get_function(function)
+        .unwrap()
+        .get_basic_block_iter()
+        .find(|b| b.get_name().to_str().unwrap() == name)
+        .unwrap_or_else(|| panic!("{function} has a block {name}"));
+    let kind = context.get_kind_id("llvm.loop");
+    block.get_terminator().unwrap().get_metadata(kind).is_some()
+}
+
+#[test]
+fn the_short_trip_copy_alone_is_kept_from_unrolling() {
+    let context = Context::create();
+    let module = load(&context);
+    assert_eq!(vectorize_aligned_loads(&module), 3);
+    for function in ["dot", "floats", "rows_int"] {
+        assert!(latch_has_loop_metadata(
+            &context,
+            &module,
+            function,
+            "loop.vec.short"
+        ));
+        assert!(!latch_has_loop_metadata(
+            &context, &module, function, "loop.vec"
+        ));
+        assert!(!latch_has_loop_metadata(
+            &context, &module, function, "loop"
+        ));
+    }
+    let printed = module.print_to_string().to_string();
+    assert!(
+        printed.contains("!\"llvm.loop.unroll.disable\""),
+        "{printed}"
+    );
+    // The test measures the distance to the exit bound in the loop's steps:
+    // under 4 iterations of 4 elements (dot's k against m).
+    let dot = text(&module, "dot");
+    assert!(dot.contains("icmp ult i64 %sl1.vec.distance, 16"), "{dot}");
 }
 
 #[test]
@@ -68,11 +117,18 @@ fn the_copy_computes_what_the_loop_did_aligned_or_not() {
     let original = load(&context);
     let tuned = load(&context);
     assert_eq!(vectorize_aligned_loads(&tuned), 3);
-    let (n, m) = (3usize, 8usize);
+    // m = 8: two iterations, the short-trip copy; m = 32: eight, the other.
+    for m in [8usize, 32] {
+        compare_runs(&context, &original, &tuned, m);
+    }
+}
+
+fn compare_runs<'c>(context: &'c Context, original: &Module<'c>, tuned: &Module<'c>, m: usize) {
+    let n = 3usize;
     let mut a_store = aligned_words(m + 4);
     let mut b_store = aligned_words(m * n);
     let mut f_store = aligned_words(m + 4);
-    let mut rows_store = aligned_words(32);
+    let mut rows_store = aligned_words(3 * 5 + m + 4);
     for (i, w) in words(&mut a_store).iter_mut().enumerate() {
         *w = (i as u32).wrapping_mul(2654435761) >> 20;
     }
@@ -89,7 +145,7 @@ fn the_copy_computes_what_the_loop_did_aligned_or_not() {
     let f32t = context.f32_type();
     for skew in 0..4 {
         let mut results = Vec::new();
-        for module in [&original, &tuned] {
+        for module in [original, tuned] {
             let engine = module.create_interpreter_execution_engine().unwrap();
             let a = &mut words(&mut a_store)[skew];
             let b = &mut words(&mut b_store)[0];
@@ -122,13 +178,13 @@ fn the_copy_computes_what_the_loop_did_aligned_or_not() {
             // Rows of 5 ints: row r starts 20 * r bytes in, aligned for r = 0 only.
             let r = &mut words(&mut rows_store)[0];
             let i32t = context.i32_type();
-            // SAFETY: @rows_int reads r[skew * 5 ..][..8] of the 32 words.
+            // SAFETY: @rows_int reads r[skew * 5 ..][..m] of the 3 * 5 + m + 4 words.
             let args = unsafe {
                 [
                     GenericValue::create_generic_value_of_pointer(r),
                     i32t.create_generic_value(skew as u64, false),
                     i32t.create_generic_value(5, false),
-                    i32t.create_generic_value(8, false),
+                    i32t.create_generic_value(m as u64, false),
                 ]
             };
             let refs: Vec<_> = args.iter().collect();
@@ -140,51 +196,62 @@ fn the_copy_computes_what_the_loop_did_aligned_or_not() {
         }
         assert_eq!(
             results[0], results[1],
-            "first element {skew} words past 16 B"
+            "first element {skew} words past 16 B, m = {m}"
         );
         assert_ne!(results[0].0, 0);
     }
 }
 
 #[test]
-fn the_copy_runs_exactly_when_the_first_address_is_aligned() {
+fn the_copies_run_exactly_when_the_first_address_is_aligned_each_for_its_trips() {
     let context = Context::create();
     let module = load(&context);
     assert_eq!(vectorize_aligned_loads(&module), 3);
-    // Mark the copy: it writes 12345 over the first float as it loops.
+    // Mark the copies: each writes its own number over the first float as it
+    // loops.
     let floats = module.get_function("floats").unwrap();
-    let copy = floats
-        .get_basic_block_iter()
-        .find(|b| b.get_name().to_str().unwrap().ends_with(".vec"))
-        .expect("a copy of the loop");
     let builder = context.create_builder();
-    builder.position_before(&copy.get_terminator().unwrap());
     let first = floats.get_nth_param(0).unwrap().into_pointer_value();
-    let marker = context.i32_type().const_int(12345, false);
-    builder.build_store(first, marker).unwrap();
+    for (name, mark) in [("loop.vec", 12345u64), ("loop.vec.short", 54321)] {
+        let copy = floats
+            .get_basic_block_iter()
+            .find(|b| b.get_name().to_str().unwrap() == name)
+            .unwrap_or_else(|| panic!("a block {name}"));
+        builder.position_before(&copy.get_terminator().unwrap());
+        let marker = context.i32_type().const_int(mark, false);
+        builder.build_store(first, marker).unwrap();
+    }
     module.verify().unwrap();
     let i64t = context.i64_type();
-    for skew in 0..8 {
-        let mut storage = aligned_words(16);
-        let f = &mut words(&mut storage)[skew];
-        let aligned = (f as *mut u32 as usize) % 16 == 0;
-        let engine = module.create_interpreter_execution_engine().unwrap();
-        // SAFETY: `f` stays valid until the call returns; @floats reads 8
-        // floats from it and the marker writes the first.
-        let args = unsafe {
-            [
-                GenericValue::create_generic_value_of_pointer(f),
-                i64t.create_generic_value(2, false),
-            ]
-        };
-        let refs: Vec<_> = args.iter().collect();
-        // SAFETY: @floats takes a pointer and an i64, returns a float.
-        unsafe { engine.run_function(floats, &refs) };
-        engine.remove_module(&module).unwrap();
-        let marked = words(&mut storage)[skew] == 12345;
-        assert_eq!(
-            marked, aligned,
-            "first float {skew} words into 16 B storage"
-        );
+    for count in [1u64, 2, 3, 4, 8] {
+        for skew in 0..8 {
+            let mut storage = aligned_words(48);
+            let f = &mut words(&mut storage)[skew];
+            let aligned = (f as *mut u32 as usize) % 16 == 0;
+            let engine = module.create_interpreter_execution_engine().unwrap();
+            // SAFETY: `f` stays valid until the call returns; @floats reads
+            // 4 * count floats from it and the markers write the first.
+            let args = unsafe {
+                [
+                    GenericValue::create_generic_value_of_pointer(f),
+                    i64t.create_generic_value(count, false),
+                ]
+            };
+            let refs: Vec<_> = args.iter().collect();
+            // SAFETY: @floats takes a pointer and an i64, returns a float.
+            unsafe { engine.run_function(floats, &refs) };
+            engine.remove_module(&module).unwrap();
+            let expected = match (aligned, count < 4) {
+                (false, _) => None,
+                (true, true) => Some(54321),
+                (true, false) => Some(12345),
+            };
+            let first_word = words(&mut storage)[skew];
+            let marked = [12345, 54321].contains(&first_word).then_some(first_word);
+            assert_eq!(
+                marked, expected,
+                "{count} iterations, first float {skew} words into 16 B storage"
+            );
+        }
     }
 }

@@ -31,13 +31,14 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
 use inkwell::module::Module;
 use inkwell::values::AsValueRef;
 
 use crate::llvm::build;
 use crate::llvm::edit::{self, Builder};
 use crate::llvm::ir::{Function, GepIndex, Value};
+use crate::llvm::metadata;
 
 /// Bytes one vector load reads (`ld.v4.b32`, `ld.v2.b64`).
 const VECTOR_BYTES: i64 = 16;
@@ -122,6 +123,16 @@ struct LoopPlan {
     preheader: LLVMBasicBlockRef,
     exit: LLVMBasicBlockRef,
     groups: Vec<Group>,
+    /// How far the loop's exit test is from its bound, when it is an
+    /// induction variable against a loop-invariant value.
+    trips: Option<ExitTest>,
+}
+
+/// The exit test compares `phi` (or its next value) with `bound`.
+struct ExitTest {
+    phi: LLVMValueRef,
+    bound: LLVMValueRef,
+    step: i64,
 }
 
 /// The induction variables of a one-block loop: phis whose value on the
@@ -130,6 +141,8 @@ struct LoopPlan {
 struct Phis {
     block: LLVMBasicBlockRef,
     step: HashMap<LLVMValueRef, i64>,
+    /// Each induction variable's value on the back edge, and the phi.
+    next: HashMap<LLVMValueRef, LLVMValueRef>,
 }
 
 /// Loads of one anchor and type, in the order first met.
@@ -228,6 +241,7 @@ impl LoopPlan {
             preheader,
             exit,
             groups,
+            trips: phis.exit_test(block),
         })
     }
 
@@ -329,7 +343,67 @@ impl LoopPlan {
             drop(at);
             loads.into_iter().for_each(edit::erase);
         }
+        if let Some(test) = &self.trips {
+            add_short_copy(check, vector_block, self.exit, test, &on_entry);
+        }
     }
+}
+
+/// Iterations under which the vector copy runs as a loop ptxas keeps
+/// rolled: ptxas unrolls a loop of runtime trip count 4 times, and a loop
+/// entered for one or two iterations (kmeans's four coordinates, once per
+/// centroid) then pays the unrolled loop's set-up every time it is entered
+/// (H100: kmeans 0.691 -> 0.580 ms with every copy kept rolled, matmul's
+/// 256-iteration copy 8% slower, docs/benchmarks.md).
+const SHORT_TRIPS: u64 = 4;
+
+/// A second copy of the vector loop, marked `.pragma "nounroll"`, entered
+/// instead of the first when the exit test's distance to its bound is under
+/// `SHORT_TRIPS` steps. Both copies compute the same values; the test only
+/// picks the code that runs them faster.
+fn add_short_copy(
+    check: LLVMBasicBlockRef,
+    vector_block: LLVMBasicBlockRef,
+    exit: LLVMBasicBlockRef,
+    test: &ExitTest,
+    on_entry: &HashMap<LLVMValueRef, LLVMValueRef>,
+) {
+    let Some(&start) = on_entry.get(&test.phi) else {
+        return;
+    };
+    let trips = edit::split_edge(check, vector_block, "sl1.vec.trips");
+    let short = edit::clone_blocks(&[vector_block], exit, ".short");
+    let short_block = short.blocks[&vector_block];
+    metadata::mark_loop(edit::terminator(short_block), "llvm.loop.unroll.disable");
+    let jump = edit::terminator(trips);
+    let b = Builder::before(jump);
+    let ctx = build::context_of(jump);
+    let (start, bound) =
+        if build::type_kind(build::type_of(start)) == LLVMTypeKind::LLVMPointerTypeKind {
+            let i64t = build::i64_type(ctx);
+            (
+                b.ptr_to_int(start, i64t, c"sl1.vec.start"),
+                b.ptr_to_int(test.bound, i64t, c"sl1.vec.bound"),
+            )
+        } else {
+            (start, test.bound)
+        };
+    let ty = build::type_of(start);
+    let distance = if test.step > 0 {
+        b.sub(bound, start, c"sl1.vec.distance")
+    } else {
+        b.sub(start, bound, c"sl1.vec.distance")
+    };
+    let limit = build::const_int(ty, SHORT_TRIPS * test.step.unsigned_abs(), false);
+    let is_short = b.icmp(
+        LLVMIntPredicate::LLVMIntULT,
+        distance,
+        limit,
+        c"sl1.vec.short",
+    );
+    drop(b);
+    edit::erase(jump);
+    Builder::at_end(trips).cond_br(is_short, short_block, vector_block);
 }
 
 /// How an integer expression may wrap: an extension above it needs its adds
@@ -356,6 +430,7 @@ impl Phis {
         let mut phis = Phis {
             block,
             step: HashMap::new(),
+            next: HashMap::new(),
         };
         for inst in edit::instructions(block) {
             if !edit::is_phi(inst) {
@@ -370,6 +445,7 @@ impl Phis {
                     .and_then(|(phi, next)| function.recurrence_step(phi, next));
                 if let Some(step) = step {
                     phis.step.insert(inst, step);
+                    phis.next.insert(next, inst);
                 }
             }
         }
@@ -473,6 +549,33 @@ impl Phis {
             }
             _ => None,
         }
+    }
+
+    /// The loop's exit test, when it compares an induction variable or its
+    /// next value with a loop-invariant value.
+    fn exit_test(&self, block: LLVMBasicBlockRef) -> Option<ExitTest> {
+        let branch = edit::terminator(block);
+        if build::num_operands(branch) != 3 {
+            return None;
+        }
+        let cond = build::operand(branch, 0);
+        if !build::is_instruction(cond) || build::opcode(cond) != LLVMOpcode::LLVMICmp {
+            return None;
+        }
+        let (a, b) = (build::operand(cond, 0), build::operand(cond, 1));
+        let phi_of = |v: LLVMValueRef| {
+            self.step
+                .contains_key(&v)
+                .then_some(v)
+                .or_else(|| self.next.get(&v).copied())
+        };
+        let (phi, bound) = match (phi_of(a), phi_of(b)) {
+            (Some(phi), None) if self.is_invariant(b) => (phi, b),
+            (None, Some(phi)) if self.is_invariant(a) => (phi, a),
+            _ => return None,
+        };
+        let step = *self.step.get(&phi)?;
+        (step != 0).then_some(ExitTest { phi, bound, step })
     }
 
     /// Bytes the anchor advances an iteration.
