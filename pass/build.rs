@@ -30,6 +30,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src/llvm/merge_blocks.cpp");
     println!("cargo:rerun-if-changed=src/llvm/miscompiles.cpp");
     println!("cargo:rerun-if-changed=src/llvm/peel.cpp");
+    println!("cargo:rerun-if-changed=src/llvm/unswitch.cpp");
     println!("cargo:rerun-if-env-changed={}", llvm().1);
     let mut build = cc::Build::new();
     build
@@ -39,7 +40,8 @@ fn main() {
         .file("src/llvm/compat.cpp")
         .file("src/llvm/merge_blocks.cpp")
         .file("src/llvm/miscompiles.cpp")
-        .file("src/llvm/peel.cpp");
+        .file("src/llvm/peel.cpp")
+        .file("src/llvm/unswitch.cpp");
     for flag in llvm_config("--cxxflags").split_whitespace() {
         // llvm-config's flags carry the optimisation level of LLVM's own build.
         if !flag.starts_with("-O") && !flag.starts_with("-g") {

@@ -40,7 +40,7 @@ fn words(storage: &mut [u128]) -> &mut [u32] {
 fn loops_reading_aligned_pieces_get_a_copy_and_the_others_stay() {
     let context = Context::create();
     let module = load(&context);
-    assert_eq!(vectorize_aligned_loads(&module), 3);
+    assert_eq!(vectorize_aligned_loads(&module), 4);
     module.verify().unwrap();
     let dot = text(&module, "dot");
     // One vector load in the copy, one in its short-trip twin.
@@ -85,7 +85,7 @@ fn latch_has_loop_metadata(
 fn the_short_trip_copy_alone_is_kept_from_unrolling() {
     let context = Context::create();
     let module = load(&context);
-    assert_eq!(vectorize_aligned_loads(&module), 3);
+    assert_eq!(vectorize_aligned_loads(&module), 4);
     for function in ["dot", "floats", "rows_int"] {
         assert!(latch_has_loop_metadata(
             &context,
@@ -116,7 +116,7 @@ fn the_copy_computes_what_the_loop_did_aligned_or_not() {
     let context = Context::create();
     let original = load(&context);
     let tuned = load(&context);
-    assert_eq!(vectorize_aligned_loads(&tuned), 3);
+    assert_eq!(vectorize_aligned_loads(&tuned), 4);
     // m = 8: two iterations, the short-trip copy; m = 32: eight, the other.
     for m in [8usize, 32] {
         compare_runs(&context, &original, &tuned, m);
@@ -206,7 +206,7 @@ fn compare_runs<'c>(context: &'c Context, original: &Module<'c>, tuned: &Module<
 fn the_copies_run_exactly_when_the_first_address_is_aligned_each_for_its_trips() {
     let context = Context::create();
     let module = load(&context);
-    assert_eq!(vectorize_aligned_loads(&module), 3);
+    assert_eq!(vectorize_aligned_loads(&module), 4);
     // Mark the copies: each writes its own number over the first float as it
     // loops.
     let floats = module.get_function("floats").unwrap();
@@ -252,6 +252,115 @@ fn the_copies_run_exactly_when_the_first_address_is_aligned_each_for_its_trips()
                 marked, expected,
                 "{count} iterations, first float {skew} words into 16 B storage"
             );
+        }
+    }
+}
+
+/// Runs @nearest of `module` on `k` centres and a point of `dims4` values
+/// starting `skew` words into 16-byte-aligned storage; returns its result
+/// and what the copies wrote to the mark.
+fn run_nearest(module: &Module<'_>, skew: usize, dims4: u64, k: u64) -> (u64, u32) {
+    let context = module.get_context();
+    let i64t = context.i64_type();
+    let mut point = aligned_words(dims4 as usize + 4);
+    for (i, w) in words(&mut point).iter_mut().enumerate() {
+        *w = (i as u32 * 37 + 11) % 101;
+    }
+    let mut centres = aligned_words(k as usize);
+    for (j, w) in words(&mut centres).iter_mut().enumerate() {
+        *w = (j as u32 * 29 + 5) % 97;
+    }
+    let mut mark = 0u32;
+    let engine = module.create_interpreter_execution_engine().unwrap();
+    let p = &mut words(&mut point)[skew];
+    let c = &mut words(&mut centres)[0];
+    // SAFETY: the pointers stay valid until the call returns and cover what
+    // @nearest reads (dims4 values of `p`, k of `c`) and the mark it writes.
+    let args = unsafe {
+        [
+            GenericValue::create_generic_value_of_pointer(p),
+            GenericValue::create_generic_value_of_pointer(c),
+            i64t.create_generic_value(k, false),
+            i64t.create_generic_value(dims4, false),
+            GenericValue::create_generic_value_of_pointer(&mut mark),
+        ]
+    };
+    let refs: Vec<_> = args.iter().collect();
+    let nearest = module.get_function("nearest").unwrap();
+    // SAFETY: @nearest takes three pointers-and-i64s as above, returns an i64.
+    let result = unsafe { engine.run_function(nearest, &refs) }.as_int(false);
+    engine.remove_module(module).unwrap();
+    (result, mark)
+}
+
+#[test]
+fn checks_the_same_for_every_iteration_around_are_taken_out_of_that_loop() {
+    let context = Context::create();
+    let module = load(&context);
+    assert_eq!(vectorize_aligned_loads(&module), 4);
+    module.verify().unwrap();
+    let nearest = text(&module, "nearest");
+    // The loop over centres three times: aligned and short, aligned, and
+    // not aligned; each with one loop over the point's values.
+    assert_eq!(
+        nearest.matches("icmp ult i64 %j.next").count(),
+        3,
+        "{nearest}"
+    );
+    assert_eq!(nearest.matches("load <4 x i32>").count(), 2, "{nearest}");
+    // Each test made once, before the loop over centres: its block is not
+    // one the loop's latch branches back to.
+    assert_eq!(
+        nearest.matches("%sl1.vec.short = icmp").count(),
+        1,
+        "{nearest}"
+    );
+    assert_eq!(
+        nearest.matches("%sl1.vec.low = and").count(),
+        1,
+        "{nearest}"
+    );
+    let original = load(&context);
+    let context_i32 = context.i32_type();
+    let builder = context.create_builder();
+    let function = module.get_function("nearest").unwrap();
+    let mark = function.get_nth_param(4).unwrap().into_pointer_value();
+    let loop_kind = context.get_kind_id("llvm.loop");
+    for block in function.get_basic_block_iter() {
+        let text: String = block
+            .get_instructions()
+            .map(|i| i.print_to_string().to_string() + "\n")
+            .collect();
+        let name = block.get_name().to_str().unwrap().to_string();
+        let terminator = block.get_terminator().unwrap();
+        let value = if text.contains("load <4 x i32>") {
+            if terminator.get_metadata(loop_kind).is_some() {
+                1
+            } else {
+                2
+            }
+        } else if name.starts_with("loop") && text.contains("load i32") {
+            3
+        } else {
+            continue;
+        };
+        builder.position_before(&terminator);
+        builder
+            .build_store(mark, context_i32.const_int(value, false))
+            .unwrap();
+    }
+    module.verify().unwrap();
+    for dims4 in [4u64, 8, 12, 16, 32] {
+        for skew in 0..4 {
+            let (result, copy) = run_nearest(&module, skew, dims4, 5);
+            let (expected, _) = run_nearest(&original, skew, dims4, 5);
+            assert_eq!(result, expected, "{dims4} values, {skew} words past 16 B");
+            let wanted = match (skew, dims4 < 16) {
+                (0, true) => 1,
+                (0, false) => 2,
+                _ => 3,
+            };
+            assert_eq!(copy, wanted, "{dims4} values, {skew} words past 16 B");
         }
     }
 }

@@ -232,6 +232,70 @@ exit:
   ret i32 %acc.3
 }
 
+; The nearest of k centres to the point at p (dims4 values, a multiple of 4
+; and at least 4): for each centre j, the sum of (p[x] - c[j])^2 over the
+; point's values, unrolled by 4 as LLVM leaves it; returns the centre's index
+; times 2^32 plus its sum. The loop over the point's values gets a copy and a
+; short-trip twin whose tests, the same for every centre, are taken out of
+; the loop over centres. `mark` is for the test to see which copy runs.
+define i64 @nearest(ptr noalias readonly %p, ptr noalias readonly %c, i64 %k, i64 %dims4, ptr %mark) {
+entry:
+  br label %outer
+
+outer:
+  %j = phi i64 [ 0, %entry ], [ %j.next, %outer.latch ]
+  %best = phi i64 [ -1, %entry ], [ %best.next, %outer.latch ]
+  %arg = phi i64 [ 0, %entry ], [ %arg.next, %outer.latch ]
+  %cp = getelementptr i32, ptr %c, i64 %j
+  %cj = load i32, ptr %cp, align 4
+  br label %loop
+
+loop:
+  %x = phi i64 [ 0, %outer ], [ %x.next, %loop ]
+  %acc = phi i32 [ 0, %outer ], [ %acc.3, %loop ]
+  %p0 = getelementptr i32, ptr %p, i64 %x
+  %v0 = load i32, ptr %p0, align 4
+  %d0 = sub i32 %v0, %cj
+  %s0 = mul i32 %d0, %d0
+  %acc.0 = add i32 %acc, %s0
+  %x1 = or disjoint i64 %x, 1
+  %p1 = getelementptr i32, ptr %p, i64 %x1
+  %v1 = load i32, ptr %p1, align 4
+  %d1 = sub i32 %v1, %cj
+  %s1 = mul i32 %d1, %d1
+  %acc.1 = add i32 %acc.0, %s1
+  %x2 = or disjoint i64 %x, 2
+  %p2 = getelementptr i32, ptr %p, i64 %x2
+  %v2 = load i32, ptr %p2, align 4
+  %d2 = sub i32 %v2, %cj
+  %s2 = mul i32 %d2, %d2
+  %acc.2 = add i32 %acc.1, %s2
+  %x3 = or disjoint i64 %x, 3
+  %p3 = getelementptr i32, ptr %p, i64 %x3
+  %v3 = load i32, ptr %p3, align 4
+  %d3 = sub i32 %v3, %cj
+  %s3 = mul i32 %d3, %d3
+  %acc.3 = add i32 %acc.2, %s3
+  %x.next = add nuw i64 %x, 4
+  %done = icmp uge i64 %x.next, %dims4
+  br i1 %done, label %outer.latch, label %loop
+
+outer.latch:
+  %sum = phi i32 [ %acc.3, %loop ]
+  %wide = zext i32 %sum to i64
+  %better = icmp ult i64 %wide, %best
+  %best.next = select i1 %better, i64 %wide, i64 %best
+  %arg.next = select i1 %better, i64 %j, i64 %arg
+  %j.next = add nuw i64 %j, 1
+  %more = icmp ult i64 %j.next, %k
+  br i1 %more, label %outer, label %exit
+
+exit:
+  %high = shl i64 %arg.next, 32
+  %result = or i64 %high, %best.next
+  ret i64 %result
+}
+
 ; A kernel entry, so that the driver's IR builds take the file too.
 define ptx_kernel void @dots(ptr noalias readonly %a, ptr noalias readonly %b, ptr %out, i64 %n, i64 %m) {
 entry:

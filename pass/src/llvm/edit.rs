@@ -593,6 +593,34 @@ extern "C" {
     fn sl1_peel_first_iteration(function: LLVMValueRef, header: LLVMBasicBlockRef) -> i32;
 }
 
+/// Takes the conditional branch `branch` (of `function`) out of the
+/// innermost loop holding it, when its condition is computed outside that
+/// loop: the loop is copied, the original always goes to the branch's first
+/// successor and the copy to its second, and the loop's preheader chooses.
+/// False (nothing changed) when there is no such loop, the condition changes
+/// in it, it has more than `max_instructions` instructions or a convergent
+/// call. The blocks the folded branches no longer reach stay until
+/// `remove_unreachable_blocks`.
+pub fn unswitch_branch(
+    function: LLVMValueRef,
+    branch: LLVMValueRef,
+    max_instructions: u32,
+) -> bool {
+    // SAFETY: `branch` is a live instruction of the live `function`.
+    unsafe { sl1_unswitch_branch(function, branch, max_instructions) != 0 }
+}
+
+/// Deletes the blocks of `function` that no path from its entry reaches.
+pub fn remove_unreachable_blocks(function: LLVMValueRef) {
+    // SAFETY: `function` is a live function with a body.
+    unsafe { sl1_remove_unreachable_blocks(function) }
+}
+
+extern "C" {
+    fn sl1_unswitch_branch(function: LLVMValueRef, branch: LLVMValueRef, max: u32) -> i32;
+    fn sl1_remove_unreachable_blocks(function: LLVMValueRef);
+}
+
 /// Inserts `freeze inst` right after `inst` (not a phi or terminator) and
 /// sends every other use of `inst` through it.
 pub fn freeze_after(inst: LLVMValueRef) -> LLVMValueRef {

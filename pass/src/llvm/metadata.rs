@@ -86,6 +86,26 @@ pub fn mark_loop(latch_branch: LLVMValueRef, name: &str) {
     }
 }
 
+/// Marks `inst` (live) with an empty node of the kind `name`: a note the
+/// pass leaves for itself (`sl1.vec.versioned`), which copies of `inst` keep.
+pub fn tag(inst: LLVMValueRef, name: &str) {
+    // SAFETY: builds an empty node in the live instruction's context.
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(inst));
+        let node = LLVMMDNodeInContext2(ctx, std::ptr::null_mut(), 0);
+        LLVMSetMetadata(inst, md_kind(ctx, name), LLVMMetadataAsValue(ctx, node));
+    }
+}
+
+/// Whether `inst` (live) carries a node of the kind `name` (see `tag`).
+pub fn has_tag(inst: LLVMValueRef, name: &str) -> bool {
+    // SAFETY: reads the live instruction's metadata.
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(inst));
+        !LLVMGetMetadata(inst, md_kind(ctx, name)).is_null()
+    }
+}
+
 /// SAFETY (for callers): `ctx` is live.
 unsafe fn md_string(ctx: LLVMContextRef, s: &str) -> LLVMMetadataRef {
     LLVMMDStringInContext2(ctx, s.as_ptr().cast(), s.len())

@@ -52,6 +52,7 @@ const VECTOR_SPACES: [u32; 5] = [0, 1, 3, 4, 5];
 /// how many loops got one.
 pub fn vectorize_aligned_loads(module: &Module<'_>) -> usize {
     let mut versioned = 0;
+    let mut choices = Vec::new();
     for function in module.get_functions() {
         let view = Function::of(module, function);
         if view.is_declaration() {
@@ -65,13 +66,35 @@ pub fn vectorize_aligned_loads(module: &Module<'_>) -> usize {
             // rebuilds the loop's phis, so the plan is made again after it.
             edit::split_edge(first.preheader, block, "sl1.vec.check");
             if let Some(plan) = LoopPlan::of(view, block) {
-                plan.version();
+                choices.push(plan.version());
                 versioned += 1;
             }
+        }
+        // After the walk over the blocks, which unswitching would change.
+        // The alignment test first: the trips test, the same for a warp's
+        // threads, is cheap where it is and follows only where the loop is
+        // copied anyway.
+        let raw = function.as_value_ref();
+        let mut unswitched = 0;
+        for branches in choices.drain(..) {
+            unswitched += branches
+                .into_iter()
+                .take_while(|branch| edit::unswitch_branch(raw, *branch, MAX_UNSWITCHED_LOOP))
+                .count();
+        }
+        if unswitched > 0 {
+            edit::remove_unreachable_blocks(raw);
         }
     }
     versioned
 }
+
+/// The note on the back edge of a versioned loop and of its copies.
+const VERSIONED: &str = "sl1.vec.versioned";
+
+/// Instructions of the loop around a checked loop, at most, that the checks
+/// are taken out of (the loop is copied once per check).
+const MAX_UNSWITCHED_LOOP: u32 = 400;
 
 /// What addresses move with: `base + scale * (phi + invariants)` bytes for
 /// an integer induction variable `phi`, or the pointer induction variable
@@ -156,6 +179,11 @@ impl LoopPlan {
     fn of(function: Function<'_>, block: LLVMBasicBlockRef) -> Option<LoopPlan> {
         let successors = edit::successors(block);
         if successors.len() != 2 || !successors.contains(&block) {
+            return None;
+        }
+        // A loop versioned already, or a copy of one (the loop around it
+        // copied for its checks): nothing more to do.
+        if metadata::has_tag(edit::terminator(block), VERSIONED) {
             return None;
         }
         let exit = *successors.iter().find(|s| **s != block)?;
@@ -246,10 +274,14 @@ impl LoopPlan {
     }
 
     /// Puts the check on the entry edge, the vector copy beside the loop,
-    /// and merges what both compute for the code after them.
-    fn version(self) {
+    /// and merges what both compute for the code after them. Returns the
+    /// branches that choose between the copies: where their conditions do
+    /// not change in the loop around this one (a point's alignment, in the
+    /// loop over centroids), they are taken out of it.
+    fn version(self) -> Vec<LLVMValueRef> {
         // A block of its own (see vectorize_aligned_loads), ending in `br loop`.
         let check = self.preheader;
+        metadata::tag(edit::terminator(self.block), VERSIONED);
         let copy = edit::clone_blocks(&[self.block], self.exit, ".vec");
         let vector_block = copy.blocks[&self.block];
         merge_values_after(self.block, vector_block, self.exit, &copy.values);
@@ -306,7 +338,7 @@ impl LoopPlan {
         let cond = all.unwrap_or_else(|| build::const_int(build::i1_type(ctx), 0, false));
         drop(b);
         edit::erase(jump);
-        Builder::at_end(check).cond_br(cond, vector_block, self.block);
+        let choice = Builder::at_end(check).cond_br(cond, vector_block, self.block);
         for g in &self.groups {
             let loads: Vec<LLVMValueRef> = g.loads.iter().map(|a| copy.values[&a.load]).collect();
             let first = *edit::instructions(vector_block)
@@ -343,9 +375,17 @@ impl LoopPlan {
             drop(at);
             loads.into_iter().for_each(edit::erase);
         }
+        let mut choices = vec![choice];
         if let Some(test) = &self.trips {
-            add_short_copy(check, vector_block, self.exit, test, &on_entry);
+            choices.extend(add_short_copy(
+                check,
+                vector_block,
+                self.exit,
+                test,
+                &on_entry,
+            ));
         }
+        choices
     }
 }
 
@@ -367,10 +407,8 @@ fn add_short_copy(
     exit: LLVMBasicBlockRef,
     test: &ExitTest,
     on_entry: &HashMap<LLVMValueRef, LLVMValueRef>,
-) {
-    let Some(&start) = on_entry.get(&test.phi) else {
-        return;
-    };
+) -> Option<LLVMValueRef> {
+    let &start = on_entry.get(&test.phi)?;
     let trips = edit::split_edge(check, vector_block, "sl1.vec.trips");
     let short = edit::clone_blocks(&[vector_block], exit, ".short");
     let short_block = short.blocks[&vector_block];
@@ -403,7 +441,7 @@ fn add_short_copy(
     );
     drop(b);
     edit::erase(jump);
-    Builder::at_end(trips).cond_br(is_short, short_block, vector_block);
+    Some(Builder::at_end(trips).cond_br(is_short, short_block, vector_block))
 }
 
 /// How an integer expression may wrap: an extension above it needs its adds
