@@ -27,6 +27,14 @@
 //! address by a multiple of 2^32 elements, which keeps it modulo 16, so an
 //! address aligned in the first iteration is in every one; the check
 //! copies the first iteration's address arithmetic.
+//!
+//! ptxas unrolls the copy 4 times more, which pays in long loops and costs
+//! in loops entered often for an iteration or two, so a twin of the copy it
+//! keeps rolled runs where the exit test's bound is under 4 iterations
+//! away. Where the checks' answers are the same in every iteration of the
+//! loop around (a point's alignment, in kmeans's loop over centroids), that
+//! loop is copied and the checks made once in front of it
+//! (`llvm/unswitch.cpp`).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -52,12 +60,12 @@ const VECTOR_SPACES: [u32; 5] = [0, 1, 3, 4, 5];
 /// how many loops got one.
 pub fn vectorize_aligned_loads(module: &Module<'_>) -> usize {
     let mut versioned = 0;
-    let mut choices = Vec::new();
     for function in module.get_functions() {
         let view = Function::of(module, function);
         if view.is_declaration() {
             continue;
         }
+        let mut choices = Vec::new();
         for block in edit::blocks(function.as_value_ref()) {
             let Some(first) = LoopPlan::of(view, block) else {
                 continue;
@@ -76,7 +84,7 @@ pub fn vectorize_aligned_loads(module: &Module<'_>) -> usize {
         // copied anyway.
         let raw = function.as_value_ref();
         let mut unswitched = 0;
-        for branches in choices.drain(..) {
+        for branches in choices {
             unswitched += branches
                 .into_iter()
                 .take_while(|branch| edit::unswitch_branch(raw, *branch, MAX_UNSWITCHED_LOOP))
