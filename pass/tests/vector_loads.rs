@@ -287,7 +287,7 @@ fn run_nearest(module: &Module<'_>, skew: usize, dims4: u64, k: u64) -> (u64, u3
     };
     let refs: Vec<_> = args.iter().collect();
     let nearest = module.get_function("nearest").unwrap();
-    // SAFETY: @nearest takes three pointers-and-i64s as above, returns an i64.
+    // SAFETY: @nearest takes two pointers, two i64s and a pointer, returns an i64.
     let result = unsafe { engine.run_function(nearest, &refs) }.as_int(false);
     engine.remove_module(module).unwrap();
     (result, mark)
@@ -308,8 +308,8 @@ fn checks_the_same_for_every_iteration_around_are_taken_out_of_that_loop() {
         "{nearest}"
     );
     assert_eq!(nearest.matches("load <4 x i32>").count(), 2, "{nearest}");
-    // Each test made once, before the loop over centres: its block is not
-    // one the loop's latch branches back to.
+    // Each test made once, for all three copies (which copy runs when is
+    // checked below).
     assert_eq!(
         nearest.matches("%sl1.vec.short = icmp").count(),
         1,
