@@ -2,9 +2,10 @@
 //! (`llvm/unswitch.cpp`), on the CPU with `lli-22`: kmeans's loop nest
 //! (`tests/data/nearest.ll`), whose loop over a point's coordinates gets a
 //! vector copy and a short-trip twin, checked once per point instead of once
-//! per centre. Points aligned and not, as few coordinates as a twin runs
-//! and more, and a count that leaves a remainder, each compared with the
-//! plain build.
+//! per centre, and whose guards (no coordinates, fewer than 4, a remainder)
+//! then leave the loop over centres too. Points aligned and not, none or
+//! fewer coordinates than a vector, as few as a twin runs and more, and
+//! counts that leave a remainder, each compared with the plain build.
 
 use sl1_driver::build_ir::compile_text;
 use sl1_fuzz::cpu::{run, CpuRun, Order};
@@ -69,7 +70,7 @@ fn the_loop_copied_for_its_checks_computes_what_the_plain_build_does() {
         tuned.contains(".unswitched") && tuned.contains("load <4 x i32>"),
         "the loop over centres is copied for the vector loads' checks"
     );
-    for dims in [4, 8, 12, 16, 20, 6] {
+    for dims in [0, 1, 3, 4, 5, 8, 12, 16, 20, 6] {
         for skew in [0, 4, 8] {
             let want = nearest(&plain, dims, skew);
             let got = nearest(&tuned, dims, skew);

@@ -6,9 +6,10 @@
 
 mod common;
 
+use inkwell::basic_block::BasicBlock;
 use inkwell::context::Context;
 use inkwell::module::Module;
-use inkwell::values::{AnyValue, GenericValue};
+use inkwell::values::{AnyValue, FunctionValue, GenericValue, Operand};
 use sl1_pass::tuning::vectorize_aligned_loads;
 
 fn load(context: &Context) -> Module<'_> {
@@ -40,7 +41,7 @@ fn words(storage: &mut [u128]) -> &mut [u32] {
 fn loops_reading_aligned_pieces_get_a_copy_and_the_others_stay() {
     let context = Context::create();
     let module = load(&context);
-    assert_eq!(vectorize_aligned_loads(&module), 4);
+    assert_eq!(vectorize_aligned_loads(&module), 5);
     module.verify().unwrap();
     let dot = text(&module, "dot");
     // One vector load in the copy, one in its short-trip twin.
@@ -85,7 +86,7 @@ fn latch_has_loop_metadata(
 fn the_short_trip_copy_alone_is_kept_from_unrolling() {
     let context = Context::create();
     let module = load(&context);
-    assert_eq!(vectorize_aligned_loads(&module), 4);
+    assert_eq!(vectorize_aligned_loads(&module), 5);
     for function in ["dot", "floats", "rows_int"] {
         assert!(latch_has_loop_metadata(
             &context,
@@ -116,7 +117,7 @@ fn the_copy_computes_what_the_loop_did_aligned_or_not() {
     let context = Context::create();
     let original = load(&context);
     let tuned = load(&context);
-    assert_eq!(vectorize_aligned_loads(&tuned), 4);
+    assert_eq!(vectorize_aligned_loads(&tuned), 5);
     // m = 8: two iterations, the short-trip copy; m = 32: eight, the other.
     for m in [8usize, 32] {
         compare_runs(&context, &original, &tuned, m);
@@ -206,7 +207,7 @@ fn compare_runs<'c>(context: &'c Context, original: &Module<'c>, tuned: &Module<
 fn the_copies_run_exactly_when_the_first_address_is_aligned_each_for_its_trips() {
     let context = Context::create();
     let module = load(&context);
-    assert_eq!(vectorize_aligned_loads(&module), 4);
+    assert_eq!(vectorize_aligned_loads(&module), 5);
     // Mark the copies: each writes its own number over the first float as it
     // loops.
     let floats = module.get_function("floats").unwrap();
@@ -259,7 +260,7 @@ fn the_copies_run_exactly_when_the_first_address_is_aligned_each_for_its_trips()
 /// Runs @nearest of `module` on `k` centres and a point of `dims4` values
 /// starting `skew` words into 16-byte-aligned storage; returns its result
 /// and what the copies wrote to the mark.
-fn run_nearest(module: &Module<'_>, skew: usize, dims4: u64, k: u64) -> (u64, u32) {
+fn run_nearest(module: &Module<'_>, name: &str, skew: usize, dims4: u64, k: u64) -> (u64, u32) {
     let context = module.get_context();
     let i64t = context.i64_type();
     let mut point = aligned_words(dims4 as usize + 4);
@@ -286,8 +287,8 @@ fn run_nearest(module: &Module<'_>, skew: usize, dims4: u64, k: u64) -> (u64, u3
         ]
     };
     let refs: Vec<_> = args.iter().collect();
-    let nearest = module.get_function("nearest").unwrap();
-    // SAFETY: @nearest takes two pointers, two i64s and a pointer, returns an i64.
+    let nearest = module.get_function(name).unwrap();
+    // SAFETY: @nearest (and @nearest_guarded) takes two pointers, two i64s and a pointer, returns an i64.
     let result = unsafe { engine.run_function(nearest, &refs) }.as_int(false);
     engine.remove_module(module).unwrap();
     (result, mark)
@@ -297,7 +298,7 @@ fn run_nearest(module: &Module<'_>, skew: usize, dims4: u64, k: u64) -> (u64, u3
 fn checks_the_same_for_every_iteration_around_are_taken_out_of_that_loop() {
     let context = Context::create();
     let module = load(&context);
-    assert_eq!(vectorize_aligned_loads(&module), 4);
+    assert_eq!(vectorize_aligned_loads(&module), 5);
     module.verify().unwrap();
     let nearest = text(&module, "nearest");
     // The loop over centres three times: aligned and short, aligned, and
@@ -352,8 +353,8 @@ fn checks_the_same_for_every_iteration_around_are_taken_out_of_that_loop() {
     module.verify().unwrap();
     for dims4 in [4u64, 8, 12, 16, 32] {
         for skew in 0..4 {
-            let (result, copy) = run_nearest(&module, skew, dims4, 5);
-            let (expected, _) = run_nearest(&original, skew, dims4, 5);
+            let (result, copy) = run_nearest(&module, "nearest", skew, dims4, 5);
+            let (expected, _) = run_nearest(&original, "nearest", skew, dims4, 5);
             assert_eq!(result, expected, "{dims4} values, {skew} words past 16 B");
             let wanted = match (skew, dims4 < 16) {
                 (0, true) => 1,
@@ -361,6 +362,95 @@ fn checks_the_same_for_every_iteration_around_are_taken_out_of_that_loop() {
                 _ => 3,
             };
             assert_eq!(copy, wanted, "{dims4} values, {skew} words past 16 B");
+        }
+    }
+}
+
+/// The blocks of `function` on a cycle through `block`: those it reaches
+/// that reach it back.
+fn cycle_through<'c>(function: FunctionValue<'c>, block: BasicBlock<'c>) -> Vec<BasicBlock<'c>> {
+    let successors = |b: BasicBlock<'c>| -> Vec<BasicBlock<'c>> {
+        let t = b.get_terminator().unwrap();
+        (0..t.get_num_operands())
+            .filter_map(|i| match t.get_operand(i) {
+                Some(Operand::Block(s)) => Some(s),
+                _ => None,
+            })
+            .collect()
+    };
+    let reach = |from: BasicBlock<'c>| -> Vec<BasicBlock<'c>> {
+        let mut seen = vec![from];
+        let mut work = vec![from];
+        while let Some(b) = work.pop() {
+            for s in successors(b) {
+                if !seen.contains(&s) {
+                    seen.push(s);
+                    work.push(s);
+                }
+            }
+        }
+        seen
+    };
+    reach(block)
+        .into_iter()
+        .filter(|b| reach(*b).contains(&block))
+        .filter(|b| function.get_basic_block_iter().any(|f| f == *b))
+        .collect()
+}
+
+/// The tests on @nearest_guarded's guards (none, fewer than 4, a remainder)
+/// made on a cycle through `block`.
+fn guards_on_cycle(function: FunctionValue<'_>, block: BasicBlock<'_>) -> Vec<String> {
+    cycle_through(function, block)
+        .into_iter()
+        .map(|b| b.get_terminator().unwrap().print_to_string().to_string())
+        .filter(|t| ["%none,", "%few,", "%whole,"].iter().any(|g| t.contains(g)))
+        .collect()
+}
+
+#[test]
+fn guards_the_same_for_every_centre_leave_the_loop_around_the_short_twin() {
+    let context = Context::create();
+    let original = load(&context);
+    let module = load(&context);
+    vectorize_aligned_loads(&module);
+    module.verify().unwrap();
+    // Before: each centre tests all three guards.
+    let plain = original.get_function("nearest_guarded").unwrap();
+    let plain_loop = plain
+        .get_basic_block_iter()
+        .find(|b| b.get_name().to_str() == Ok("loop"))
+        .unwrap();
+    assert_eq!(guards_on_cycle(plain, plain_loop).len(), 3);
+    // After: the twin runs in two copies of the loop over centres (with a
+    // remainder and without), neither of which tests a guard.
+    let function = module.get_function("nearest_guarded").unwrap();
+    let loop_kind = context.get_kind_id("llvm.loop");
+    let twins: Vec<_> = function
+        .get_basic_block_iter()
+        .filter(|b| {
+            b.get_terminator()
+                .unwrap()
+                .get_metadata(loop_kind)
+                .is_some()
+                && b.get_instructions()
+                    .any(|i| i.print_to_string().to_string().contains("load <4 x i32>"))
+        })
+        .collect();
+    assert_eq!(twins.len(), 2, "{}", text(&module, "nearest_guarded"));
+    for twin in twins {
+        assert_eq!(
+            guards_on_cycle(function, twin),
+            Vec::<String>::new(),
+            "{}",
+            text(&module, "nearest_guarded")
+        );
+    }
+    for dims in 0..=20u64 {
+        for skew in 0..4 {
+            let (result, _) = run_nearest(&module, "nearest_guarded", skew, dims, 5);
+            let (expected, _) = run_nearest(&original, "nearest_guarded", skew, dims, 5);
+            assert_eq!(result, expected, "{dims} values, {skew} words past 16 B");
         }
     }
 }

@@ -296,6 +296,97 @@ exit:
   ret i64 %result
 }
 
+; @nearest for any count of values, as LLVM's runtime unrolling leaves the
+; loop over them: a guard for none, a test for fewer than 4 (the remainder
+; loop alone), the loop by 4, and a test for a remainder. The guards' answers
+; are the same for every centre: the loop over centres that enters the
+; short-trip twin is copied until it makes none of them.
+define i64 @nearest_guarded(ptr noalias readonly %p, ptr noalias readonly %c, i64 %k, i64 %dims, ptr %mark) {
+entry:
+  %none = icmp eq i64 %dims, 0
+  %few = icmp ult i64 %dims, 4
+  %dims4 = and i64 %dims, -4
+  %rest = and i64 %dims, 3
+  %whole = icmp eq i64 %rest, 0
+  br label %outer
+
+outer:
+  %j = phi i64 [ 0, %entry ], [ %j.next, %outer.latch ]
+  %best = phi i64 [ -1, %entry ], [ %best.next, %outer.latch ]
+  %arg = phi i64 [ 0, %entry ], [ %arg.next, %outer.latch ]
+  %cp = getelementptr i32, ptr %c, i64 %j
+  %cj = load i32, ptr %cp, align 4
+  br i1 %none, label %outer.latch, label %some
+
+some:
+  br i1 %few, label %tail.pre, label %loop
+
+loop:
+  %x = phi i64 [ 0, %some ], [ %x.next, %loop ]
+  %acc = phi i32 [ 0, %some ], [ %acc.3, %loop ]
+  %p0 = getelementptr i32, ptr %p, i64 %x
+  %v0 = load i32, ptr %p0, align 4
+  %d0 = sub i32 %v0, %cj
+  %s0 = mul i32 %d0, %d0
+  %acc.0 = add i32 %acc, %s0
+  %x1 = or disjoint i64 %x, 1
+  %p1 = getelementptr i32, ptr %p, i64 %x1
+  %v1 = load i32, ptr %p1, align 4
+  %d1 = sub i32 %v1, %cj
+  %s1 = mul i32 %d1, %d1
+  %acc.1 = add i32 %acc.0, %s1
+  %x2 = or disjoint i64 %x, 2
+  %p2 = getelementptr i32, ptr %p, i64 %x2
+  %v2 = load i32, ptr %p2, align 4
+  %d2 = sub i32 %v2, %cj
+  %s2 = mul i32 %d2, %d2
+  %acc.2 = add i32 %acc.1, %s2
+  %x3 = or disjoint i64 %x, 3
+  %p3 = getelementptr i32, ptr %p, i64 %x3
+  %v3 = load i32, ptr %p3, align 4
+  %d3 = sub i32 %v3, %cj
+  %s3 = mul i32 %d3, %d3
+  %acc.3 = add i32 %acc.2, %s3
+  %x.next = add nuw i64 %x, 4
+  %done = icmp uge i64 %x.next, %dims4
+  br i1 %done, label %loop.exit, label %loop
+
+loop.exit:
+  br i1 %whole, label %outer.latch, label %tail.pre
+
+tail.pre:
+  %x.t = phi i64 [ 0, %some ], [ %dims4, %loop.exit ]
+  %acc.t = phi i32 [ 0, %some ], [ %acc.3, %loop.exit ]
+  br label %tail
+
+tail:
+  %xt = phi i64 [ %x.t, %tail.pre ], [ %xt.next, %tail ]
+  %acct = phi i32 [ %acc.t, %tail.pre ], [ %acct.next, %tail ]
+  %pt = getelementptr i32, ptr %p, i64 %xt
+  %vt = load i32, ptr %pt, align 4
+  %dt = sub i32 %vt, %cj
+  %st = mul i32 %dt, %dt
+  %acct.next = add i32 %acct, %st
+  %xt.next = add nuw i64 %xt, 1
+  %tdone = icmp eq i64 %xt.next, %dims
+  br i1 %tdone, label %outer.latch, label %tail
+
+outer.latch:
+  %sum = phi i32 [ 0, %outer ], [ %acc.3, %loop.exit ], [ %acct.next, %tail ]
+  %wide = zext i32 %sum to i64
+  %better = icmp ult i64 %wide, %best
+  %best.next = select i1 %better, i64 %wide, i64 %best
+  %arg.next = select i1 %better, i64 %j, i64 %arg
+  %j.next = add nuw i64 %j, 1
+  %more = icmp ult i64 %j.next, %k
+  br i1 %more, label %outer, label %exit
+
+exit:
+  %high = shl i64 %arg.next, 32
+  %result = or i64 %high, %best.next
+  ret i64 %result
+}
+
 ; A kernel entry, so that the driver's IR builds take the file too.
 define ptx_kernel void @dots(ptr noalias readonly %a, ptr noalias readonly %b, ptr %out, i64 %n, i64 %m) {
 entry:

@@ -610,6 +610,32 @@ pub fn unswitch_branch(
     unsafe { sl1_unswitch_branch(function, branch, max_instructions) != 0 }
 }
 
+/// Takes the tests whose answer is the same in every iteration out of the
+/// innermost loops holding `blocks` (conditional branches of the loop's
+/// own blocks, both successors inside it, conditions computed outside it),
+/// as `unswitch_branch` does, at most `max_copies` copies for each loop and
+/// each copy of at most `max_instructions` instructions. Deletes the blocks
+/// no path reaches, so `blocks` may be gone after; returns the copies made.
+pub fn unswitch_invariant_tests(
+    function: LLVMValueRef,
+    blocks: &[LLVMBasicBlockRef],
+    max_instructions: u32,
+    max_copies: u32,
+) -> u32 {
+    let mut blocks = blocks.to_vec();
+    // SAFETY: `blocks` are live blocks of the live `function`, read before
+    // anything is deleted; the array outlives the call.
+    unsafe {
+        sl1_unswitch_invariant_tests(
+            function,
+            blocks.as_mut_ptr(),
+            blocks.len() as u32,
+            max_instructions,
+            max_copies,
+        )
+    }
+}
+
 /// Deletes the blocks of `function` that no path from its entry reaches.
 pub fn remove_unreachable_blocks(function: LLVMValueRef) {
     // SAFETY: `function` is a live function with a body.
@@ -619,6 +645,13 @@ pub fn remove_unreachable_blocks(function: LLVMValueRef) {
 extern "C" {
     fn sl1_unswitch_branch(function: LLVMValueRef, branch: LLVMValueRef, max: u32) -> i32;
     fn sl1_remove_unreachable_blocks(function: LLVMValueRef);
+    fn sl1_unswitch_invariant_tests(
+        function: LLVMValueRef,
+        blocks: *mut LLVMBasicBlockRef,
+        count: u32,
+        max_instructions: u32,
+        max_copies: u32,
+    ) -> u32;
 }
 
 /// Inserts `freeze inst` right after `inst` (not a phi or terminator) and

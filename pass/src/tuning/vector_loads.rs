@@ -84,13 +84,32 @@ pub fn vectorize_aligned_loads(module: &Module<'_>) -> usize {
         // copied anyway.
         let raw = function.as_value_ref();
         let mut unswitched = 0;
+        // Blocks of the loops around that now always enter a short twin.
+        let mut short_arounds = Vec::new();
         for branches in choices {
-            unswitched += branches
-                .into_iter()
-                .take_while(|branch| edit::unswitch_branch(raw, *branch, MAX_UNSWITCHED_LOOP))
+            // The trips test's block stays in the copy that keeps the twin.
+            let trips = branches.get(1).map(|b| edit::parent_block(*b));
+            let moved = branches
+                .iter()
+                .take_while(|branch| edit::unswitch_branch(raw, **branch, MAX_UNSWITCHED_LOOP))
                 .count();
+            unswitched += moved;
+            if moved == branches.len() {
+                short_arounds.extend(trips);
+            }
         }
-        if unswitched > 0 {
+        // A loop around entering a short twin once an iteration also pays the
+        // guards LLVM's unrolling put around it (no iterations, fewer than an
+        // unrolled one, a remainder) every time: where their answers are the
+        // same in every iteration, they go out too.
+        if !short_arounds.is_empty() {
+            edit::unswitch_invariant_tests(
+                raw,
+                &short_arounds,
+                MAX_UNSWITCHED_LOOP,
+                MAX_GUARD_COPIES,
+            );
+        } else if unswitched > 0 {
             edit::remove_unreachable_blocks(raw);
         }
     }
@@ -103,6 +122,11 @@ const VERSIONED: &str = "sl1.vec.versioned";
 /// Instructions of the loop around a checked loop, at most, that the checks
 /// are taken out of (the loop is copied once per check).
 const MAX_UNSWITCHED_LOOP: u32 = 400;
+
+/// Copies of a loop around a short twin, at most, that its other tests
+/// taken out make (kmeans: three, for its coordinates' count being zero,
+/// under 4, or not a multiple of 4).
+const MAX_GUARD_COPIES: u32 = 3;
 
 /// What addresses move with: `base + scale * (phi + invariants)` bytes for
 /// an integer induction variable `phi`, or the pointer induction variable
