@@ -683,35 +683,41 @@ int main() {
     }
     failures += report("tuned", ok);
   }
-  { // dynamic shared memory beside the lines, points read once per entry
-    const unsigned k = 37, dims = 3;
-    size_t n = total * 41 + 5, chunk = (n + total - 1) / total;
-    std::vector<int> points(n * dims), table(k * dims);
-    for (auto &v : points) v = (int)(next_random() % 2001) - 1000;
-    for (auto &v : table) v = (int)(next_random() % 2001) - 1000;
-    int *dpoints = to_device(points), *dtable = to_device(table);
-    int *dbest = poisoned<int>(n);
-    nearest<<<blocks, threads, k * dims * sizeof(int)>>>(dpoints, dtable, dbest, n, chunk, k,
-                                                        dims);
-    CUDA_CHECK(cudaGetLastError());
-    auto out = to_host(dbest, n);
+  { // dynamic shared memory beside the lines, points read once per entry;
+    // coordinates none, fewer than a vector, one vector (the loop over
+    // entries without an inner loop), several, and with a remainder, the
+    // points 16-byte aligned or not
+    const unsigned k = 37;
     bool ok = true;
-    for (size_t p = 0; p < n; ++p) {
-      int pick = 0;
-      long long pick_d = -1;
-      for (unsigned j = 0; j < k; ++j) {
-        long long d = 0;
-        for (unsigned x = 0; x < dims; ++x) {
-          long long diff = (long long)points[p * dims + x] - table[j * dims + x];
-          d += diff * diff;
-        }
-        if (pick_d < 0 || d < pick_d) {
-          pick_d = d;
-          pick = (int)j;
+    for (unsigned dims : {3u, 4u, 8u, 13u, 0u})
+      for (size_t skew : {0, 1}) {
+        size_t n = total * 41 + 5, chunk = (n + total - 1) / total;
+        std::vector<int> points(skew + n * dims), table(k * dims);
+        for (auto &v : points) v = (int)(next_random() % 2001) - 1000;
+        for (auto &v : table) v = (int)(next_random() % 2001) - 1000;
+        int *dpoints = to_device(points), *dtable = to_device(table);
+        int *dbest = poisoned<int>(n);
+        nearest<<<blocks, threads, k * dims * sizeof(int)>>>(dpoints + skew, dtable, dbest, n,
+                                                            chunk, k, dims);
+        CUDA_CHECK(cudaGetLastError());
+        auto out = to_host(dbest, n);
+        for (size_t p = 0; p < n; ++p) {
+          int pick = 0;
+          long long pick_d = -1;
+          for (unsigned j = 0; j < k; ++j) {
+            long long d = 0;
+            for (unsigned x = 0; x < dims; ++x) {
+              long long diff = (long long)points[skew + p * dims + x] - table[j * dims + x];
+              d += diff * diff;
+            }
+            if (pick_d < 0 || d < pick_d) {
+              pick_d = d;
+              pick = (int)j;
+            }
+          }
+          ok &= out[p] == pick;
         }
       }
-      ok &= out[p] == pick;
-    }
     failures += report("nearest", ok);
   }
   { // lines

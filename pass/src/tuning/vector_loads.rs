@@ -84,11 +84,22 @@ pub fn vectorize_aligned_loads(module: &Module<'_>) -> usize {
         // copied anyway.
         let raw = function.as_value_ref();
         let mut unswitched = 0;
-        // Blocks of the loops around that now always enter a short twin.
+        // Blocks of the loops around that now always enter a short twin, and
+        // the twins' headers.
         let mut short_arounds = Vec::new();
-        for branches in choices {
-            // The trips test's block stays in the copy that keeps the twin.
-            let trips = branches.get(1).map(|b| edit::parent_block(*b));
+        let mut twins = Vec::new();
+        // The trips test's block stays in the copy that keeps the twin, its
+        // first successor (read before any unswitching, which gives loops
+        // preheaders).
+        let choices: Vec<_> = choices
+            .into_iter()
+            .map(|branches| {
+                let trips = branches.get(1).map(|b| edit::parent_block(*b));
+                let twin = trips.map(|t| edit::successors(t)[0]);
+                (branches, trips, twin)
+            })
+            .collect();
+        for (branches, trips, twin) in choices {
             let moved = branches
                 .iter()
                 .take_while(|branch| edit::unswitch_branch(raw, **branch, MAX_UNSWITCHED_LOOP))
@@ -96,13 +107,22 @@ pub fn vectorize_aligned_loads(module: &Module<'_>) -> usize {
             unswitched += moved;
             if moved == branches.len() {
                 short_arounds.extend(trips);
+                twins.extend(twin);
             }
         }
         // A loop around entering a short twin once an iteration also pays the
         // guards LLVM's unrolling put around it (no iterations, fewer than an
         // unrolled one, a remainder) every time: where their answers are the
-        // same in every iteration, they go out too.
+        // same in every iteration, they go out too. The twin's first
+        // iteration goes in front of it first, so that where the twin runs
+        // once (kmeans's four coordinates) the test for a second iteration is
+        // one of them, and the copy of the loop around that makes no second
+        // one has no inner loop left (which ptxas schedules far better).
         if !short_arounds.is_empty() {
+            edit::remove_unreachable_blocks(raw);
+            for twin in twins {
+                edit::peel_first_iteration(raw, twin);
+            }
             edit::unswitch_invariant_tests(
                 raw,
                 &short_arounds,
@@ -126,7 +146,7 @@ const MAX_UNSWITCHED_LOOP: u32 = 400;
 /// Copies of a loop around a short twin, at most, that its other tests
 /// taken out make (kmeans: three, for its coordinates' count being zero,
 /// under 4, or not a multiple of 4).
-const MAX_GUARD_COPIES: u32 = 3;
+const MAX_GUARD_COPIES: u32 = 6;
 
 /// What addresses move with: `base + scale * (phi + invariants)` bytes for
 /// an integer induction variable `phi`, or the pointer induction variable
