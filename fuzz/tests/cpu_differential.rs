@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use sl1_driver::build_ir::compile_text;
+use sl1_driver::build_ir::{compile_text, Compiled};
 use sl1_fuzz::case::{case, differences};
 use sl1_fuzz::cpu::{run, CpuRun, Order};
 use sl1_fuzz::launches::{case_run, with_line_buffers};
@@ -154,6 +154,14 @@ fn every_mode_computes_the_plain_bytes_on_the_cpu() {
 /// The first three seeds from 151501 whose IR has `marker` and whose
 /// default build's report passes `made`.
 fn first_seeds_built_so(marker: &str, made: impl Fn(&TuningReport) -> bool) -> Vec<u64> {
+    first_seeds_compiled_so(marker, |c| {
+        c.report.device_tuning.as_ref().is_some_and(&made)
+    })
+}
+
+/// The first three seeds from 151501 whose IR has `marker` and whose
+/// default build passes `made`.
+fn first_seeds_compiled_so(marker: &str, made: impl Fn(&Compiled) -> bool) -> Vec<u64> {
     let modes = modes::all();
     let default = modes
         .iter()
@@ -167,7 +175,7 @@ fn first_seeds_built_so(marker: &str, made: impl Fn(&TuningReport) -> bool) -> V
             }
             let c = compile_text(&kernel.ir, &format!("k{seed}"), &default.args, true)
                 .unwrap_or_else(|e| panic!("seed {seed} default: {e:#}"));
-            c.report.device_tuning.as_ref().is_some_and(&made)
+            made(&c)
         })
         .take(3)
         .collect();
@@ -216,6 +224,18 @@ fn peeled_compares_compute_the_plain_bytes_on_the_cpu() {
 #[test]
 fn vector_loads_compute_the_plain_bytes_on_the_cpu() {
     let seeds = first_seeds_built_so("%wtrips", |t| t.vector_loads > 0);
+    every_mode_computes_the_plain_bytes(&seeds);
+}
+
+/// Window loops run again in a loop of rounds around them (kmeans's nest):
+/// the vector loads' checks and the short twin's other tests go out of the
+/// loop of rounds (`.unswitched` copies), the twin's first iteration in
+/// front of it (`.peel`).
+#[test]
+fn rounds_around_windows_compute_the_plain_bytes_on_the_cpu() {
+    let seeds = first_seeds_compiled_so("%rtrips", |c| {
+        c.text.contains(".unswitched") && c.text.contains(".peel")
+    });
     every_mode_computes_the_plain_bytes(&seeds);
 }
 

@@ -2,12 +2,12 @@
 //! roles of `spec::Role`, so what is drawn is valid by construction (the
 //! tests check it with `KernelSpec::validate`).
 //!
-//! Four streams: `rng` draws what the first generator drew, in the same
+//! Five streams: `rng` draws what the first generator drew, in the same
 //! order, `x` every later feature (offsets and under-aligned accesses,
 //! more kernels, 2-D and dynamic shared memory, collectives, float atomics,
 //! scans, helper calls), `y` the byte maps and pattern compares, and `z`
 //! the window inner loops, tallies, adds to one element and switches, each
-//! drawn after the ones before. A seed none of whose new features is drawn
+//! drawn after the ones before, and `w` the loops around window loops. A seed none of whose new features is drawn
 //! gives the same kernel as before, so seeds in reports and tests keep
 //! their meaning.
 
@@ -24,6 +24,7 @@ pub fn spec(seed: u64) -> KernelSpec {
         x: ChaCha8Rng::seed_from_u64(seed ^ 0x5EED_F0E7_u64.rotate_left(32)),
         y: ChaCha8Rng::seed_from_u64(seed ^ 0xB17E_3A95_u64.rotate_left(17)),
         z: ChaCha8Rng::seed_from_u64(seed ^ 0x71D0_C0DE_u64.rotate_left(41)),
+        w: ChaCha8Rng::seed_from_u64(seed ^ 0x02E9_EA75_u64.rotate_left(23)),
         spec: KernelSpec {
             name: format!("k{seed}"),
             args: Vec::new(),
@@ -48,6 +49,7 @@ pub fn spec(seed: u64) -> KernelSpec {
     g.window_loops();
     g.counts();
     g.switches();
+    g.window_rounds();
     g.spec
 }
 
@@ -61,6 +63,8 @@ struct Gen {
     /// The stream of the window inner loops, tallies, adds to one element
     /// and switches, drawn last.
     z: ChaCha8Rng,
+    /// The stream of the loops around window loops, drawn after `z`'s.
+    w: ChaCha8Rng,
     spec: KernelSpec,
     /// The shared memory of the kernel being drawn.
     shared: SharedMem,
@@ -148,7 +152,23 @@ impl Gen {
                 trips,
                 ops,
                 window: true,
+                repeats: 0,
             });
+        }
+    }
+
+    /// Sometimes, around a window inner loop, a loop that runs it again a
+    /// few times (`Inner::repeats`): kmeans's nest.
+    fn window_rounds(&mut self) {
+        for slot in self.loop_slots() {
+            let window = matches!(&self.loop_at(slot).inner, Some(inner) if inner.window);
+            if !window || !self.w.random_bool(0.5) {
+                continue;
+            }
+            let repeats = self.w.random_range(2..=MAX_REPEATS);
+            if let Some(inner) = &mut self.loop_at(slot).inner {
+                inner.repeats = repeats;
+            }
         }
     }
 
@@ -507,6 +527,7 @@ impl Gen {
                 trips,
                 ops,
                 window: false,
+                repeats: 0,
             });
         }
         if self.xchance(0.12) {

@@ -439,7 +439,49 @@ impl Emitter<'_> {
         self.acc = self.val("accout", &format!("phi i64 {}", incoming.join(", ")));
     }
 
+    /// The inner loop, in its loop of rounds when it has one.
     fn inner(&mut self, inner: &crate::spec::Inner) {
+        if inner.repeats == 0 {
+            return self.inner_loop(inner);
+        }
+        // `umin(repeats, n)` rounds: a count the optimizer cannot see, so the
+        // rounds stay a loop around the inner one.
+        let rounds = self.val(
+            "rtrips",
+            &format!("call i64 @llvm.umin.i64(i64 %n, i64 {})", inner.repeats),
+        );
+        let pre = self.block.clone();
+        let head = self.label("round");
+        let exit = self.label("rdone");
+        self.line(&format!("br label %{head}"));
+        self.start(&head);
+        let r = self.fresh("r");
+        let racc = self.fresh("racc");
+        let outer_acc = self.acc.clone();
+        self.line(&format!(
+            "{r} = phi i64 [ 0, %{pre} ], [ @@RNEXT, @@RLATCH ]"
+        ));
+        self.line(&format!(
+            "{racc} = phi i64 [ {outer_acc}, %{pre} ], [ @@RACC, @@RLATCH ]"
+        ));
+        self.acc = racc;
+        self.inner_loop(inner);
+        let done = self.acc.clone();
+        let mixed = self.val("rmix", &format!("xor i64 {done}, {r}"));
+        let next = self.val("rn", &format!("add nuw i64 {r}, 1"));
+        let more = self.val("rmore", &format!("icmp ult i64 {next}, {rounds}"));
+        self.line(&format!("br i1 {more}, label %{head}, label %{exit}"));
+        let latch = self.block.clone();
+        self.body = self
+            .body
+            .replace("@@RNEXT", &next)
+            .replace("@@RACC", &mixed)
+            .replace("@@RLATCH", &format!("%{latch}"));
+        self.start(&exit);
+        self.acc = self.val("rout", &format!("phi i64 [ {mixed}, %{latch} ]"));
+    }
+
+    fn inner_loop(&mut self, inner: &crate::spec::Inner) {
         // A window loop runs to the chunk's end at most: a count known at
         // run time only.
         let trips = if inner.window {

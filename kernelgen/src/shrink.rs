@@ -198,6 +198,11 @@ fn loop_variants(l: &Loop) -> Vec<Loop> {
             v.inner.as_mut().unwrap().trips = 1;
             variants.push(v);
         }
+        if inner.repeats > 0 {
+            let mut v = l.clone();
+            v.inner.as_mut().unwrap().repeats = 0;
+            variants.push(v);
+        }
     }
     if let Some(scan) = &l.scan {
         for o in 0..scan.ops.len() {

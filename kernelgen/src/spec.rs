@@ -412,10 +412,21 @@ pub struct Inner {
     /// read the elements `i + j` ([`Index::InnerWindow`]). Chunk loops only.
     #[serde(default)]
     pub window: bool,
+    /// Window loops only: when above 0, the window loop runs again in a
+    /// loop around it, `umin(repeats, n)` times (a count known at run time
+    /// only), each time from the accumulator the last left, mixed with the
+    /// round's index: kmeans's nest, whose inner loop reads the same
+    /// elements in every iteration of the loop around it (the vector loads'
+    /// checks and the short twin's tests are taken out of that loop).
+    #[serde(default)]
+    pub repeats: u64,
 }
 
 /// Most iterations of a window inner loop.
 pub const MAX_WINDOW: u64 = 40;
+
+/// Most rounds of the loop around a window loop ([`Inner::repeats`]).
+pub const MAX_REPEATS: u64 = 6;
 
 /// Most cases of an [`Op::Classify`].
 pub const MAX_CASES: usize = 6;
@@ -710,6 +721,9 @@ impl KernelSpec {
                 }
                 if inner.window && l.kind != LoopKind::Chunk {
                     return Err("window inner loop in a uniform loop".into());
+                }
+                if inner.repeats > MAX_REPEATS || (inner.repeats > 0 && !inner.window) {
+                    return Err(format!("{} rounds of an inner loop", inner.repeats));
                 }
                 for op in &inner.ops {
                     self.check_op(op, true, shared)?;
