@@ -100,8 +100,14 @@ static BasicBlock *unswitch(Function &F, DominatorTree &DT, LoopInfo &LI, Loop *
         Phi.addIncoming(Mapped == VMap.end() ? V : static_cast<Value *>(Mapped->second),
                         cast<BasicBlock>(VMap[From]));
       }
+  // The test now runs whether or not the loop would have reached it: a
+  // poison condition must not become a branch on poison (LLVM's own
+  // unswitching freezes it the same way).
   Instruction *Jump = Check->getTerminator();
-  BranchInst::Create(Entry, Copy->getLoopPreheader(), BI->getCondition(), Jump->getIterator());
+  Value *Cond = BI->getCondition();
+  if (!isGuaranteedNotToBeUndefOrPoison(Cond, nullptr, Jump, &DT))
+    Cond = new FreezeInst(Cond, Cond->getName() + ".fr", Jump->getIterator());
+  BranchInst::Create(Entry, Copy->getLoopPreheader(), Cond, Jump->getIterator());
   Jump->eraseFromParent();
   auto *CopyBI = cast<BranchInst>(VMap[BI]);
   auto *CopyHeader = cast<BasicBlock>(VMap[L->getHeader()]);

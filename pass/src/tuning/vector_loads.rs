@@ -34,7 +34,10 @@
 //! away. Where the checks' answers are the same in every iteration of the
 //! loop around (a point's alignment, in kmeans's loop over centroids), that
 //! loop is copied and the checks made once in front of it
-//! (`llvm/unswitch.cpp`).
+//! (`llvm/unswitch.cpp`); in the copy that enters the twin, the twin's
+//! first iteration is peeled and the loop's other such tests go out the
+//! same way, so that where the twin runs once the loop around has no loop
+//! inside it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -144,8 +147,9 @@ const VERSIONED: &str = "sl1.vec.versioned";
 const MAX_UNSWITCHED_LOOP: u32 = 400;
 
 /// Copies of a loop around a short twin, at most, that its other tests
-/// taken out make (kmeans: three, for its coordinates' count being zero,
-/// under 4, or not a multiple of 4).
+/// taken out make (kmeans: five, for its coordinates' count being zero,
+/// under 4, a second iteration after the peeled one, and a remainder
+/// after one iteration or more).
 const MAX_GUARD_COPIES: u32 = 6;
 
 /// What addresses move with: `base + scale * (phi + invariants)` bytes for
