@@ -54,7 +54,7 @@ static bool computableBefore(Value *V, const Loop *L) {
 // Unswitches `BI` out of `L`, the innermost loop holding it (see
 // sl1_unswitch_branch); returns the copy of `L`'s header, or null when
 // nothing was copied.
-static BasicBlock *unswitch(Function &F, DominatorTree &DT, LoopInfo &LI, Loop *L, BranchInst *BI,
+static BasicBlock *unswitch(DominatorTree &DT, LoopInfo &LI, Loop *L, BranchInst *BI,
                             unsigned MaxInstructions) {
   if (!BI->isConditional() || BI->getSuccessor(0) == BI->getSuccessor(1) ||
       isa<Constant>(BI->getCondition()))
@@ -130,7 +130,7 @@ extern "C" int sl1_unswitch_branch(LLVMValueRef Fn, LLVMValueRef Br, unsigned Ma
   DominatorTree DT(F);
   LoopInfo LI(DT);
   Loop *L = LI.getLoopFor(BI->getParent());
-  return L && unswitch(F, DT, LI, L, BI, MaxInstructions) ? 1 : 0;
+  return L && unswitch(DT, LI, L, BI, MaxInstructions) ? 1 : 0;
 }
 
 // A conditional branch of `L`'s own blocks (not its inner loops') that
@@ -186,7 +186,7 @@ extern "C" unsigned sl1_unswitch_invariant_tests(LLVMValueRef Fn, LLVMBasicBlock
       BranchInst *BI = invariantTest(L, LI);
       if (!BI)
         continue;
-      BasicBlock *CopyHeader = unswitch(F, DT, LI, L, BI, MaxInstructions);
+      BasicBlock *CopyHeader = unswitch(DT, LI, L, BI, MaxInstructions);
       if (!CopyHeader)
         continue;
       ++Copies;
