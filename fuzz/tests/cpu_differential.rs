@@ -230,11 +230,11 @@ fn vector_loads_compute_the_plain_bytes_on_the_cpu() {
 /// Window loops run again in a loop of rounds around them (kmeans's nest):
 /// the vector loads' checks and the short twin's other tests go out of the
 /// loop of rounds (`.unswitched` copies), the twin's first iteration in
-/// front of it (`.peel`).
+/// front of it (`vec.short.peel`).
 #[test]
 fn rounds_around_windows_compute_the_plain_bytes_on_the_cpu() {
     let seeds = first_seeds_compiled_so("%rtrips", |c| {
-        c.text.contains(".unswitched") && c.text.contains(".peel")
+        c.text.contains(".unswitched") && c.text.contains("vec.short.peel")
     });
     every_mode_computes_the_plain_bytes(&seeds);
 }

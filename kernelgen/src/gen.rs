@@ -7,9 +7,9 @@
 //! more kernels, 2-D and dynamic shared memory, collectives, float atomics,
 //! scans, helper calls), `y` the byte maps and pattern compares, and `z`
 //! the window inner loops, tallies, adds to one element and switches, each
-//! drawn after the ones before, and `w` the loops around window loops. A seed none of whose new features is drawn
-//! gives the same kernel as before, so seeds in reports and tests keep
-//! their meaning.
+//! drawn after the ones before, and `w` the loops of rounds around window
+//! loops. A seed none of whose new features is drawn gives the same kernel
+//! as before, so seeds in reports and tests keep their meaning.
 
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
