@@ -2,7 +2,8 @@
 //! write and the ten apps do not cover (aliasing in-place updates, stencils,
 //! indirect accesses, rows per thread, atomics, scans, element sizes from 1
 //! to 16 bytes, short and long chunks, grid-stride loops, barriers in loops,
-//! 2-D launches). Each is an [`App`] whose kernel is
+//! 2-D launches, and rows, columns, updates and sweeps of dense linear
+//! algebra with and without `__restrict__` and with overlapping arguments). Each is an [`App`] whose kernel is
 //! `testdata/harm/<name>/<name>.cu`, with deterministic inputs and a CPU
 //! reference, so that `sl1-bench --suite harm` checks and times S-L1's build
 //! of every one against the plain build: S-L1 should make none of them slower
@@ -19,18 +20,20 @@ mod chunks;
 mod elements;
 mod grids;
 mod indirect;
+mod rows;
 
 pub use aliasing::{InplaceScale, InplaceShift, Saxpy};
 pub use chunks::{ChunkScan, CopyIf, GridStride, LongChunks, ReduceChunk, ShortChunks, SyncInLoop};
 pub use elements::{Aos, BytesU8, DoublesF64, HalvesU16, Soa, U64Lcg, Vec16};
 pub use grids::{ColSums, Matvec, Stencil2d, Stencil3, Transpose};
 pub use indirect::{Gather, Histogram, Lut, Scatter, SpmvCsr};
+pub use rows::{Layout, RowKernel, RowShape, ROW_KERNELS};
 
 use crate::apps::App;
 
 /// Every kernel of the suite.
 pub fn all() -> Vec<&'static dyn App> {
-    vec![
+    let mut kernels: Vec<&'static dyn App> = vec![
         &InplaceShift,
         &InplaceScale,
         &Saxpy,
@@ -58,7 +61,9 @@ pub fn all() -> Vec<&'static dyn App> {
         &LongChunks,
         &GridStride,
         &SyncInLoop,
-    ]
+    ];
+    kernels.extend(ROW_KERNELS.iter().map(|k| k as &dyn App));
+    kernels
 }
 
 #[cfg(test)]
