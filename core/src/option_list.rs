@@ -253,6 +253,13 @@ pub const PASS_OPTIONS: &[PassOption] = &[
          threads advance together whichever loop each is in (a device rewrite)",
     ),
     option(
+        "no-alias-checks",
+        Kind::Flag,
+        "Leave loops over arguments without __restrict__ as they are. By default a loop whose \
+         pointer ranges can be bounded gets a copy in which the pointers do not alias, entered \
+         when a test before the loop finds the ranges apart (a device rewrite)",
+    ),
+    option(
         "no-vector-loads",
         Kind::Flag,
         "Keep each load of an unrolled loop on its own. By default a loop that reads adjacent \
@@ -464,6 +471,7 @@ impl PluginSettings {
             full_runs: !on("no-full-runs")?,
             device_tuning: on("device-tuning")?,
             loop_merging: !on("no-loop-merging")?,
+            alias_checks: !on("no-alias-checks")?,
             vector_loads: !on("no-vector-loads")?,
             shared_budget: shared_budget.unwrap_or(defaults.shared_budget),
             dynamic_shared: given.number("dynamic-shared")?,
@@ -528,6 +536,7 @@ impl PluginSettings {
             ("no-full-runs", !o.full_runs),
             ("device-tuning", o.device_tuning),
             ("no-loop-merging", o.device_tuning && !o.loop_merging),
+            ("no-alias-checks", o.device_tuning && !o.alias_checks),
             ("no-vector-loads", o.device_tuning && !o.vector_loads),
             ("panic-for-testing", self.panic_for_testing),
         ];

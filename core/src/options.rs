@@ -103,6 +103,11 @@ pub struct Options {
     /// each is in (`tuning::merge_divergent_loops`).
     #[serde(default = "yes")]
     pub loop_merging: bool,
+    /// With `device_tuning`: loops of kernels whose pointer arguments may
+    /// alias get a copy behind run-time alias checks
+    /// (`tuning::check_aliases`).
+    #[serde(default = "yes")]
+    pub alias_checks: bool,
     /// With `device_tuning`: unrolled loops that read adjacent elements get
     /// a copy reading them 16 bytes at a time, entered where the first
     /// address is aligned (`tuning::vectorize_aligned_loads`).
@@ -195,6 +200,7 @@ impl Default for Options {
             warp_copies: true,
             device_tuning: false,
             loop_merging: true,
+            alias_checks: true,
             vector_loads: true,
             shared_budget: STATIC_SHARED_LIMIT,
             dynamic_shared: None,

@@ -87,6 +87,7 @@ pub fn merge(reports: Vec<Report>) -> Option<Report> {
         all.kernels.extend(r.kernels);
         match (&mut all.device_tuning, r.device_tuning) {
             (Some(a), Some(b)) => {
+                a.alias_checked_loops += b.alias_checked_loops;
                 a.selected_switches += b.selected_switches;
                 a.frozen_divisions += b.frozen_divisions;
                 a.widened_range_checks += b.widened_range_checks;

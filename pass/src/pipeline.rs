@@ -21,6 +21,13 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
             triple: ir::target_triple(module),
         });
     }
+    // Before the analyses, which then see each checked copy as a loop of
+    // its own.
+    let alias_checks = if options.device_tuning && options.alias_checks {
+        tuning::check_aliases(module)
+    } else {
+        tuning::AliasChecks::default()
+    };
     let mut kernels = Vec::new();
     let mut merging = tuning::Merging::default();
     let mut bodies_restored = false;
@@ -35,6 +42,7 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
         kernels.push(kernel);
     }
     let device_tuning = options.device_tuning.then(|| tuning::TuningReport {
+        alias_checked_loops: alias_checks.loops,
         selected_switches: tuning::select_switches(module),
         merged_loops: merging.merged,
         kept_nested: merging.kept,
@@ -52,6 +60,7 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
         transformed: device_tuning
             .as_ref()
             .is_some_and(|t| t.selected_switches > 0 || !t.merged_loops.is_empty())
+            || alias_checks.kernels > 0
             || kernels.iter().any(|k| k.transform.applied),
         device_tuning,
         kernels,

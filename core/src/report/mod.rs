@@ -180,12 +180,14 @@ impl Report {
         if let Some(t) = &self.device_tuning {
             let _ = writeln!(
                 out,
-                "  device tuning: {} switch(es) that only choose values made selects, {} \
+                "  device tuning: {} loop(s) given a copy behind run-time alias checks, {} \
+                 switch(es) that only choose values made selects, {} \
                  division(s) frozen for the loops nested below them, {} range check(s) on \
                  8- or 16-bit values made in 32 bits, {} sum(s) of narrow values added in 32 \
                  bits first, {} atomic add(s) to one address made once per warp, {} \
                  unrolled loop(s) given a copy that reads 16 B at a time where aligned, {} \
                  operation(s) on vectors of bytes done on 32-bit words",
+                t.alias_checked_loops,
                 t.selected_switches,
                 t.frozen_divisions,
                 t.widened_range_checks,

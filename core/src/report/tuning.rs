@@ -5,6 +5,10 @@ use serde::{Deserialize, Serialize};
 /// What the device tuning changed in a module.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TuningReport {
+    /// Loops given a copy, behind run-time checks that the ranges their
+    /// pointers touch are apart, in which they do not alias.
+    #[serde(default)]
+    pub alias_checked_loops: usize,
     /// Switches that only chose values, now compares and selects.
     pub selected_switches: usize,
     /// Divisions and remainders frozen for the loops nested below them.

@@ -1,6 +1,8 @@
 //! Device tuning: rewrites that are not S-L1 but make the GPU code clang
 //! emits closer to nvcc's. The driver turns them on (`-sl1-device-tuning`)
-//! with its other device options. Switches become selects early, after the
+//! with its other device options. Loops of kernels whose arguments may alias
+//! get a copy behind run-time alias checks first, before the S-L1 transform
+//! (`alias_checks`). Switches become selects early, after the
 //! S-L1 transform (so the S-L1 analyses see the IR clang gave them) and
 //! before LLVM's unroller; divisions are frozen, narrow range checks widened and sums of narrow
 //! values narrowed last, after the optimizer
@@ -11,6 +13,7 @@
 //! top-level loop right after the S-L1 transform, in kernels it left alone
 //! (`merged_loops`).
 
+mod alias_checks;
 mod byte_words;
 mod frozen_divisions;
 mod merged_loops;
@@ -20,6 +23,7 @@ mod vector_loads;
 mod warp_atomics;
 mod widened_range_checks;
 
+pub use alias_checks::{check_aliases, AliasChecks};
 pub use byte_words::lower_byte_vectors;
 pub use frozen_divisions::freeze_divisions;
 pub use merged_loops::{merge_divergent_loops, KeptLoop, MergedLoop, Merging, NO_MERGING_HINT};
