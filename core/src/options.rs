@@ -105,8 +105,8 @@ pub struct Options {
     pub loop_merging: bool,
     /// With `device_tuning`: loops of kernels whose pointer arguments may
     /// alias get a copy behind run-time alias checks
-    /// (`tuning::check_aliases`).
-    #[serde(default = "yes")]
+    /// (`tuning::check_aliases`). Written in a report only when off.
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
     pub alias_checks: bool,
     /// With `device_tuning`: unrolled loops that read adjacent elements get
     /// a copy reading them 16 bytes at a time, entered where the first
@@ -160,6 +160,10 @@ fn default_shared_budget() -> u64 {
 
 fn is_default_shared_budget(budget: &u64) -> bool {
     *budget == STATIC_SHARED_LIMIT
+}
+
+fn is_yes(on: &bool) -> bool {
+    *on
 }
 
 fn yes() -> bool {
