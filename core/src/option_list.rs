@@ -597,6 +597,7 @@ mod tests {
                 full_runs: false,
                 device_tuning: true,
                 loop_merging: false,
+                alias_checks: false,
                 vector_loads: false,
                 dynamic_shared: Some(1024),
                 launch_sized: true,
@@ -626,6 +627,7 @@ mod tests {
                 line_runs: false,
                 device_tuning: true,
                 loop_merging: false,
+                alias_checks: false,
                 vector_loads: false,
                 dynamic_shared: Some(4096),
                 ..Options::default()
