@@ -6,8 +6,8 @@
 //! pointer's range from the loop's trip count and strides (loop access
 //! analysis), versions innermost loops whose accesses that stay put are at
 //! least a quarter of their loads and stores, marks the checked copy's
-//! accesses `noalias` with each other, and LICM then keeps `y[i] += a[i][j]
-//! * x[j]`'s sum in a register and reads `x[i]` once. The copy is what the
+//! accesses `noalias` with each other, and LICM then keeps the sum of
+//! `y[i] += a[i][j] * x[j]` in a register and reads `x[i]` once. The copy is what the
 //! kernel would be with `__restrict__`; the original, taken when the ranges
 //! overlap, runs as before (through the aliased group's lines where S-L1
 //! caches it). Third-party row-per-thread kernels without restrict
