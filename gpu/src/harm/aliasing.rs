@@ -4,7 +4,7 @@
 
 use rand::Rng;
 
-use super::cases::{elements, fixed_chunks, in_place, ints, le, per_thread};
+use super::cases::{covering, elements, fixed_chunks, in_place, ints, le, per_thread};
 use crate::apps::{App, Arg, Case};
 use crate::inputs;
 use crate::sweep::Config;
@@ -58,16 +58,7 @@ impl App for InplaceShift {
     /// that cover the input.
     fn configs(&self, case: &Case, sweep: &[Config]) -> Vec<Config> {
         let chunks = (case.inputs[0].len() / 4).div_ceil(SHIFT_CHUNK) as u64;
-        let mut threads: Vec<u32> = sweep.iter().map(|c| c.threads).collect();
-        threads.sort_unstable();
-        threads.dedup();
-        threads
-            .into_iter()
-            .map(|t| Config {
-                blocks: chunks.div_ceil(u64::from(t)) as u32,
-                threads: t,
-            })
-            .collect()
+        covering(chunks, sweep)
     }
 }
 

@@ -5,6 +5,7 @@ use rand::Rng;
 
 pub use crate::apps::le;
 use crate::apps::{chunk, par_for_each, Arg, Fill, Output, POISON};
+use crate::sweep::Config;
 
 /// Elements in a budget of `bytes` when each takes `per_element` bytes over
 /// all the kernel's buffers (at least one).
@@ -38,6 +39,21 @@ pub(super) fn in_place(bytes: usize, i: usize) -> Output {
         bytes,
         fill: Fill::Input(i),
     }
+}
+
+/// The launches of a kernel that needs `items` threads, one item each: each
+/// block size of the sweep, with the blocks that cover the items.
+pub(super) fn covering(items: u64, sweep: &[Config]) -> Vec<Config> {
+    let mut threads: Vec<u32> = sweep.iter().map(|c| c.threads).collect();
+    threads.sort_unstable();
+    threads.dedup();
+    threads
+        .into_iter()
+        .map(|t| Config {
+            blocks: items.div_ceil(u64::from(t)) as u32,
+            threads: t,
+        })
+        .collect()
 }
 
 /// The arguments of a kernel whose threads each take one contiguous chunk:

@@ -8,7 +8,7 @@
 //! rank-2 updates, a per-row stencil and the two sweeps of a tridiagonal
 //! solve. Their sources are `testdata/harm/<name>/<name>.cu`.
 
-use super::cases::{elements, in_place, ints, le, par_rows, poisoned};
+use super::cases::{covering, elements, in_place, ints, le, par_rows, poisoned};
 use crate::apps::{par_for_each, App, Arg, Case, POISON};
 use crate::inputs;
 use crate::sweep::Config;
@@ -377,17 +377,7 @@ impl App for RowKernel {
     /// A thread per row (or column): each block size of the sweep, with the
     /// blocks that cover them.
     fn configs(&self, case: &Case, sweep: &[Config]) -> Vec<Config> {
-        let n = self.threads(case);
-        let mut threads: Vec<u32> = sweep.iter().map(|c| c.threads).collect();
-        threads.sort_unstable();
-        threads.dedup();
-        threads
-            .into_iter()
-            .map(|t| Config {
-                blocks: n.div_ceil(u64::from(t)) as u32,
-                threads: t,
-            })
-            .collect()
+        covering(self.threads(case), sweep)
     }
 }
 
