@@ -1,9 +1,10 @@
 //! Run-time alias checks (`tuning::check_aliases`): a loop over arguments
 //! without restrict gets a copy, behind a test that the ranges it touches
-//! are apart, in which the sum it keeps in memory stays in a register; and
-//! the pass reports the module changed wherever the versioning looked at a
-//! kernel (its loop adaptor adds preheaders: reported unchanged, clang's
-//! later passes kept stale loop analyses and crashed, 2026-11-28).
+//! are apart, in which the sum it keeps in memory stays in a register and
+//! S-L1 takes the arguments as restrict (`analysis::scopes`: lines of their
+//! own, line runs); the pass reports the module changed wherever the
+//! versioning looked at a kernel (it adds preheaders: reported unchanged,
+//! clang's later passes kept stale loop analyses and crashed, 2026-11-28).
 
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -13,7 +14,9 @@ use sl1_pass::{run_on_module, Options, Report};
 /// `y[i] += a[i][j] * x[j]` (the sum forwarded, stored every iteration, as
 /// clang leaves it without restrict), and a row copy with nothing that
 /// stays put; each loop's header is entered from a conditional branch, so
-/// it has no preheader of its own.
+/// it has no preheader of its own. `scoped_rows` and `unscoped_store` copy
+/// rows in a loop marked as loop versioning marks its checked copy, the
+/// second with a store declared apart from nothing.
 const KERNELS: &str = r#"
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -67,6 +70,54 @@ loop:
 exit:
   ret void
 }
+
+define ptx_kernel void @scoped_rows(ptr %in, ptr %out, i64 %cols) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %tid to i64
+  %row = mul i64 %i, %cols
+  %has = icmp ne i64 %cols, 0
+  br i1 %has, label %loop, label %exit
+loop:
+  %j = phi i64 [ 0, %entry ], [ %jn, %loop ]
+  %k = add i64 %row, %j
+  %ip = getelementptr inbounds i32, ptr %in, i64 %k
+  %v = load i32, ptr %ip, align 4, !alias.scope !3
+  %op = getelementptr inbounds i32, ptr %out, i64 %k
+  store i32 %v, ptr %op, align 4, !alias.scope !5, !noalias !3
+  %jn = add nuw i64 %j, 1
+  %done = icmp eq i64 %jn, %cols
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+
+define ptx_kernel void @unscoped_store(ptr %in, ptr %out, i64 %cols) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %tid to i64
+  %row = mul i64 %i, %cols
+  %has = icmp ne i64 %cols, 0
+  br i1 %has, label %loop, label %exit
+loop:
+  %j = phi i64 [ 0, %entry ], [ %jn, %loop ]
+  %k = add i64 %row, %j
+  %ip = getelementptr inbounds i32, ptr %in, i64 %k
+  %v = load i32, ptr %ip, align 4, !alias.scope !3
+  %op = getelementptr inbounds i32, ptr %out, i64 %k
+  store i32 %v, ptr %op, align 4, !alias.scope !5
+  %jn = add nuw i64 %j, 1
+  %done = icmp eq i64 %jn, %cols
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+
+!0 = distinct !{!0, !"LVerDomain"}
+!1 = distinct !{!1, !0}
+!2 = distinct !{!2, !0}
+!3 = !{!1}
+!5 = !{!2}
 "#;
 
 /// The pass's report on [`KERNELS`] under `options`, and whether the
@@ -94,9 +145,11 @@ fn tuned(alias_checks: bool, transform: bool) -> Options {
 #[test]
 fn a_sum_kept_in_memory_gets_a_checked_copy_where_it_stays_in_a_register() {
     let (report, _, text) = run(&tuned(true, true));
+    // Every loop but `scoped_rows`'s, whose metadata already says its
+    // accesses are apart.
     assert_eq!(
         report.device_tuning.as_ref().unwrap().alias_checked_loops,
-        1
+        3
     );
     let mv = report.kernels.iter().find(|k| k.name == "mv_rows").unwrap();
     // Two main loops: the checked copy only reads (its sum left the loop),
@@ -127,8 +180,7 @@ fn without_the_checks_the_loop_stays_one() {
 
 #[test]
 fn a_module_the_checks_changed_is_reported_changed() {
-    // S-L1 off: only the device rewrites change the module. `copy_rows`
-    // has nothing to version, yet its loop gets a preheader.
+    // S-L1 off: only the device rewrites change the module.
     let (report, changed, _) = run(&tuned(true, false));
     assert!(changed);
     assert!(
@@ -137,4 +189,54 @@ fn a_module_the_checks_changed_is_reported_changed() {
     );
     let (report, changed, _) = run(&tuned(false, false));
     assert_eq!(report.transformed, changed);
+}
+
+/// The loops S-L1 takes arguments without restrict as restrict in, by
+/// kernel.
+fn apart(report: &Report, kernel: &str) -> Vec<(String, Vec<String>)> {
+    let k = report.kernels.iter().find(|k| k.name == kernel).unwrap();
+    k.transform
+        .apart_by_checks
+        .iter()
+        .map(|a| (a.loop_header.clone(), a.arguments.clone()))
+        .collect()
+}
+
+#[test]
+fn the_checked_copy_takes_its_arguments_as_restrict() {
+    let (report, _, _) = run(&tuned(true, true));
+    let copy = report
+        .kernels
+        .iter()
+        .find(|k| k.name == "copy_rows")
+        .unwrap();
+    let [(checked, arguments)] = &apart(&report, "copy_rows")[..] else {
+        panic!("{:?}", copy.transform);
+    };
+    assert_eq!(arguments, &["in", "out"]);
+    // Line runs are for restrict arguments: the checked copy gets them, the
+    // original (the ranges overlap) looks its lines up together.
+    assert!(
+        copy.transform
+            .line_runs
+            .iter()
+            .any(|r| &r.loop_header == checked && r.applied),
+        "{:?}",
+        copy.transform.line_runs
+    );
+}
+
+#[test]
+fn arguments_are_restrict_in_a_loop_only_where_every_write_is_declared_apart() {
+    let options = tuned(false, true);
+    let (report, _, _) = run(&options);
+    assert_eq!(
+        apart(&report, "scoped_rows"),
+        [(
+            "loop".to_string(),
+            vec!["in".to_string(), "out".to_string()]
+        )]
+    );
+    assert!(apart(&report, "unscoped_store").is_empty());
+    assert!(apart(&report, "copy_rows").is_empty());
 }

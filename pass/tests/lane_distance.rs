@@ -174,3 +174,46 @@ fn a_lane_whose_neighbour_is_missing_cannot_tell_and_caches() {
     assert!(ir.contains("@llvm.nvvm.read.ptx.sreg.laneid()"), "{ir}");
     assert!(ir.contains("%sl1.lanes.paired"), "{ir}");
 }
+
+#[test]
+fn a_broadcast_read_without_restrict_stays_direct_beside_its_cached_aliases() {
+    let t = transform("lane_distance_static");
+    let k = t.kernel("aliased_broadcast");
+    assert!(k.applied, "{}", reasons(&t, "aliased_broadcast"));
+    let decision = |argument: &str| {
+        k.predictions
+            .iter()
+            .find(|p| p.argument == argument)
+            .unwrap_or_else(|| panic!("no prediction for {argument}"))
+            .decision
+            .clone()
+    };
+    // Every lane reads `x[j]`: a line per thread would fill it 32 times.
+    assert!(
+        matches!(
+            decision("x"),
+            Decision::Direct {
+                reason: DirectReason::OneSector { distance: 0, .. }
+            }
+        ),
+        "{}",
+        reasons(&t, "aliased_broadcast")
+    );
+    // The rows and the sum kept in memory still get lines.
+    for cached in ["a", "y"] {
+        assert!(
+            matches!(decision(cached), Decision::Cached { .. }),
+            "{cached}: {}",
+            reasons(&t, "aliased_broadcast")
+        );
+    }
+    // The direct read checks whether a line of the group holds its address
+    // (it may alias them) instead of writing every line back per iteration.
+    // (The helpers are inlined: one `sl1.evict` per cached member.)
+    let ir = t.text("aliased_broadcast");
+    let evicts = ir
+        .lines()
+        .filter(|l| l.starts_with("sl1.evict.exit"))
+        .count();
+    assert!(evicts >= 2, "{ir}");
+}

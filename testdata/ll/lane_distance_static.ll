@@ -5,7 +5,9 @@
 ; `aliased_close` and `aliased_chunks` copy between arguments without
 ; restrict, lanes 8 B apart and a run-time chunk apart;
 ; `window_max` takes the maximum of a window per thread (rows of `%w`
-; floats, read in an inner loop whose counter starts at 0 in every lane).
+; floats, read in an inner loop whose counter starts at 0 in every lane);
+; `aliased_broadcast` is a row-per-thread product without restrict, the sum
+; kept in `y[i]` (it may alias), every lane reading the same `x[j]`.
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
@@ -180,6 +182,34 @@ store:
   %q = getelementptr inbounds float, ptr %out, i64 %tid64
   store float %mc, ptr %q, align 4
   br label %exit
+
+exit:
+  ret void
+}
+
+define ptx_kernel void @aliased_broadcast(ptr %y, ptr readonly %a, ptr readonly %x, i64 %n) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %tid to i64
+  %row = mul i64 %i, %n
+  %out = getelementptr inbounds float, ptr %y, i64 %i
+  %empty = icmp eq i64 %n, 0
+  br i1 %empty, label %exit, label %loop
+
+loop:
+  %j = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %at = add i64 %row, %j
+  %pa = getelementptr inbounds float, ptr %a, i64 %at
+  %va = load float, ptr %pa, align 4
+  %px = getelementptr inbounds float, ptr %x, i64 %j
+  %vx = load float, ptr %px, align 4
+  %old = load float, ptr %out, align 4
+  %prod = fmul float %va, %vx
+  %sum = fadd float %old, %prod
+  store float %sum, ptr %out, align 4
+  %next = add nuw i64 %j, 1
+  %done = icmp eq i64 %next, %n
+  br i1 %done, label %exit, label %loop
 
 exit:
   ret void

@@ -42,6 +42,14 @@ pub enum DirectReason {
         distance: i64,
         hardware_line_bytes: i64,
     },
+    /// A warp's lanes access it within one sector (`distance` bytes apart,
+    /// 0 where they read one address): the hardware serves the warp with one
+    /// request, and a line per thread would fill the same bytes for every
+    /// lane. Left direct whatever the loop's other structures are.
+    OneSector {
+        distance: i64,
+        sector_bytes: u64,
+    },
     /// The traffic bound (`cost::gain_bound`) leaves lines too little.
     LittleGain {
         l2_bytes: u64,
@@ -111,6 +119,15 @@ impl fmt::Display for DirectReason {
                 "left direct: a warp's neighbouring lanes access it {distance} B apart (known at \
                  compile time), within one {hardware_line_bytes} B line of the hardware L1, \
                  which serves them together"
+            ),
+            DirectReason::OneSector {
+                distance,
+                sector_bytes,
+            } => write!(
+                f,
+                "left direct: a warp's lanes access it {distance} B apart (known at compile \
+                 time), all within one {sector_bytes} B sector that one request serves; a line \
+                 per thread would fill the same bytes once for every lane and save nothing"
             ),
             DirectReason::LittleGain {
                 l2_bytes,

@@ -468,6 +468,22 @@ impl TransformReport {
                 Some(r.loop_header.clone()),
             ));
         }
+        for r in &t.apart_by_checks {
+            lines.push(SummaryEntry::new(
+                Finding::Analysis,
+                format!(
+                    "loop at {}: run-time alias checks guard it, and found {} apart from \
+                     everything else it accesses: taken as restrict there",
+                    r.loop_header,
+                    r.arguments
+                        .iter()
+                        .map(|a| format!("`{a}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                Some(r.loop_header.clone()),
+            ));
+        }
         for r in &t.line_runs {
             lines.push(SummaryEntry::new(
                 Finding::Analysis,

@@ -61,6 +61,10 @@ pub struct TransformReport {
     /// Read-only structures cached because an inner loop re-reads them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rereads: Vec<RereadReport>,
+    /// Main loops that take arguments without restrict as restrict, the
+    /// run-time alias checks guarding them having found them apart.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub apart_by_checks: Vec<ApartReport>,
     /// Per predicted loop: whether its all-cached copy got line runs, or why not.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub line_runs: Vec<LineRunsReport>,
@@ -106,6 +110,18 @@ pub struct RereadReport {
     pub argument: String,
     /// Header of the inner loop whose iterations read it again.
     pub inner_loop: String,
+}
+
+/// Arguments without restrict that a main loop takes as restrict: the
+/// loop is the copy that run-time alias checks guard, and its scoped alias
+/// metadata keeps them apart from every other access
+/// (`analysis::scopes`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApartReport {
+    /// Header of the main loop.
+    #[serde(rename = "loop")]
+    pub loop_header: String,
+    pub arguments: Vec<String>,
 }
 
 /// Line runs in one predicted main loop (`line_runs`).

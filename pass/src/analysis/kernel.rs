@@ -24,6 +24,7 @@ pub struct DataStructure {
 }
 
 /// Everything the analyses found in one kernel.
+#[derive(Clone)]
 pub struct KernelAnalysis<'m> {
     pub function: Function<'m>,
     pub name: String,
@@ -41,6 +42,16 @@ impl<'m> KernelAnalysis<'m> {
             Base::Argument(index) => self.data_structures.iter().find(|d| d.arg_index == index),
             _ => None,
         }
+    }
+
+    /// The kernel as one of its loops sees it: the structures of `apart`
+    /// (`scopes::apart_in_loop`) restrict there.
+    pub fn with_restrict(&self, apart: &std::collections::BTreeSet<u32>) -> KernelAnalysis<'m> {
+        let mut view = self.clone();
+        for ds in view.data_structures.iter_mut() {
+            ds.restrict |= apart.contains(&ds.id);
+        }
+        view
     }
 
     /// A readable label for block `index`.

@@ -8,6 +8,7 @@ pub mod lane_step;
 pub mod lone_lane;
 pub mod loops;
 pub mod reuse;
+pub mod scopes;
 pub mod stride;
 pub mod sync;
 

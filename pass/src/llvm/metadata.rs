@@ -106,6 +106,28 @@ pub fn has_tag(inst: LLVMValueRef, name: &str) -> bool {
     }
 }
 
+/// The scopes listed in `inst`'s (live) node of the kind `name`
+/// (`alias.scope` or `noalias`), as identities: uniqued nodes of one
+/// context compare equal by address.
+pub fn scope_list(inst: LLVMValueRef, name: &str) -> Vec<usize> {
+    // SAFETY: reads the live instruction's metadata; the operands buffer
+    // holds exactly the node's operand count.
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(inst));
+        let node = LLVMGetMetadata(inst, md_kind(ctx, name));
+        if node.is_null() {
+            return Vec::new();
+        }
+        let count = LLVMGetMDNodeNumOperands(node) as usize;
+        let mut ops: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); count];
+        LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
+        ops.into_iter()
+            .filter(|op| !op.is_null())
+            .map(|op| op as usize)
+            .collect()
+    }
+}
+
 /// SAFETY (for callers): `ctx` is live.
 unsafe fn md_string(ctx: LLVMContextRef, s: &str) -> LLVMMetadataRef {
     LLVMMDStringInContext2(ctx, s.as_ptr().cast(), s.len())

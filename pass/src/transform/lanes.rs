@@ -47,6 +47,7 @@ use crate::analysis::lane_step::LaneSteps;
 use crate::analysis::KernelAnalysis;
 use crate::llvm::edit::{self, Builder};
 
+use super::cost::SECTOR_BYTES;
 use super::reports::DirectReason;
 use super::slice::{LaneTests, LoopSlice};
 use super::state::{const_int, State};
@@ -57,9 +58,8 @@ pub const HARDWARE_LINE_BYTES: i64 = 128;
 /// Accesses narrower than this gain from lines whatever the lanes do.
 const NARROW_BYTES: u64 = 4;
 
-/// The structures of a main loop under the lane test, with their accesses
-/// in the loop.
-fn tested_structures<'a, 'm>(
+/// A main loop's accesses by structure.
+fn by_structure<'a, 'm>(
     k: &KernelAnalysis<'m>,
     in_loop: &[&'a Access<'m>],
 ) -> BTreeMap<u32, Vec<&'a Access<'m>>> {
@@ -69,11 +69,24 @@ fn tested_structures<'a, 'm>(
             by_structure.entry(ds.id).or_default().push(a);
         }
     }
-    let gains_anyway = |accesses: &[&Access<'m>]| {
-        let loads = accesses.iter().any(|a| a.kind == AccessKind::Load);
-        let stores = accesses.iter().any(|a| a.kind == AccessKind::Store);
-        (loads && stores) || accesses.iter().any(|a| a.size < NARROW_BYTES)
-    };
+    by_structure
+}
+
+/// A structure a thread reads and writes, or accesses in pieces under 4 B:
+/// its lines gain whatever its lanes' distance.
+fn gains_anyway(accesses: &[&Access<'_>]) -> bool {
+    let loads = accesses.iter().any(|a| a.kind == AccessKind::Load);
+    let stores = accesses.iter().any(|a| a.kind == AccessKind::Store);
+    (loads && stores) || accesses.iter().any(|a| a.size < NARROW_BYTES)
+}
+
+/// The structures of a main loop under the lane test, with their accesses
+/// in the loop.
+fn tested_structures<'a, 'm>(
+    k: &KernelAnalysis<'m>,
+    in_loop: &[&'a Access<'m>],
+) -> BTreeMap<u32, Vec<&'a Access<'m>>> {
+    let mut by_structure = by_structure(k, in_loop);
     // Beside a structure that gains anyway, the others ride along as before:
     // its lines take shared memory from the L1 they would be left to
     // (`saxpy`'s `x` direct beside a cached `y`: 2.37x against 2.50x).
@@ -82,6 +95,43 @@ fn tested_structures<'a, 'm>(
     }
     by_structure.retain(|_, accesses| !accesses.iter().any(|a| a.kind.is_atomic()));
     by_structure
+}
+
+/// The structures of a main loop whose warp's lanes all fall in one
+/// sector at every access (`lane_step`: every lane reading `x[j]` is 0 B
+/// apart), with that distance: one request serves the warp, and a line per
+/// thread would fill the same bytes once for every lane. Unlike the lane
+/// test, whatever the loop's other structures are: beside a structure that
+/// gains anyway, and in an aliased group whose other members do pay (a
+/// row-per-thread product without restrict reading a broadcast vector ran
+/// 2.2x slower than the build without S-L1 with the vector cached, H200,
+/// 2026-11-28). Not structures that gain anyway themselves, nor atomics.
+pub fn in_one_sector<'m>(k: &KernelAnalysis<'m>, in_loop: &[&Access<'m>]) -> BTreeMap<u32, i64> {
+    let mut steps = LaneSteps::new(k);
+    by_structure(k, in_loop)
+        .into_iter()
+        .filter(|(_, accesses)| {
+            !gains_anyway(accesses) && !accesses.iter().any(|a| a.kind.is_atomic())
+        })
+        .filter_map(|(id, accesses)| {
+            let mut widest = 0;
+            let mut farthest = 0;
+            for a in &accesses {
+                farthest = farthest.max(steps.of(a.pointer()?)?.checked_abs()?);
+                widest = widest.max(a.size);
+            }
+            let span = farthest.checked_mul(31)?.checked_add(widest as i64)?;
+            (span <= SECTOR_BYTES as i64).then_some((id, farthest))
+        })
+        .collect()
+}
+
+/// The report's reason for a structure whose lanes fall in one sector.
+pub fn one_sector_reason(distance: i64) -> DirectReason {
+    DirectReason::OneSector {
+        distance,
+        sector_bytes: SECTOR_BYTES,
+    }
 }
 
 /// The structures of a main loop under the run-time lane test, each with

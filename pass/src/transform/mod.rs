@@ -266,15 +266,19 @@ fn emit_loop(
         cache_read_only: options.cache_read_only || chosen.read_only_in_runs,
         ..options.clone()
     };
-    let k = analyse_kernel(module, kernel);
-    let Some(l) = k
+    let fresh = analyse_kernel(module, kernel);
+    let Some(l) = fresh
         .loops
         .loops
         .iter()
-        .find(|l| l.depth == 1 && k.blocks[l.header].as_raw_block() == chosen.header)
+        .find(|l| l.depth == 1 && fresh.blocks[l.header].as_raw_block() == chosen.header)
     else {
         return;
     };
+    // The arguments the loop's alias checks keep apart are restrict here,
+    // as the plan took them.
+    let apart = crate::analysis::scopes::apart_in_loop(&fresh, l);
+    let k = fresh.with_restrict(&apart);
     let scope = crate::analysis::affine::LoopScope::new(k.function, &k.blocks, l);
     let lane_forms = if chosen.uniform {
         BTreeMap::new()
@@ -303,7 +307,13 @@ fn emit_loop(
         .states
         .iter()
         .enumerate()
-        .map(|(id, s)| s.filter(|_| chosen.hot.contains(&(id as u32))))
+        .map(|(id, s)| {
+            s.filter(|_| chosen.hot.contains(&(id as u32)))
+                .map(|s| State {
+                    restrict: s.restrict || apart.contains(&s.id),
+                    ..s
+                })
+        })
         .collect();
     let slice = LoopSlice {
         k: &k,

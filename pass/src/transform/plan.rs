@@ -12,11 +12,14 @@ use super::lanes;
 use super::local_nests;
 use super::predict::{self, Prediction, PredictionReport};
 use super::reasons::Reason;
-use super::reports::{Decided, Decision, DirectReason, LaunchBytes, RereadReport, TransformReport};
+use super::reports::{
+    ApartReport, Decided, Decision, DirectReason, LaunchBytes, RereadReport, TransformReport,
+};
 use super::sites::uncacheable_reason;
 use super::state::{read_only_companion, StaticRate};
 use crate::analysis::accesses::{Access, Base};
 use crate::analysis::loops::Loop;
+use crate::analysis::scopes::apart_in_loop;
 use crate::analysis::sync::{convergent_calls, ConvergentCall};
 use crate::analysis::KernelAnalysis;
 use crate::options::Options;
@@ -96,6 +99,17 @@ pub fn plan_kernel(
     shared: KernelShared,
     report: &mut TransformReport,
 ) -> Option<KernelPlan> {
+    // Each main loop sees the arguments its alias checks keep apart as
+    // restrict (`scopes`).
+    let main_loops: Vec<&Loop> = k.loops.loops.iter().filter(|l| l.depth == 1).collect();
+    let views: Vec<(BTreeSet<u32>, KernelAnalysis<'_>)> = main_loops
+        .iter()
+        .map(|l| {
+            let apart = apart_in_loop(k, l);
+            let view = k.with_restrict(&apart);
+            (apart, view)
+        })
+        .collect();
     let mut planner = Planner {
         k,
         options,
@@ -107,9 +121,21 @@ pub fn plan_kernel(
         structures: BTreeSet::new(),
         widest: 1,
     };
-    for l in k.loops.loops.iter().filter(|l| l.depth == 1) {
+    for (l, (apart, view)) in main_loops.into_iter().zip(&views) {
+        planner.k = view;
+        let chosen = planner.loops.len();
         planner.plan_loop(l);
+        if planner.loops.len() > chosen && !apart.is_empty() {
+            planner.report.apart_by_checks.push(ApartReport {
+                loop_header: k.block_label(l.header),
+                arguments: apart
+                    .iter()
+                    .map(|&id| k.data_structures[id as usize].name.clone())
+                    .collect(),
+            });
+        }
     }
+    planner.k = k;
     let Planner {
         report,
         loops,
@@ -494,9 +520,9 @@ impl<'m> Planner<'_, 'm> {
     }
 
     /// Each structure's prediction, and the structures they leave direct:
-    /// cold ones, those predicted to miss or to gain too little, and those
-    /// whose lanes are closer than a hardware line (`lanes`; not settled in
-    /// loops with a collective).
+    /// cold ones, those predicted to miss or to gain too little, those
+    /// whose lanes are closer than a hardware line (`lanes`) and those whose
+    /// lanes fall in one sector (not settled in loops with a collective).
     fn predict(
         &self,
         cold: &BTreeSet<u32>,
@@ -546,6 +572,15 @@ impl<'m> Planner<'_, 'm> {
             .collect();
         for (id, distance) in lanes::close_statically(k, &lane_distances, &candidates) {
             direct.insert(id, lanes::close_reason(distance));
+        }
+        // Lanes in one sector: direct beside anything (the aliased group's
+        // other members check its direct accesses' addresses, `slice`).
+        if !collective {
+            for (id, distance) in lanes::in_one_sector(k, in_loop) {
+                if candidates.contains(&id) && !direct.contains_key(&id) {
+                    direct.insert(id, lanes::one_sector_reason(distance));
+                }
+            }
         }
         Predicted {
             predictions,

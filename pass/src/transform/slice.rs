@@ -46,8 +46,21 @@ pub(super) struct SortedAccesses<'m> {
     pub(super) direct: Vec<DirectAccess>,
     /// Instructions before which these structures are written back.
     pub(super) flush_before: Vec<(LLVMValueRef, Vec<State>)>,
-    /// Atomics before which the line holding their address is evicted.
+    /// Atomics and plain direct accesses before which the line holding
+    /// their address is evicted (written back and invalidated).
     pub(super) evict_before: Vec<(LLVMValueRef, LLVMValueRef, State)>,
+}
+
+/// Whether direct access `a` is a plain load or store whose bytes lie in
+/// one line of any size from `line` up: a power of two no wider than the
+/// line, aligned to its size. The line holding its address then holds all
+/// of it, and evicting that line alone keeps it coherent.
+fn in_one_line(a: &Access<'_>, line: u32) -> bool {
+    matches!(a.kind, AccessKind::Load | AccessKind::Store)
+        && !a.volatile
+        && a.size.is_power_of_two()
+        && a.size <= u64::from(line)
+        && u64::from(build::alignment(a.inst.as_raw())) >= a.size
 }
 
 /// One main loop being sliced.
@@ -221,8 +234,11 @@ impl<'m> LoopSlice<'_, 'm> {
                 group.clone()
             };
             let inst = a.inst.as_raw();
-            if a.kind.is_atomic() {
-                let addr = pointer_operand(inst, AccessKind::Load);
+            if a.kind.is_atomic() || in_one_line(a, line) {
+                // Only a line holding the access's bytes matters to it: an
+                // address check, not a write-back of every line per access
+                // (a broadcast vector read direct beside a group's rows).
+                let addr = pointer_operand(inst, a.kind);
                 evict_before.extend(holders.into_iter().map(|s| (inst, addr, s)));
             } else if !holders.is_empty() {
                 flush_before.push((inst, holders));

@@ -1,19 +1,21 @@
 //! Run-time alias checks: a loop of a kernel whose pointer arguments may
 //! alias (no `__restrict__`) gets a copy in which they do not, entered when a
-//! test before the loop finds the ranges it touches apart, so that what
-//! stays put in the loop leaves it. This is LLVM's own loop versioning for
-//! LICM (`loop-versioning-licm`, with `licm` after it): it bounds each
-//! pointer's range from the loop's trip count and strides (loop access
-//! analysis), versions innermost loops whose accesses that stay put are at
-//! least a quarter of their loads and stores, marks the checked copy's
-//! accesses `noalias` with each other, and LICM then keeps the sum of
-//! `y[i] += a[i][j] * x[j]` in a register and reads `x[i]` once. The copy is what the
-//! kernel would be with `__restrict__`; the original, taken when the ranges
-//! overlap, runs as before (through the aliased group's lines where S-L1
-//! caches it). Third-party row-per-thread kernels without restrict
-//! ran 0.37x-0.97x of their uncached build through the aliased group (H200,
-//! 2026-11-28); their restrict versions run 2.2x faster than the aliased
-//! one (docs/benchmarks.md).
+//! test before the loop finds the ranges it touches apart. This is LLVM's
+//! own loop versioning (`loop-versioning`): loop access analysis bounds
+//! each pointer's range from the loop's trip count and strides, the
+//! innermost loops that need a check get one, and the checked copy's
+//! accesses are marked with scopes that say which do not alias which. LICM
+//! then keeps the sum of `y[i] += a[i][j] * x[j]` in a register and reads
+//! `x[i]` once, and S-L1 takes the arguments the scopes keep apart as
+//! restrict in that copy (`analysis::scopes`): lines of their own, not
+//! looked up together, and line runs. The copy is what the kernel would be
+//! with `__restrict__`; the original, taken when the ranges overlap, runs
+//! as before (through the aliased group's lines where S-L1 caches it).
+//! Third-party row-per-thread kernels without restrict ran 0.37x-0.97x of
+//! their uncached build through the aliased group (H200, 2026-11-28). LLVM's
+//! versioning for LICM alone (`loop-versioning-licm`) copies only loops
+//! with enough accesses that stay put, which left the row-per-thread
+//! tridiagonal sweeps, stencils and copies aliased.
 //!
 //! Runs before the S-L1 transform, so that its analyses see the two copies;
 //! only in kernels with a pointer argument without `noalias`.
@@ -25,9 +27,9 @@ use crate::analysis::{find_kernels, loop_forest};
 use crate::llvm::edit::run_function_passes;
 use crate::llvm::ir::Function;
 
-/// The versioning, which only copies (its loop adaptor also puts loops in
-/// simplified and LCSSA form), and LICM after it where a copy was made.
-const VERSIONING: &std::ffi::CStr = c"loop(loop-versioning-licm)";
+/// The versioning, which only copies (on loops in simplified and LCSSA
+/// form), and LICM after it where a copy was made.
+const VERSIONING: &std::ffi::CStr = c"loop-simplify,lcssa,loop-versioning";
 const LICM: &std::ffi::CStr = c"loop-mssa(licm)";
 
 /// What [`check_aliases`] did.

@@ -1,0 +1,68 @@
+//! Arguments without restrict that a loop's scoped alias metadata keeps
+//! apart from everything else the loop accesses. LLVM's loop versioning
+//! (the run-time alias checks, `tuning::alias_checks`) marks the copy its
+//! checks guard so: each group of pointers gets a scope, and each access
+//! that writes lists the other groups' scopes as `noalias`. Within that
+//! copy such an argument is as good as restrict: no other access of the
+//! loop touches its bytes, so its line need not be looked up with the
+//! others' (every exit of a sliced loop writes the lines back, so what
+//! holds in the loop is all the lines need).
+
+use std::collections::BTreeSet;
+
+use crate::llvm::metadata::scope_list;
+
+use super::accesses::{Access, Base};
+use super::kernel::KernelAnalysis;
+use super::loops::Loop;
+
+/// An access's scopes and the scopes it is declared apart from.
+struct Scoped<'a, 'm> {
+    access: &'a Access<'m>,
+    scopes: Vec<usize>,
+    apart_from: Vec<usize>,
+}
+
+impl Scoped<'_, '_> {
+    /// Whether the metadata says that `self` and `other` touch no byte in
+    /// common.
+    fn apart(&self, other: &Scoped<'_, '_>) -> bool {
+        let meets = |a: &[usize], b: &[usize]| a.iter().any(|s| b.contains(s));
+        meets(&self.apart_from, &other.scopes) || meets(&other.apart_from, &self.scopes)
+    }
+}
+
+/// The structures without restrict that loop `l` accesses, every access
+/// of them in a scope, and that the metadata keeps apart from every other
+/// access of the loop to memory an argument may point to, wherever one of
+/// the two writes.
+pub fn apart_in_loop(k: &KernelAnalysis<'_>, l: &Loop) -> BTreeSet<u32> {
+    let in_loop: Vec<Scoped<'_, '_>> = k
+        .accesses
+        .iter()
+        .filter(|a| l.blocks.contains(&a.block))
+        .filter(|a| !matches!(a.base, Base::Shared | Base::Local))
+        .map(|access| Scoped {
+            access,
+            scopes: scope_list(access.inst.as_raw(), "alias.scope"),
+            apart_from: scope_list(access.inst.as_raw(), "noalias"),
+        })
+        .collect();
+    k.data_structures
+        .iter()
+        .filter(|ds| !ds.restrict)
+        .filter(|ds| {
+            let (mine, others): (Vec<&Scoped<'_, '_>>, Vec<&Scoped<'_, '_>>) = in_loop
+                .iter()
+                .partition(|s| s.access.base == Base::Argument(ds.arg_index));
+            !mine.is_empty()
+                && mine.iter().all(|m| !m.scopes.is_empty())
+                && mine.iter().all(|m| {
+                    others
+                        .iter()
+                        .all(|o| !(m.access.kind.writes() || o.access.kind.writes()) || m.apart(o))
+                })
+        })
+        .map(|ds| ds.id)
+        .collect()
+}
