@@ -5,7 +5,10 @@
 //! the trailing one. Filling the member's own line there wrote that line
 //! back byte by byte and fetched it again (0.36x of the build without
 //! S-L1 on the H100); the miss now takes another cached member's line
-//! when it is free or wholly written.
+//! when it is free or wholly written, or, in a group of two, not the line
+//! the group used last (rows that start mid-line leave the line before
+//! partly written for ever: a tridiagonal sweep with `l = d + 1` ran 0.54x
+//! of the build without S-L1 on the H200, 2026-11-28).
 
 mod common;
 
@@ -28,4 +31,14 @@ fn a_group_of_one_has_no_other_line_to_take() {
     let t = common::transform_case("restrict_loop", &Options::default());
     assert!(t.kernel("restrict_loop").applied);
     assert!(!t.text("restrict_loop").contains("own.partly"));
+}
+
+#[test]
+fn in_a_group_of_two_a_miss_may_take_the_line_not_used_last() {
+    let t = common::transform_case("aliased_inplace", &Options::default());
+    let text = t.text("aliased_inplace");
+    // A slot per loop names the member used last (in a register once the
+    // helpers are inlined); the miss path compares it with the other's.
+    assert!(text.contains("= phi i32 [ -1,"), "{text}");
+    assert!(text.contains("= icmp ne i32 %sl1.group.mru"), "{text}");
 }

@@ -101,7 +101,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     }
 
     /// `sl1.aload.<T>.a<align>.g<k>.o<own>(addr, cached, tag_0.., dirty_0.., line_0..,
-    /// cached_0.., bytes)` and `sl1.astore...(addr, value, cached, ...)`: an
+    /// cached_0.., mru, bytes)` and `sl1.astore...(addr, value, cached, ...)`: an
     /// access to a member of a group of arguments that may alias (no
     /// restrict), the paper's aliased mode. Every line of the group is looked
     /// up; at most one holds a given memory line, because a miss fills a line
@@ -110,13 +110,21 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     /// since another member may read the same line.
     ///
     /// A miss fills the member's own line, unless that line is partly
-    /// written and another cached member's line is free (never filled) or
-    /// wholly written: then that one. Two pointers into one buffer a few
-    /// bytes apart (`dst[i] = src[i] + 1` with `src = dst + 1`) share each
-    /// memory line: the leading one misses on the next line while the
+    /// written and another cached member's line is free (never filled),
+    /// wholly written, or, in a group of two, not the line the group used
+    /// last (`mru`, a slot of the member's index): then that one. Two pointers into one buffer a
+    /// few bytes apart (`dst[i] = src[i] + 1` with `src = dst + 1`) share
+    /// each memory line: the leading one misses on the next line while the
     /// trailing one still writes the current one, and evicting it there
     /// would write it back byte by byte and fetch it again for the last
     /// writes (0.39x of the build without S-L1 on the H100, 2026-11-25).
+    /// The other line then holds the line before, done with unless a row's
+    /// first bytes were never written: without the last-used test, rows
+    /// that start mid-line (a tridiagonal sweep with `l = d + 1`, rows
+    /// `cols + 1` words apart) kept evicting the line still written, half
+    /// of all fills wasted (a model of the policy over every row offset:
+    /// 1538 fills and 1021 partial write-backs for 1023 iterations at 16 B
+    /// lines, 1028 and 3 with the test).
     pub(super) fn aliased(
         &mut self,
         ty: BasicTypeEnum<'ctx>,
@@ -145,6 +153,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         params.extend(std::iter::repeat_n(shared, group as usize));
         let flag: inkwell::types::BasicMetadataTypeEnum = self.i1().into();
         params.extend(std::iter::repeat_n(flag, group as usize));
+        params.push(p);
         params.push(self.i64().into());
         let fn_ty = if is_load {
             ty.fn_type(&params, false)
@@ -182,7 +191,11 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         let dirty = |e: u32| param(first + 1 + group + e).into_pointer_value();
         let line = |e: u32| param(first + 1 + 2 * group + e).into_pointer_value();
         let member_cached = |e: u32| param(first + 1 + 3 * group + e).into_int_value();
+        let mru = param(first + 1 + 4 * group).into_pointer_value();
         let bytes = Self::bytes_param(f);
+        let i32t = self.ctx.i32_type();
+        let used =
+            |b: &Builder<'ctx>, e: u32| b.build_store(mru, i32t.const_int(u64::from(e), false));
         let align = self.in_line_align(site);
         let mask_bits = if site.size == 64 {
             u64::MAX
@@ -242,6 +255,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             let next = self.ctx.append_basic_block(f, "lookup");
             b.build_conditional_branch(holds, hit, next)?;
             b.position_at_end(hit);
+            used(&b, e)?;
             access_line(&b, e)?;
             b.position_at_end(next);
         }
@@ -260,12 +274,26 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             "own.partly",
         )?;
         let fill_own = self.ctx.append_basic_block(f, "fill.own");
+        let last = b.build_load(i32t, mru, "mru")?.into_int_value();
         for e in (0..group).filter(|&e| e != own) {
             let t = b.build_load(self.i64(), tag(e), "")?.into_int_value();
             let d = b.build_load(self.dirty(), dirty(e), "")?.into_int_value();
             let free = b.build_int_compare(IntPredicate::EQ, t, self.i64().const_all_ones(), "")?;
             let done = b.build_int_compare(IntPredicate::EQ, d, full, "")?;
-            let spare = b.build_and(member_cached(e), b.build_or(free, done, "")?, "")?;
+            // Only in a group of two: with more, the line of a member that
+            // merely was not the last would be taken from a stream of its own.
+            let idle = if group == 2 {
+                b.build_int_compare(
+                    IntPredicate::NE,
+                    last,
+                    i32t.const_int(u64::from(e), false),
+                    "",
+                )?
+            } else {
+                self.i1().const_zero()
+            };
+            let free_or_done = b.build_or(free, done, "")?;
+            let spare = b.build_and(member_cached(e), b.build_or(free_or_done, idle, "")?, "")?;
             let take = b.build_and(partly, spare, "take")?;
             let fill_other = self.ctx.append_basic_block(f, "fill.other");
             let next = self.ctx.append_basic_block(f, "victim");
@@ -279,6 +307,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
                 Fill::Memory,
                 writeback,
             )?;
+            used(&b, e)?;
             access_line(&b, e)?;
             b.position_at_end(next);
         }
@@ -292,6 +321,7 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             Fill::Memory,
             writeback,
         )?;
+        used(&b, own)?;
         access_line(&b, own)?;
 
         b.position_at_end(direct);

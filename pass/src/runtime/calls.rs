@@ -134,13 +134,14 @@ impl<'ctx> Runtime<'ctx, '_> {
     }
 
     /// `sl1.aload.*` / `sl1.astore.*` of member `own` of an aliased group
-    /// before `before`; returns the loaded value for a load.
+    /// (`mru`: the slot of the member it used last) before `before`;
+    /// returns the loaded value for a load.
     pub fn emit_aliased(
         &mut self,
         before: LLVMValueRef,
         (ty, site): (BasicTypeEnum<'ctx>, SiteKind),
         access: AccessOperands,
-        (group, own): (&[GroupMember], usize),
+        (group, own, mru): (&[GroupMember], usize, LLVMValueRef),
         bytes: LLVMValueRef,
     ) -> LLVMValueRef {
         let is_load = access.value.is_none();
@@ -152,6 +153,7 @@ impl<'ctx> Runtime<'ctx, '_> {
         args.extend(group.iter().map(|m| m.dirty));
         args.extend(group.iter().map(|m| m.line));
         args.extend(group.iter().map(|m| m.cached));
+        args.push(mru);
         args.push(bytes);
         edit::call(before, f.as_value_ref(), &mut args)
     }

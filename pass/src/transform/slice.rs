@@ -19,7 +19,7 @@ use super::line_runs::{self, RunSite};
 use super::reports::{DirectAccess, DirectReason, LineRunsReport};
 use super::sites::access_type;
 use super::sites::{pointer_operand, uncacheable_reason};
-use super::state::{const_int, CachedLine, State, StaticRate};
+use super::state::{const_int, i32_type, store_before_entry_end, CachedLine, State, StaticRate};
 
 /// The lane tests of one entry to a loop, computed in its preheader.
 #[derive(Default)]
@@ -334,13 +334,21 @@ impl<'m> LoopSlice<'_, 'm> {
     ) -> Option<Result<Vec<RunSite>, String>> {
         self.emit_coherence_points(rt, sorted);
         let mut run_sites = Vec::new();
+        // The aliased group's last used member (its fills' victim choice).
+        let function = self.k.function.as_raw();
+        let mru = (sorted.group.len() > 1).then(|| {
+            let i32t = i32_type(function);
+            let slot = edit::entry_alloca(function, i32t, "sl1.group.mru");
+            store_before_entry_end(function, slot, const_int(i32t, -1));
+            slot
+        });
         for (a, state, _) in &sorted.cached {
             run_sites.extend(self.route_through_cache(
                 rt,
                 a,
                 *state,
                 &sorted.cached,
-                &sorted.group,
+                (&sorted.group, mru),
             ));
         }
         let runs = self.line_runs_plan(
@@ -600,7 +608,7 @@ impl<'m> LoopSlice<'_, 'm> {
         a: &Access<'_>,
         state: State,
         all: &[(Access<'_>, State, Mode)],
-        group: &[State],
+        (group, mru): (&[State], Option<LLVMValueRef>),
     ) -> Option<RunSite> {
         let inst = a.inst.as_raw();
         let ty_raw = access_type(inst, a.kind);
@@ -654,7 +662,8 @@ impl<'m> LoopSlice<'_, 'm> {
                 })
                 .collect();
             let bytes = self.bytes_at(inst);
-            let v = rt.emit_aliased(inst, (ty, site), access, (&members, own), bytes);
+            let mru = mru.expect("a group of two or more has its slot");
+            let v = rt.emit_aliased(inst, (ty, site), access, (&members, own, mru), bytes);
             if is_load {
                 edit::replace_uses(inst, v);
             }
