@@ -257,7 +257,8 @@ pub const PASS_OPTIONS: &[PassOption] = &[
         Kind::Flag,
         "Leave loops over arguments without __restrict__ as they are. By default a loop whose \
          pointer ranges can be bounded gets a copy in which the pointers do not alias, entered \
-         when a test before the loop finds the ranges apart (a device rewrite)",
+         when a test before the loop finds the ranges apart, where S-L1 takes them as restrict \
+         (a device rewrite)",
     ),
     option(
         "no-vector-loads",
