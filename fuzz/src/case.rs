@@ -110,7 +110,7 @@ pub fn case(spec: &KernelSpec, seed: u64) -> FuzzCase {
         launches,
         buffers,
         buffer_of_arg,
-        arg_offsets: spec.args.iter().map(|a| a.offset).collect(),
+        arg_offsets: (0..spec.args.len()).map(|k| spec.arg_offset(k)).collect(),
     }
 }
 
@@ -206,7 +206,7 @@ mod tests {
                 assert!(dynamic <= spec::MAX_DYNAMIC);
             }
             for (k, arg) in spec.args.iter().enumerate() {
-                assert_eq!(c.arg_offsets[k], arg.offset);
+                assert_eq!(c.arg_offsets[k], spec.arg_offset(k));
                 if spec.fill(k) == Fill::SmallIntegers {
                     let buffer = &c.buffers[c.buffer_of_arg[k]];
                     let first = match arg.elem.size() {

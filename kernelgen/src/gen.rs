@@ -25,6 +25,7 @@ pub fn spec(seed: u64) -> KernelSpec {
         y: ChaCha8Rng::seed_from_u64(seed ^ 0xB17E_3A95_u64.rotate_left(17)),
         z: ChaCha8Rng::seed_from_u64(seed ^ 0x71D0_C0DE_u64.rotate_left(41)),
         w: ChaCha8Rng::seed_from_u64(seed ^ 0x02E9_EA75_u64.rotate_left(23)),
+        v: ChaCha8Rng::seed_from_u64(seed ^ 0xA11A_5ED0_u64.rotate_left(11)),
         spec: KernelSpec {
             name: format!("k{seed}"),
             args: Vec::new(),
@@ -50,6 +51,8 @@ pub fn spec(seed: u64) -> KernelSpec {
     g.counts();
     g.switches();
     g.window_rounds();
+    g.broadcast_reads();
+    g.shifted_twins();
     g.spec
 }
 
@@ -65,6 +68,8 @@ struct Gen {
     z: ChaCha8Rng,
     /// The stream of the loops around window loops, drawn after `z`'s.
     w: ChaCha8Rng,
+    /// The stream of broadcast reads and shifted twins, drawn last.
+    v: ChaCha8Rng,
     spec: KernelSpec,
     /// The shared memory of the kernel being drawn.
     shared: SharedMem,
@@ -168,6 +173,75 @@ impl Gen {
             let repeats = self.w.random_range(2..=MAX_REPEATS);
             if let Some(inner) = &mut self.loop_at(slot).inner {
                 inner.repeats = repeats;
+            }
+        }
+    }
+
+    /// Broadcast reads (the `v` stream): in some loops, a ReadOnly argument
+    /// that only the loop's own statements read there takes, at every read,
+    /// the element of the loop's step, the same in every lane (`x[j]`
+    /// beside a row per thread), where the arguments may alias or not.
+    fn broadcast_reads(&mut self) {
+        let args = &self.spec.args;
+        let read_only: Vec<bool> = args.iter().map(|a| a.role == Role::ReadOnly).collect();
+        let strides: Vec<u64> = args.iter().map(|a| a.stride).collect();
+        for slot in self.loop_slots() {
+            if !self.v.random_bool(0.35) {
+                continue;
+            }
+            let l = self.loop_at(slot);
+            let own = l.ops.iter().map(|op| op.accesses().len()).sum::<usize>();
+            let everywhere = l.accesses_mut();
+            let (mine, deeper) = everywhere.split_at(own.min(everywhere.len()));
+            let mut candidates: Vec<usize> = mine
+                .iter()
+                .map(|a| a.arg)
+                .filter(|&k| read_only[k] && !deeper.iter().any(|a| a.arg == k))
+                .collect();
+            candidates.sort_unstable();
+            candidates.dedup();
+            let Some(&arg) = candidates.choose(&mut self.v) else {
+                continue;
+            };
+            let c = self.v.random_range(0..strides[arg]);
+            let before = self.spec.clone();
+            let l = self.loop_at(slot);
+            for access in l.accesses_mut().into_iter().filter(|a| a.arg == arg) {
+                access.index = Index::Broadcast { c };
+            }
+            if self.spec.validate().is_err() {
+                self.spec = before;
+            }
+        }
+    }
+
+    /// Shifted twins (the `v` stream): an in-place twin of an argument of
+    /// stride 2 or more placed elements after it (`l = d + 1`), so that the
+    /// lines of the two hold overlapping bytes; its accesses move to the
+    /// elements of the thread's that the shift leaves.
+    fn shifted_twins(&mut self) {
+        for k in 0..self.spec.args.len() {
+            let a = &self.spec.args[k];
+            if a.alias_of.is_none() || a.stride < 2 || !self.v.random_bool(0.6) {
+                continue;
+            }
+            let shift = self.v.random_range(1..a.stride);
+            let room = a.stride - shift;
+            let before = self.spec.clone();
+            self.spec.args[k].shift = shift;
+            for body in &mut self.spec.kernels {
+                for item in &mut body.items {
+                    if let Item::Loop(l) = item {
+                        for access in l.accesses_mut().into_iter().filter(|x| x.arg == k) {
+                            if let Index::Linear { c } = &mut access.index {
+                                *c %= room;
+                            }
+                        }
+                    }
+                }
+            }
+            if self.spec.validate().is_err() {
+                self.spec = before;
             }
         }
     }
@@ -292,6 +366,7 @@ impl Gen {
             readonly_attr: false,
             stride: 1,
             alias_of: None,
+            shift: 0,
             offset: 0,
             align: None,
         };
@@ -453,6 +528,7 @@ impl Gen {
                 readonly_attr,
                 stride,
                 alias_of: None,
+                shift: 0,
                 offset: 0,
                 align: None,
             });

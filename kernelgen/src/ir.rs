@@ -787,6 +787,21 @@ impl Emitter<'_> {
                 }
             }
             Index::Fixed { c } => c.to_string(),
+            Index::Broadcast { c } => {
+                let step = self.val("bk", &format!("sub i64 {i}, %begin"));
+                let scaled = if stride == 1 {
+                    step
+                } else {
+                    self.val("bks", &format!("mul i64 {step}, {stride}"))
+                };
+                let x = self.val("bx", &format!("add i64 {scaled}, {c}"));
+                let nk = self.val("nk", &bound());
+                let last = self.val("nl", &format!("add i64 {nk}, -1"));
+                self.val(
+                    "ix",
+                    &format!("call i64 @llvm.umin.i64(i64 {x}, i64 {last})"),
+                )
+            }
             Index::InnerSpread { d } => {
                 let j = self.j.clone().expect("inner index in an inner loop");
                 let nk = self.val("nk", &bound());

@@ -277,6 +277,39 @@ mod tests {
         assert!(specs
             .iter()
             .any(|s| s.args.iter().any(|a| a.alias_of.is_some())));
+        // Issue 56's shapes: reads every lane makes at one address (beside
+        // arguments with and without noalias), and twins shifted into their
+        // argument's elements (overlapping lines).
+        let broadcast = |s: &&KernelSpec| {
+            s.loops().any(|l| {
+                spec::loop_ops(l).any(|op| {
+                    op.accesses()
+                        .iter()
+                        .any(|a| matches!(a.index, spec::Index::Broadcast { .. }))
+                })
+            })
+        };
+        let without_restrict = |s: &&KernelSpec| s.args.iter().any(|a| !a.noalias);
+        assert!(
+            specs
+                .iter()
+                .filter(broadcast)
+                .filter(without_restrict)
+                .count()
+                > 20
+        );
+        assert!(specs
+            .iter()
+            .filter(broadcast)
+            .any(|s| s.args.iter().all(|a| a.noalias)));
+        assert!(any("%bk"));
+        assert!(
+            specs
+                .iter()
+                .filter(|s| s.args.iter().any(|a| a.shift > 0))
+                .count()
+                > 5
+        );
         assert!(specs
             .iter()
             .any(|s| s.kernels.iter().any(

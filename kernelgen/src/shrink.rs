@@ -95,6 +95,10 @@ pub fn shrink_candidates(spec: &KernelSpec) -> Vec<KernelSpec> {
                 offset: 0,
                 ..a.clone()
             },
+            Arg {
+                shift: 0,
+                ..a.clone()
+            },
         ];
         for p in plain {
             let mut s = spec.clone();
@@ -353,38 +357,16 @@ fn for_each_loop(spec: &mut KernelSpec, mut f: impl FnMut(&mut Loop)) {
     }
 }
 
-/// Every access of a loop, mutably (a scan's source is not an access).
-fn accesses(l: &mut Loop) -> Vec<&mut Access> {
-    let mut out = Vec::new();
-    let inner = l.inner.iter_mut().flat_map(|i| i.ops.iter_mut());
-    let scan = l.scan.iter_mut().flat_map(|s| s.ops.iter_mut());
-    for op in l.ops.iter_mut().chain(inner).chain(scan) {
-        match op {
-            Op::Update { dst, srcs, .. } => {
-                out.push(dst);
-                out.extend(srcs.iter_mut());
-            }
-            Op::Reduce { src }
-            | Op::Tally { src, .. }
-            | Op::Classify { src, .. }
-            | Op::EarlyExit { src, .. }
-            | Op::Call { src } => out.push(src),
-            Op::Atomic { target, .. } => out.push(target),
-            Op::Fence(_) | Op::Stage => {}
-        }
-    }
-    out.extend(l.sink.iter_mut());
-    out
-}
-
 /// After a stride shrank, `Linear { c }` and `InnerWindow { c }` must stay
 /// below it.
 fn clamp_linear(spec: &mut KernelSpec) {
     let strides: Vec<u64> = spec.args.iter().map(|a| a.stride).collect();
     for_each_loop(spec, |l| {
-        for a in accesses(l) {
-            if let Index::Linear { c } | Index::InnerWindow { c } | Index::Fixed { c } =
-                &mut a.index
+        for a in l.accesses_mut() {
+            if let Index::Linear { c }
+            | Index::InnerWindow { c }
+            | Index::Fixed { c }
+            | Index::Broadcast { c } = &mut a.index
             {
                 *c = (*c).min(strides[a.arg] - 1);
             }
@@ -436,7 +418,7 @@ fn remove_arg(spec: &KernelSpec, k: usize) -> KernelSpec {
                 m.src = renumber(m.src);
             }
         }
-        for a in accesses(l) {
+        for a in l.accesses_mut() {
             a.arg = renumber(a.arg);
             if let Index::Indirect { via } = &mut a.index {
                 *via = renumber(*via);

@@ -99,6 +99,12 @@ pub struct Arg {
     /// argument here too. Both are Owned, without noalias, with the same
     /// element, stride, offset and alignment.
     pub alias_of: Option<usize>,
+    /// An in-place twin placed this many elements after its argument
+    /// (`l = d + 1`), fewer than the stride: it reads and writes only
+    /// `Linear { c }` with `c + shift < stride`, the thread's own elements
+    /// of the argument, so lines of the two hold overlapping bytes.
+    #[serde(default)]
+    pub shift: u64,
     /// Bytes from the start of its buffer at which the host points the
     /// argument (a multiple of [`Arg::align`], at most [`MAX_OFFSET`]):
     /// chunks that do not start on a cache line.
@@ -156,6 +162,10 @@ pub enum Index {
     /// the warp (Shared integer adds, which the device tuning makes once
     /// per warp). Only where `i < n`, so the element exists.
     Fixed { c: u64 },
+    /// `umin((i - begin) * stride + c, n * stride - 1)` (`c < stride`,
+    /// ReadOnly): the element of the loop's step, the same in every lane
+    /// at once (a broadcast `x[j]` beside a row per thread).
+    Broadcast { c: u64 },
 }
 
 impl Index {
@@ -589,6 +599,13 @@ impl KernelSpec {
         a.offset + n * a.stride * a.elem.size()
     }
 
+    /// Bytes from the start of its buffer at which the host points argument
+    /// `arg`: its offset, and a twin's shift.
+    pub fn arg_offset(&self, arg: usize) -> u64 {
+        let a = &self.args[arg];
+        a.offset + a.shift * a.elem.size()
+    }
+
     /// How the host fills argument `arg`'s buffer.
     pub fn fill(&self, arg: usize) -> Fill {
         let a = &self.args[arg];
@@ -663,9 +680,12 @@ impl KernelSpec {
                     || a.offset != o.offset
                     || a.align != o.align
                     || o.alias_of.is_some()
+                    || a.shift >= a.stride
                 {
                     return Err(format!("arg {k}: bad in-place pair with {b}"));
                 }
+            } else if a.shift != 0 {
+                return Err(format!("arg {k}: shifted but not a twin"));
             }
         }
         for (b, body) in self.kernels.iter().enumerate() {
@@ -846,10 +866,22 @@ impl KernelSpec {
             return Err(format!("{access:?} outside an inner loop"));
         }
         match access.index {
-            Index::Linear { c } | Index::InnerWindow { c } | Index::Fixed { c }
+            Index::Linear { c }
+            | Index::InnerWindow { c }
+            | Index::Fixed { c }
+            | Index::Broadcast { c }
                 if c >= a.stride =>
             {
                 Err(format!("{access:?}: c >= stride"))
+            }
+            Index::Linear { c } if a.shift > 0 && c + a.shift >= a.stride => Err(format!(
+                "{access:?}: past the thread's elements of its twin"
+            )),
+            _ if a.shift > 0 && !matches!(access.index, Index::Linear { .. }) => {
+                Err(format!("{access:?}: a shifted twin takes Linear only"))
+            }
+            Index::Broadcast { .. } if a.role != Role::ReadOnly => {
+                Err(format!("{access:?}: broadcast of a written argument"))
             }
             Index::Indirect { via } if self.arg(via)?.role != Role::ReadOnly => {
                 Err(format!("{access:?}: index array not read-only"))
@@ -941,6 +973,33 @@ pub fn loop_ops(l: &Loop) -> impl Iterator<Item = &Op> {
         .iter()
         .chain(l.inner.iter().flat_map(|inner| inner.ops.iter()))
         .chain(l.scan.iter().flat_map(|s| s.ops.iter()))
+}
+
+impl Loop {
+    /// Every access of the loop, mutably: its statements', its inner
+    /// loop's and scan's, and its sink (a scan's source is not an access).
+    pub(crate) fn accesses_mut(&mut self) -> Vec<&mut Access> {
+        let mut out = Vec::new();
+        let inner = self.inner.iter_mut().flat_map(|i| i.ops.iter_mut());
+        let scan = self.scan.iter_mut().flat_map(|s| s.ops.iter_mut());
+        for op in self.ops.iter_mut().chain(inner).chain(scan) {
+            match op {
+                Op::Update { dst, srcs, .. } => {
+                    out.push(dst);
+                    out.extend(srcs.iter_mut());
+                }
+                Op::Reduce { src }
+                | Op::Tally { src, .. }
+                | Op::Classify { src, .. }
+                | Op::EarlyExit { src, .. }
+                | Op::Call { src } => out.push(src),
+                Op::Atomic { target, .. } => out.push(target),
+                Op::Fence(_) | Op::Stage => {}
+            }
+        }
+        out.extend(self.sink.iter_mut());
+        out
+    }
 }
 
 /// Whether `op` indexes an element with [`Index::InnerWindow`], which only

@@ -121,6 +121,13 @@ fn lanes_reading_one_element_leave_the_kernel_as_it_was() {
 }
 
 #[test]
+fn a_counter_rebased_to_each_threads_start_reads_one_element_in_every_lane() {
+    // `xx[i - begin]`, `begin = tid * chunk`: whatever `begin`'s step, the
+    // difference counts iterations.
+    left_as_it_was(&transform("lane_distance_static"), "rebased", 0);
+}
+
+#[test]
 fn lanes_a_known_distance_under_a_line_apart_are_left_direct_at_compile_time() {
     left_as_it_was(&transform("lane_distance_static"), "keys16", 64);
 }

@@ -7,7 +7,8 @@
 ; `window_max` takes the maximum of a window per thread (rows of `%w`
 ; floats, read in an inner loop whose counter starts at 0 in every lane);
 ; `aliased_broadcast` is a row-per-thread product without restrict, the sum
-; kept in `y[i]` (it may alias), every lane reading the same `x[j]`.
+; kept in `y[i]` (it may alias), every lane reading the same `x[j]`;
+; `rebased` sums `xx[i - begin]` over each thread's chunk from `begin`.
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
@@ -210,6 +211,35 @@ loop:
   %next = add nuw i64 %j, 1
   %done = icmp eq i64 %next, %n
   br i1 %done, label %exit, label %loop
+
+exit:
+  ret void
+}
+
+define ptx_kernel void @rebased(ptr noalias readonly %xx, ptr noalias %out, i64 %chunk) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %t = zext i32 %tid to i64
+  %begin = mul i64 %t, %chunk
+  %end = add i64 %begin, %chunk
+  %empty = icmp eq i64 %chunk, 0
+  br i1 %empty, label %exit, label %loop
+
+loop:
+  %i = phi i64 [ %begin, %entry ], [ %next, %loop ]
+  %acc = phi float [ 0.0, %entry ], [ %sum, %loop ]
+  %k = sub i64 %i, %begin
+  %src = getelementptr inbounds float, ptr %xx, i64 %k
+  %x = load float, ptr %src, align 4
+  %sum = fadd float %acc, %x
+  %next = add nuw i64 %i, 1
+  %done = icmp eq i64 %next, %end
+  br i1 %done, label %store, label %loop
+
+store:
+  %dst = getelementptr inbounds float, ptr %out, i64 %t
+  store float %sum, ptr %dst, align 4
+  br label %exit
 
 exit:
   ret void

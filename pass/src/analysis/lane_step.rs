@@ -126,7 +126,12 @@ impl<'m> LaneSteps<'m> {
         use LLVMOpcode::*;
         match op {
             LLVMAdd => operand(self, 0).combine(operand(self, 1), i64::checked_add),
-            LLVMSub => operand(self, 0).combine(operand(self, 1), i64::checked_sub),
+            LLVMSub => match operand(self, 0).combine(operand(self, 1), i64::checked_sub) {
+                Step::Unknown if self.counts_from(v.operand(0), v.operand(1), depth) => {
+                    Step::Known(0)
+                }
+                s => s,
+            },
             LLVMMul => {
                 let (a, b) = (v.operand(0), v.operand(1));
                 match (a.and_then(|a| a.const_int()), b.and_then(|b| b.const_int())) {
@@ -213,6 +218,38 @@ impl<'m> LaneSteps<'m> {
             sum = sum.combine(term, i64::checked_add);
         }
         sum
+    }
+
+    /// Whether `counter - start` counts the loop's iterations: `counter` a
+    /// loop header's phi entered with `start` and advanced by an amount the
+    /// same in every lane (`x[i - begin]` in a loop from each thread's
+    /// `begin`: every lane reads one element, whatever `begin`'s step).
+    fn counts_from(
+        &mut self,
+        counter: Option<Value<'m>>,
+        start: Option<Value<'m>>,
+        depth: u32,
+    ) -> bool {
+        let (Some(counter), Some(start)) = (counter, start) else {
+            return false;
+        };
+        let header = counter
+            .parent_block()
+            .is_some_and(|b| self.headers.contains(&b.as_raw_block()));
+        if !header || counter.kind() != ValueKind::Instruction(LLVMOpcode::LLVMPHI) {
+            return false;
+        }
+        let incoming = counter.incoming();
+        incoming.contains(&start)
+            && incoming.iter().filter(|i| **i != start).all(|update| {
+                let is_add = update.kind() == ValueKind::Instruction(LLVMOpcode::LLVMAdd);
+                let step = match (update.operand(0), update.operand(1)) {
+                    (Some(a), Some(b)) if a == counter => Some(b),
+                    (Some(a), Some(b)) if b == counter => Some(a),
+                    _ => None,
+                };
+                is_add && step.is_some_and(|c| self.step(c, depth) == Step::Known(0))
+            })
     }
 
     /// A loop header's phi steps as its value on entry does (its update's
