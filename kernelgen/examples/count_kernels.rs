@@ -1,5 +1,7 @@
 //! Counts the kernel functions of the modules of a range of seeds:
-//! `count_kernels FIRST END` prints modules, kernels and modules by kernel count.
+//! `count_kernels FIRST END` prints modules, kernels and modules by kernel
+//! count, and the modules with issue 56's shapes (broadcast reads, twins
+//! shifted into their argument).
 fn main() {
     let args: Vec<u64> = std::env::args()
         .skip(1)
@@ -7,9 +9,20 @@ fn main() {
         .collect();
     let (first, end) = (args[0], args[1]);
     let mut by_count = [0u64; 4];
+    let (mut broadcast, mut broadcast_may_alias, mut shifted) = (0u64, 0u64, 0u64);
     for seed in first..end {
         let k = sl1_kernelgen::generate(seed);
         by_count[k.spec.kernels.len().min(3)] += 1;
+        let reads_broadcast = k.spec.loops().any(|l| {
+            sl1_kernelgen::spec::loop_ops(l).any(|op| {
+                op.accesses()
+                    .iter()
+                    .any(|a| matches!(a.index, sl1_kernelgen::spec::Index::Broadcast { .. }))
+            })
+        });
+        broadcast += u64::from(reads_broadcast);
+        broadcast_may_alias += u64::from(reads_broadcast && k.spec.args.iter().any(|a| !a.noalias));
+        shifted += u64::from(k.spec.args.iter().any(|a| a.shift > 0));
     }
     let kernels: u64 = by_count.iter().enumerate().map(|(i, c)| i as u64 * c).sum();
     println!(
@@ -18,5 +31,9 @@ fn main() {
         by_count[1],
         by_count[2],
         by_count[3]
+    );
+    println!(
+        "broadcast reads in {broadcast} modules ({broadcast_may_alias} with arguments without \
+         noalias), shifted twins in {shifted}"
     );
 }
