@@ -38,7 +38,8 @@
 //!   may be below the element's size: accesses that straddle lines),
 //!   filled as [`KernelSpec::fill`] says: random bytes, or small integers
 //!   in float Shared buffers. Arguments with `alias_of: Some(j)` get the
-//!   same buffer and offset as `j` (in-place); all others distinct buffers.
+//!   same buffer and offset as `j` (in-place), moved [`spec::Arg::shift`]
+//!   elements on ([`KernelSpec::arg_offset`]); all others distinct buffers.
 //! - Outputs: every buffer after the last launch, byte for byte (ReadOnly
 //!   ones must be unchanged). They are deterministic whatever the threads'
 //!   order: in a launch each thread stores only its own chunk's elements,
