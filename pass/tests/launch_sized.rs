@@ -288,3 +288,33 @@ fn a_launch_of_the_kernels_last_shape_asks_nothing_more() {
     // Six shapes, each asked for once (twice: the default first).
     assert_eq!(printed(&lines, "carveout").len(), 12, "{lines:?}");
 }
+
+#[test]
+fn a_launch_in_a_function_that_destroys_objects_is_sized_too() {
+    // clang inlines the stub into a function that owns C++ objects (a
+    // `std::vector` around the launch): the launch is an `invoke`, whose
+    // unwind edge runs the destructors. Such launches gave the kernel no
+    // lines (every held-out C++ program, H200, 2026-11-28).
+    let plain = "  call void @_Z20__device_stub__plainv(i64 4294967302, i32 1, i64 0)\n";
+    let module = host_module();
+    assert!(module.contains(plain));
+    let mut ir = module.replace(plain, &format!("{plain}  call void @with_vector()\n"));
+    ir.push_str(
+        "\ndeclare i32 @__gxx_personality_v0(...)\n\n\
+         define void @with_vector() personality ptr @__gxx_personality_v0 {\n\
+         entry:\n  \
+         %r = invoke i32 @cudaLaunchKernel(ptr @_Z20__device_stub__sizedv, i64 4294967298, \
+         i32 1, i64 4294967360, i32 1, ptr null, i64 0, ptr null)\n          \
+         to label %done unwind label %cleanup\n\
+         done:\n  ret void\n\
+         cleanup:\n  %lp = landingpad { ptr, i32 } cleanup\n  resume { ptr, i32 } %lp\n}\n",
+    );
+    let (lines, done) = run_host_text(&ir, &sized(0));
+    // sized<<<2, 64>>> from `with_vector`: 64 threads' lines, 4352 B.
+    assert_eq!(
+        printed(&lines, "shared"),
+        [408, 20480, 50000, 1632, 8704, 8704, 0, 4352]
+    );
+    assert_eq!(done.sized.get("_Z5sizedv"), Some(&2), "{done:?}");
+    assert_eq!(done.carveouts.get("_Z5sizedv"), Some(&2), "{done:?}");
+}

@@ -206,8 +206,9 @@ pub fn const_unsigned(v: LLVMValueRef) -> Option<u64> {
     }
 }
 
-/// The call instructions whose callee is `function`, anywhere in its
-/// module (a use as an argument is not a call of it).
+/// The calls whose callee is `function`, anywhere in its module: `call`
+/// and `invoke` (a call in a function with objects to destroy on
+/// unwinding); a use as an argument is not a call of it.
 pub fn calls_to<'ctx>(
     function: inkwell::values::FunctionValue<'ctx>,
 ) -> Vec<inkwell::values::InstructionValue<'ctx>> {
@@ -217,9 +218,14 @@ pub fn calls_to<'ctx>(
         .into_iter()
         .filter(|&user| {
             // SAFETY: `user` is a live user of `function`; only read.
-            unsafe { !LLVMIsACallInst(user).is_null() && LLVMGetCalledValue(user) == callee }
+            unsafe {
+                let call_site =
+                    !LLVMIsACallInst(user).is_null() || !LLVMIsAInvokeInst(user).is_null();
+                call_site && LLVMGetCalledValue(user) == callee
+            }
         })
-        // SAFETY: `user` is a call instruction of the function's context.
+        // SAFETY: `user` is a call or invoke instruction of the function's
+        // context.
         .map(|user| unsafe { inkwell::values::InstructionValue::new(user) })
         .collect()
 }
