@@ -1,7 +1,9 @@
 //! The host side of launch-sized line buffers (`Options::launch_sized`):
 //! every kernel launch the host compile sees gives the kernel's line buffer
 //! the dynamic shared memory its block needs (`LaunchBytes`, from the device
-//! compile's report).
+//! compile's report). A launch is a `call`, or an `invoke` where the stub
+//! was inlined into a function with C++ objects to destroy (a `main` with a
+//! `std::vector`).
 //!
 //! clang lowers `k<<<grid, block, shared, stream>>>(...)` to a call of the
 //! kernel's stub, which calls `cudaLaunchKernel(handle, grid, block, args,
