@@ -2,10 +2,11 @@
 
 use crate::error::DriverError;
 
-/// Architectures clang 22 and the CUDA 12 ptxas both accept (sm_XX form).
-pub const KNOWN_ARCHS: [&str; 14] = [
+/// Architectures clang 22 and the CUDA 12 ptxas both accept (sm_XX form;
+/// `sm_90a` with the Hopper-specific features, `__CUDA_ARCH_FEAT_SM90_ALL`).
+pub const KNOWN_ARCHS: [&str; 15] = [
     "sm_50", "sm_52", "sm_60", "sm_61", "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87",
-    "sm_89", "sm_90", "sm_100", "sm_120",
+    "sm_89", "sm_90", "sm_90a", "sm_100", "sm_120",
 ];
 
 /// Checks `arch` and returns it unchanged.

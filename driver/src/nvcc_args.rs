@@ -20,6 +20,11 @@ pub enum NvccArgsError {
     NoArch(String),
     #[error("no input file")]
     NoInput,
+    #[error(
+        "several GPU architectures ({0}): sl1-nvcc builds one per build; build once per \
+         architecture (-arch=sm_XX), each with its own output"
+    )]
+    SeveralArchs(String),
 }
 
 /// What an nvcc command line asks for.
@@ -93,7 +98,13 @@ fn arch_of(value: &str) -> Option<String> {
             .or_else(|| part.strip_prefix("compute_"))
     })?;
     let digits: String = pick.chars().take_while(char::is_ascii_digit).collect();
-    (!digits.is_empty()).then(|| format!("sm_{digits}"))
+    // `sm_90a`: the architecture-specific features (wgmma, setmaxnreg).
+    let specific = if pick[digits.len()..].starts_with('a') {
+        "a"
+    } else {
+        ""
+    };
+    (!digits.is_empty()).then(|| format!("sm_{digits}{specific}"))
 }
 
 /// Translates nvcc's arguments (without the program name).
@@ -102,6 +113,7 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
     let mut build = vec!["build".to_string()];
     let mut inputs = Vec::new();
     let mut emit: Option<&str> = None;
+    let mut archs: Vec<String> = Vec::new();
     let mut words = args.iter().peekable();
     while let Some(word) = words.next() {
         let word = word.as_str();
@@ -140,7 +152,10 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
                 Valued::Arch => {
                     let arch = arch_of(&value)
                         .ok_or_else(|| NvccArgsError::NoArch(format!("{flag} {value}")))?;
-                    build.push(format!("--arch={arch}"));
+                    // `-arch=compute_90 -code=sm_90` names one.
+                    if !archs.contains(&arch) {
+                        archs.push(arch);
+                    }
                 }
                 Valued::HostOptions => {
                     for part in value.split(',').filter(|p| !p.is_empty()) {
@@ -189,7 +204,9 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
             "-g" | "--debug" => build.push("--clang-arg=-g".into()),
             "-use_fast_math" | "--use_fast_math" => build.push("--clang-arg=-ffast-math".into()),
             "-v" | "--verbose" => build.push("-v".into()),
-            w if w.len() == 3 && w.starts_with("-O") => build.push(w.to_string()),
+            // nvcc's -O is the host code's level: device code is optimised
+            // unless -G (which is refused), and S-L1 needs it to be.
+            w if w.len() == 3 && w.starts_with("-O") => build.push(format!("--host-arg={w}")),
             w if IGNORED.contains(&w) => out.ignored.push(w.to_string()),
             w if w.starts_with('-') => {
                 return Err(NvccArgsError::Unsupported(
@@ -206,6 +223,11 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
     }
     if inputs.is_empty() {
         return Err(NvccArgsError::NoInput);
+    }
+    match archs.as_slice() {
+        [] => {}
+        [arch] => build.push(format!("--arch={arch}")),
+        several => return Err(NvccArgsError::SeveralArchs(several.join(", "))),
     }
     if let Some(emit) = emit {
         build.push(format!("--emit={emit}"));
@@ -233,17 +255,57 @@ mod tests {
             "--gpu-architecture sm_90 a.cu",
             "-gencode arch=compute_90,code=sm_90 a.cu",
             "-gencode=arch=compute_90,code=sm_90 a.cu",
-            "-arch=sm_90a a.cu",
+            "-arch=compute_90 -code=sm_90 a.cu",
+            "-code=sm_90,compute_90 a.cu",
+            "-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 a.cu",
         ] {
             assert_eq!(build(line), ["build", "a.cu", "--arch=sm_90"], "{line}");
         }
     }
 
     #[test]
+    fn architecture_specific_features_are_kept() {
+        assert_eq!(
+            build("-arch=sm_90a a.cu"),
+            ["build", "a.cu", "--arch=sm_90a"]
+        );
+        assert_eq!(
+            build("-gencode arch=compute_90a,code=sm_90a a.cu"),
+            ["build", "a.cu", "--arch=sm_90a"]
+        );
+    }
+
+    #[test]
+    fn several_architectures_are_refused_by_name() {
+        let args: Vec<String> =
+            "-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 a.cu"
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
+        assert_eq!(
+            translate(&args).unwrap_err(),
+            NvccArgsError::SeveralArchs("sm_80, sm_90".into())
+        );
+    }
+
+    #[test]
+    fn the_optimisation_level_is_the_host_codes_as_in_nvcc() {
+        // Device code stays optimised (S-L1 needs it); -O0 reaches the host.
+        assert_eq!(build("-O0 a.cu"), ["build", "a.cu", "--host-arg=-O0"]);
+    }
+
+    #[test]
     fn outputs_objects_and_kinds() {
         assert_eq!(
             build("-c util.cu -o util.o -O3"),
-            ["build", "util.cu", "-o", "util.o", "-O3", "--emit=obj"]
+            [
+                "build",
+                "util.cu",
+                "-o",
+                "util.o",
+                "--host-arg=-O3",
+                "--emit=obj"
+            ]
         );
         assert_eq!(
             build("--ptx k.cu -ok.ptx"),

@@ -100,3 +100,31 @@ fn what_sl1_nvcc_cannot_honour_fails_with_the_reason() {
     let version = run_ok(nvcc().arg("--version"));
     assert!(version.stdout.contains("sl1-nvcc"), "{}", version.stdout);
 }
+
+#[test]
+fn sm_90a_builds_with_the_architecture_specific_features() {
+    // `-arch=sm_90a` built plain sm_90 before, without
+    // `__CUDA_ARCH_FEAT_SM90_ALL` (2026-11-28).
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("feat.cu");
+    std::fs::write(
+        &source,
+        "#ifdef __CUDA_ARCH_FEAT_SM90_ALL\n\
+         extern \"C\" __global__ void with_features(int *p) { p[threadIdx.x] = 1; }\n\
+         #else\n\
+         extern \"C\" __global__ void without_features(int *p) { p[threadIdx.x] = 2; }\n\
+         #endif\n",
+    )
+    .unwrap();
+    let ptx = dir.path().join("feat.ptx");
+    run_ok(
+        nvcc()
+            .args(["-arch=sm_90a", "--ptx"])
+            .arg(&source)
+            .arg("-o")
+            .arg(&ptx),
+    );
+    let text = std::fs::read_to_string(&ptx).unwrap();
+    assert!(text.contains(".target sm_90a"), "{text}");
+    assert!(text.contains(".entry with_features"), "{text}");
+}
