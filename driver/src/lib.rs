@@ -10,6 +10,7 @@ pub mod cli;
 pub mod doctor;
 pub mod error;
 pub mod nvcc_args;
+pub mod nvcc_flags;
 pub mod pass_flags;
 pub mod runner;
 pub mod toolchain;

@@ -36,6 +36,8 @@ pub struct Translated {
     pub ignored: Vec<String>,
     /// `--version` alone: print the version, build nothing.
     pub version: bool,
+    /// `--help`: print the flags table (`nvcc_flags`), build nothing.
+    pub help: bool,
 }
 
 /// Options nvcc takes that need nothing here: clang's CUDA front end has
@@ -187,6 +189,18 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
             continue;
         }
         match word {
+            "--help" | "-h" | "-help" => {
+                out.help = true;
+                return Ok(out);
+            }
+            "-dc" | "--device-c" => {
+                return Err(NvccArgsError::Unsupported(
+                    word.into(),
+                    "relocatable device code is not supported: S-L1 compiles each CUDA \
+                     source with its own device code (use -c, keeping each kernel in the \
+                     file that launches it)",
+                ))
+            }
             "--version" | "-V" => out.version = true,
             "-c" | "--compile" => emit = Some("obj"),
             "-ptx" | "--ptx" => emit = Some("ptx"),
@@ -211,8 +225,8 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
             w if w.starts_with('-') => {
                 return Err(NvccArgsError::Unsupported(
                     w.to_string(),
-                    "an nvcc option sl1-nvcc does not know; sl1-driver build --help lists \
-                     what the driver takes",
+                    "an nvcc option sl1-nvcc does not know; sl1-nvcc --help lists the \
+                     flags it takes (docs/nvcc.md)",
                 ))
             }
             input => inputs.push(input.to_string()),
@@ -376,6 +390,35 @@ mod tests {
         assert_eq!(err("-arch"), NvccArgsError::MissingValue("-arch".into()));
         assert_eq!(err("-O3"), NvccArgsError::NoInput);
         assert!(matches!(err("-arch=native a.cu"), NvccArgsError::NoArch(_)));
+    }
+
+    #[test]
+    fn every_row_of_the_flags_table_is_taken_as_it_says() {
+        use crate::nvcc_flags::{Handling, FLAGS};
+        for f in FLAGS {
+            let mut args: Vec<String> = f.example.iter().map(|w| w.to_string()).collect();
+            args.push("a.cu".into());
+            let got = translate(&args);
+            match f.handling {
+                Handling::Supported => {
+                    let t = got.unwrap_or_else(|e| panic!("{}: {e}", f.spelling));
+                    assert!(t.ignored.is_empty(), "{}: {:?}", f.spelling, t.ignored);
+                }
+                Handling::Ignored => {
+                    let t = got.unwrap_or_else(|e| panic!("{}: {e}", f.spelling));
+                    assert!(!t.ignored.is_empty(), "{}: {t:?}", f.spelling);
+                }
+                Handling::Refused => assert!(got.is_err(), "{}: {got:?}", f.spelling),
+            }
+        }
+    }
+
+    #[test]
+    fn help_builds_nothing() {
+        for word in ["--help", "-h"] {
+            let t = translate(&[word.to_string()]).unwrap();
+            assert!(t.help && t.build.is_empty(), "{word}");
+        }
     }
 
     #[test]

@@ -15,6 +15,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if translated.help {
+        print!("{}", sl1_driver::nvcc_flags::help_text());
+        return ExitCode::SUCCESS;
+    }
     if translated.version {
         println!(
             "sl1-nvcc {} (S-L1's nvcc-style front end to sl1-driver build)",

@@ -1,0 +1,47 @@
+//! docs/nvcc.md holds the nvcc flags table `sl1-nvcc --help` prints
+//! (`sl1_driver::nvcc_flags`). `SL1_UPDATE_DOCS=1` writes the table into
+//! the page.
+
+mod common;
+
+const BEGIN: &str = "<!-- nvcc flags table: made by sl1_driver::nvcc_flags::markdown_table -->\n";
+const END: &str = "<!-- end of nvcc flags table -->";
+
+#[test]
+fn the_nvcc_page_holds_the_flags_table() {
+    let path = common::repo().join("docs/nvcc.md");
+    let page = std::fs::read_to_string(&path).unwrap();
+    let (Some(start), Some(end)) = (page.find(BEGIN), page.find(END)) else {
+        panic!("{} lacks the table's markers", path.display());
+    };
+    let current = &page[start + BEGIN.len()..end];
+    let made = sl1_driver::nvcc_flags::markdown_table();
+    if current == made {
+        return;
+    }
+    if std::env::var_os("SL1_UPDATE_DOCS").is_some() {
+        let updated = format!("{}{BEGIN}{made}{}", &page[..start], &page[end..]);
+        std::fs::write(&path, updated).unwrap();
+        return;
+    }
+    panic!(
+        "docs/nvcc.md's table differs from the flags table; run \
+         SL1_UPDATE_DOCS=1 cargo test -p sl1-driver --test nvcc_doc\n--- page\n{current}\n--- list\n{made}"
+    );
+}
+
+#[test]
+fn help_prints_the_table_and_builds_nothing() {
+    for flag in ["--help", "-h"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sl1-nvcc"))
+            .arg(flag)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{flag}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("Usage: sl1-nvcc"), "{text}");
+        for f in sl1_driver::nvcc_flags::FLAGS {
+            assert!(text.contains(f.spelling), "{flag}: no {}", f.spelling);
+        }
+    }
+}
