@@ -16,7 +16,9 @@ use sl1_pass::{run_on_module, Options, Report};
 /// stays put; each loop's header is entered from a conditional branch, so
 /// it has no preheader of its own. `scoped_rows` and `unscoped_store` copy
 /// rows in a loop marked as loop versioning marks its checked copy, the
-/// second with a store declared apart from nothing.
+/// second with a store declared apart from nothing; `inlined_restrict` as
+/// the inliner marks a call of `copy(const int *__restrict__ in, int
+/// *__restrict__ out)` in the loop (apart within one call only).
 const KERNELS: &str = r#"
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -113,11 +115,37 @@ exit:
   ret void
 }
 
+define ptx_kernel void @inlined_restrict(ptr %in, ptr %out, i64 %cols) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %tid to i64
+  %row = mul i64 %i, %cols
+  %has = icmp ne i64 %cols, 0
+  br i1 %has, label %loop, label %exit
+loop:
+  %j = phi i64 [ 0, %entry ], [ %jn, %loop ]
+  %k = add i64 %row, %j
+  %ip = getelementptr inbounds i32, ptr %in, i64 %k
+  %v = load i32, ptr %ip, align 4, !alias.scope !13
+  %op = getelementptr inbounds i32, ptr %out, i64 %k
+  store i32 %v, ptr %op, align 4, !alias.scope !15, !noalias !13
+  %jn = add nuw i64 %j, 1
+  %done = icmp eq i64 %jn, %cols
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+
 !0 = distinct !{!0, !"LVerDomain"}
 !1 = distinct !{!1, !0}
 !2 = distinct !{!2, !0}
 !3 = !{!1}
 !5 = !{!2}
+!10 = distinct !{!10, !"_Z4copyPKiPi"}
+!11 = distinct !{!11, !10, !"_Z4copyPKiPi: %in"}
+!12 = distinct !{!12, !10, !"_Z4copyPKiPi: %out"}
+!13 = !{!11}
+!15 = !{!12}
 "#;
 
 /// The pass's report on [`KERNELS`] under `options`, and whether the
@@ -238,5 +266,7 @@ fn arguments_are_restrict_in_a_loop_only_where_every_write_is_declared_apart() {
         )]
     );
     assert!(apart(&report, "unscoped_store").is_empty());
+    // One call's restrict says nothing of the next iteration's.
+    assert!(apart(&report, "inlined_restrict").is_empty());
     assert!(apart(&report, "copy_rows").is_empty());
 }

@@ -2,15 +2,17 @@
 //! apart from everything else the loop accesses. LLVM's loop versioning
 //! (the run-time alias checks, `tuning::alias_checks`) marks the copy its
 //! checks guard so: each group of pointers gets a scope, and each access
-//! that writes lists the other groups' scopes as `noalias`. Within that
-//! copy such an argument is as good as restrict: no other access of the
+//! that writes lists the other groups' scopes as `noalias`. Only loop
+//! versioning's scopes count: those the inliner makes of a `__restrict__`
+//! parameter hold within one call, not across the iterations that call
+//! it. Within that copy such an argument is as good as restrict: no other access of the
 //! loop touches its bytes, so its line need not be looked up with the
 //! others' (every exit of a sliced loop writes the lines back, so what
 //! holds in the loop is all the lines need).
 
 use std::collections::BTreeSet;
 
-use crate::llvm::metadata::scope_list;
+use crate::llvm::metadata::versioning_scopes;
 
 use super::accesses::{Access, Base};
 use super::kernel::KernelAnalysis;
@@ -44,8 +46,8 @@ pub fn apart_in_loop(k: &KernelAnalysis<'_>, l: &Loop) -> BTreeSet<u32> {
         .filter(|a| !matches!(a.base, Base::Shared | Base::Local))
         .map(|access| Scoped {
             access,
-            scopes: scope_list(access.inst.as_raw(), "alias.scope"),
-            apart_from: scope_list(access.inst.as_raw(), "noalias"),
+            scopes: versioning_scopes(access.inst.as_raw(), "alias.scope"),
+            apart_from: versioning_scopes(access.inst.as_raw(), "noalias"),
         })
         .collect();
     k.data_structures

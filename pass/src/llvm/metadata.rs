@@ -106,26 +106,70 @@ pub fn has_tag(inst: LLVMValueRef, name: &str) -> bool {
     }
 }
 
-/// The scopes listed in `inst`'s (live) node of the kind `name`
-/// (`alias.scope` or `noalias`), as identities: uniqued nodes of one
-/// context compare equal by address.
-pub fn scope_list(inst: LLVMValueRef, name: &str) -> Vec<usize> {
-    // SAFETY: reads the live instruction's metadata; the operands buffer
-    // holds exactly the node's operand count.
+/// The domain LLVM's loop versioning puts the scopes of a checked copy in.
+const VERSIONING_DOMAIN: &str = "LVerDomain";
+
+/// The scopes of LLVM's loop versioning listed in `inst`'s (live) node of
+/// the kind `name` (`alias.scope` or `noalias`), as identities: uniqued
+/// nodes of one context compare equal by address. Only those: what their
+/// run-time check proved holds for the whole loop, while the scopes the
+/// inliner makes of a `__restrict__` parameter hold within one call, not
+/// from one iteration's call to the next.
+pub fn versioning_scopes(inst: LLVMValueRef, name: &str) -> Vec<usize> {
+    // SAFETY: reads the live instruction's metadata; each operands buffer
+    // holds exactly its node's operand count.
     unsafe {
         let ctx = LLVMGetTypeContext(LLVMTypeOf(inst));
-        let node = LLVMGetMetadata(inst, md_kind(ctx, name));
-        if node.is_null() {
+        let list = LLVMGetMetadata(inst, md_kind(ctx, name));
+        if list.is_null() {
             return Vec::new();
         }
-        let count = LLVMGetMDNodeNumOperands(node) as usize;
-        let mut ops: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); count];
-        LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
-        ops.into_iter()
-            .filter(|op| !op.is_null())
-            .map(|op| op as usize)
+        node_operands(list)
+            .into_iter()
+            .flatten()
+            .filter(|&scope| {
+                // A scope is `!{self, domain[, name]}`, a domain
+                // `!{self, !"name"}`.
+                let domain = node_operands(scope).get(1).copied().flatten();
+                domain.is_some_and(|d| {
+                    let name = node_operands(d).get(1).copied().flatten();
+                    name.is_some_and(|n| md_text(n) == Some(VERSIONING_DOMAIN))
+                })
+            })
+            .map(|scope| scope as usize)
             .collect()
     }
+}
+
+/// The operands of metadata node `node` (as a value), `None` where an
+/// operand is no value.
+///
+/// SAFETY (for callers): `node` is a live metadata node as a value.
+unsafe fn node_operands(node: LLVMValueRef) -> Vec<Option<LLVMValueRef>> {
+    if LLVMIsAMDNode(node).is_null() {
+        return Vec::new();
+    }
+    let count = LLVMGetMDNodeNumOperands(node) as usize;
+    let mut ops: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); count];
+    LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
+    ops.into_iter()
+        .map(|op| (!op.is_null()).then_some(op))
+        .collect()
+}
+
+/// The text of metadata string `value`, if it is one.
+///
+/// SAFETY (for callers): `value` is a live metadata value.
+unsafe fn md_text<'a>(value: LLVMValueRef) -> Option<&'a str> {
+    if LLVMIsAMDString(value).is_null() {
+        return None;
+    }
+    let mut len = 0u32;
+    let text = LLVMGetMDString(value, &mut len);
+    if text.is_null() {
+        return None;
+    }
+    std::str::from_utf8(std::slice::from_raw_parts(text.cast::<u8>(), len as usize)).ok()
 }
 
 /// SAFETY (for callers): `ctx` is live.
