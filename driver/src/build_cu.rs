@@ -110,6 +110,7 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
             .arg("-m64")
             .arg(format!("-O{}", args.opt_level))
             .arg(format!("--gpu-name={}", args.arch))
+            .args(&args.ptxas_args)
             .arg("--output-file")
             .arg(&cubin)
             .arg(&device_out),

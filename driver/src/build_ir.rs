@@ -245,6 +245,7 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
                 Command::new(toolchain::ptxas(&cuda))
                     .arg("-m64")
                     .arg(format!("--gpu-name={}", args.arch))
+                    .args(&args.ptxas_args)
                     .arg("--output-file")
                     .arg(output)
                     .arg(&ptx),

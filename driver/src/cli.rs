@@ -191,6 +191,11 @@ pub struct BuildArgs {
     /// take different cases serializes on, where a compare tree predicates.
     #[arg(long)]
     pub jump_tables: bool,
+    /// One more argument for ptxas (repeatable), e.g. `--ptxas-arg=-v` to
+    /// see each kernel's registers and shared memory after S-L1, or
+    /// `--ptxas-arg=--maxrregcount=64` (nvcc's `-Xptxas`, `-maxrregcount`).
+    #[arg(long = "ptxas-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub ptxas_args: Vec<String>,
     /// One more argument for the host compiles and the link (repeatable),
     /// e.g. `--host-arg=-fopenmp` (nvcc's `-Xcompiler`).
     #[arg(long = "host-arg", value_name = "ARG", allow_hyphen_values = true)]

@@ -67,7 +67,11 @@ enum Valued {
     Std,
     Language,
     RelocatableDeviceCode,
-    /// ptxas's, the linker's and the host compiler's own settings.
+    /// ptxas's options, comma-separated (`-Xptxas -v,-warn-spills`).
+    PtxasOptions,
+    /// A register limit, passed to ptxas.
+    MaxRegisters,
+    /// The linker's and the host compiler's own settings.
     Ignored,
 }
 
@@ -86,8 +90,9 @@ fn with_value(flag: &str) -> Option<Valued> {
         "-std" | "--std" => Valued::Std,
         "-x" | "--x" => Valued::Language,
         "-rdc" | "--relocatable-device-code" => Valued::RelocatableDeviceCode,
-        "-Xptxas" | "--ptxas-options" | "-Xlinker" | "--linker-options" | "-ccbin"
-        | "--compiler-bindir" | "-maxrregcount" | "--maxrregcount" => Valued::Ignored,
+        "-Xptxas" | "--ptxas-options" => Valued::PtxasOptions,
+        "-maxrregcount" | "--maxrregcount" => Valued::MaxRegisters,
+        "-Xlinker" | "--linker-options" | "-ccbin" | "--compiler-bindir" => Valued::Ignored,
         _ => return None,
     })
 }
@@ -184,6 +189,12 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
                          the file that launches it)",
                     ))
                 }
+                Valued::PtxasOptions => {
+                    for part in value.split(',').filter(|p| !p.is_empty()) {
+                        build.push(format!("--ptxas-arg={part}"));
+                    }
+                }
+                Valued::MaxRegisters => build.push(format!("--ptxas-arg=--maxrregcount={value}")),
                 Valued::Ignored => out.ignored.push(format!("{flag} {value}")),
             }
             continue;
@@ -218,6 +229,7 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
             "-g" | "--debug" => build.push("--clang-arg=-g".into()),
             "-use_fast_math" | "--use_fast_math" => build.push("--clang-arg=-ffast-math".into()),
             "-v" | "--verbose" => build.push("-v".into()),
+            "--resource-usage" | "-res-usage" => build.push("--ptxas-arg=-v".into()),
             // nvcc's -O is the host code's level: device code is optimised
             // unless -G (which is refused), and S-L1 needs it to be.
             w if w.len() == 3 && w.starts_with("-O") => build.push(format!("--host-arg={w}")),
@@ -364,13 +376,13 @@ mod tests {
 
     #[test]
     fn front_end_options_are_dropped_and_said_so() {
-        let args: Vec<String> = "--expt-extended-lambda -Xptxas -v a.cu"
+        let args: Vec<String> = "--expt-extended-lambda -Xlinker -s a.cu"
             .split_whitespace()
             .map(str::to_string)
             .collect();
         let t = translate(&args).unwrap();
         assert_eq!(t.build, ["build", "a.cu"]);
-        assert_eq!(t.ignored, ["--expt-extended-lambda", "-Xptxas -v"]);
+        assert_eq!(t.ignored, ["--expt-extended-lambda", "-Xlinker -s"]);
     }
 
     #[test]
@@ -411,6 +423,21 @@ mod tests {
                 Handling::Refused => assert!(got.is_err(), "{}: {got:?}", f.spelling),
             }
         }
+    }
+
+    #[test]
+    fn ptxas_options_reach_ptxas() {
+        assert_eq!(
+            build("-Xptxas -v,-warn-spills -maxrregcount=64 --resource-usage a.cu"),
+            [
+                "build",
+                "a.cu",
+                "--ptxas-arg=-v",
+                "--ptxas-arg=-warn-spills",
+                "--ptxas-arg=--maxrregcount=64",
+                "--ptxas-arg=-v"
+            ]
+        );
     }
 
     #[test]

@@ -123,18 +123,24 @@ pub const FLAGS: &[NvccFlag] = &[
         "nvcc's own warnings and front end",
     ),
     flag(
-        "-Xptxas A, --ptxas-options",
+        "-Xptxas A,B, --ptxas-options",
         &["-Xptxas", "-v"],
-        Ignored,
-        "not passed to ptxas yet",
+        Supported,
+        "ptxas arguments (`--ptxas-arg`); `-v` prints each kernel's registers and shared memory after S-L1",
+    ),
+    flag(
+        "--resource-usage, -res-usage",
+        &["--resource-usage"],
+        Supported,
+        "ptxas -v",
     ),
     flag("-Xlinker A, --linker-options", &["-Xlinker", "-s"], Ignored, "not passed to the link yet"),
     flag("-ccbin DIR, --compiler-bindir", &["-ccbin", "g++"], Ignored, "the host compiler is clang++-22"),
     flag(
-        "-maxrregcount N",
+        "-maxrregcount N, --maxrregcount",
         &["-maxrregcount", "64"],
-        Ignored,
-        "not passed to ptxas yet (a launch bound in the source does it)",
+        Supported,
+        "ptxas's register limit (`--ptxas-arg=--maxrregcount=N`); ptxas keeps its own for a kernel with a declared block size, which S-L1 declares where the source gives none",
     ),
 ];
 

@@ -128,3 +128,20 @@ fn sm_90a_builds_with_the_architecture_specific_features() {
     assert!(text.contains(".target sm_90a"), "{text}");
     assert!(text.contains(".entry with_features"), "{text}");
 }
+
+#[test]
+fn ptxas_options_reach_ptxas_and_show_resources_after_s_l1() {
+    // `-Xptxas -v` was dropped as "ignored": users could not see a kernel's
+    // registers and shared memory after S-L1 (2026-11-28).
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_ok(
+        nvcc()
+            .args(["-arch=sm_90", "-Xptxas", "-v", "-cubin"])
+            .arg(testdata("cu/upper.cu"))
+            .arg("-o")
+            .arg(dir.path().join("upper.cubin")),
+    );
+    assert!(out.stderr.contains("registers"), "{}", out.stderr);
+    // The line buffer is the kernel's shared memory.
+    assert!(out.stderr.contains("bytes smem"), "{}", out.stderr);
+}

@@ -15,7 +15,7 @@ use sl1_fuzz::modes;
 /// sets line sizes and the shared-memory budget (covered by their own
 /// options); the host side of a build (`-c`, an object, is an output kind
 /// whose device code is the launch-sized mode's; libraries and host
-/// compiler arguments).
+/// compiler arguments); ptxas's arguments (after the PTX).
 const NOT_CODE: &[&str] = &[
     "output",
     "emit",
@@ -23,6 +23,7 @@ const NOT_CODE: &[&str] = &[
     "-l",
     "-L",
     "host-arg",
+    "ptxas-arg",
     "arch",
     "report",
     "print-report",
