@@ -145,3 +145,37 @@ fn ptxas_options_reach_ptxas_and_show_resources_after_s_l1() {
     // The line buffer is the kernel's shared memory.
     assert!(out.stderr.contains("bytes smem"), "{}", out.stderr);
 }
+
+#[test]
+fn an_unoptimised_device_compile_says_that_s_l1_needs_o1() {
+    // S-L1 did nothing at -O0 and said only "no main loop" (2026-11-28).
+    let dir = tempfile::tempdir().unwrap();
+    let ptx = dir.path().join("upper.ptx");
+    let out = run_ok(
+        driver()
+            .args(["build", "--emit", "ptx", "-O0"])
+            .arg(testdata("cu/upper.cu"))
+            .arg("-o")
+            .arg(&ptx),
+    );
+    assert!(
+        out.stderr
+            .contains("S-L1 needs the device compile at -O1 or above"),
+        "{}",
+        out.stderr
+    );
+    // nvcc's -O0 is the host code's: the device code keeps its lines.
+    let out = run_ok(
+        nvcc()
+            .args(["-arch=sm_90", "-O0", "--ptx"])
+            .arg(testdata("cu/upper.cu"))
+            .arg("-o")
+            .arg(&ptx),
+    );
+    assert!(!out.stderr.contains("-O1 or above"), "{}", out.stderr);
+    let text = std::fs::read_to_string(&ptx).unwrap();
+    assert!(
+        text.contains("sl1"),
+        "no line buffer at sl1-nvcc -O0:\n{text}"
+    );
+}

@@ -14,6 +14,9 @@ use serde::{Deserialize, Serialize};
 pub enum Reason {
     /// The transform is off (`Options::transform`).
     Disabled,
+    /// The kernel is compiled without optimisation (`optnone`, clang's
+    /// -O0): its loops are not in the form S-L1 reads.
+    Unoptimized,
     /// The module already has this kernel's line buffer.
     AlreadyTransformed {
         buffer: String,
@@ -127,6 +130,12 @@ impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Reason::Disabled => write!(f, "transform disabled"),
+            Reason::Unoptimized => write!(
+                f,
+                "the device code is compiled at -O0 (optnone): S-L1 needs the device compile at \
+                 -O1 or above (nvcc's -O is the host code's; sl1-nvcc keeps device code \
+                 optimised)"
+            ),
             Reason::AlreadyTransformed { buffer } => write!(
                 f,
                 "already transformed by S-L1 (the module has `{buffer}`); left as it is"

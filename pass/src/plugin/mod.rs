@@ -62,6 +62,20 @@ pub(crate) fn run_on_module(view: &Module<'_>, diagnostics: Diagnostics, given: 
             write_report(path, &report)?;
         }
         emit_remarks(diagnostics, &report);
+        // Never silently nothing: an unoptimised device compile is a
+        // warning, once.
+        if report.kernels.iter().any(|k| {
+            k.transform
+                .reasons
+                .contains(&crate::transform::Reason::Unoptimized)
+        }) {
+            diagnostics.emit(
+                Severity::Warning,
+                None,
+                &crate::transform::Reason::Unoptimized.to_string(),
+                None,
+            );
+        }
         // A restored body is the same code in new blocks: LLVM must drop
         // what it cached about the old ones.
         Ok(report.transformed || report.bodies_restored)

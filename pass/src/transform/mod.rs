@@ -165,6 +165,12 @@ fn shared_beside_lines(
         report.reasons.push(Reason::Disabled);
         return None;
     }
+    let loc = inkwell::attributes::AttributeLoc::Function;
+    let optnone = inkwell::attributes::Attribute::get_named_enum_kind_id("optnone");
+    if kernel.get_enum_attribute(loc, optnone).is_some() {
+        report.reasons.push(Reason::Unoptimized);
+        return None;
+    }
     if let Some(buffer_name) = [false, true]
         .map(|launch| line_buffer_name(kernel, launch))
         .into_iter()
