@@ -63,11 +63,85 @@ fn is_block_barrier(name: &str) -> bool {
     name.starts_with("llvm.nvvm.barrier.cta.") || name.starts_with("llvm.nvvm.barrier0")
 }
 
+/// PTX instructions that a warp or block runs together, or that order
+/// memory: inline assembly with one of them is a collective (clang marks
+/// every inline assembly in device code convergent, `__hadd`'s `add.f16`
+/// included, which is none).
+const COLLECTIVE_PTX: &[&str] = &[
+    "shfl",
+    "vote",
+    "bar",
+    "barrier",
+    "mbarrier",
+    "match",
+    "redux",
+    "activemask",
+    "elect",
+    "mma",
+    "wgmma",
+    "ldmatrix",
+    "stmatrix",
+    "setmaxnreg",
+    "fence",
+    "membar",
+    "griddepcontrol",
+    "cp.async",
+    "exit",
+    "trap",
+];
+
+/// PTX that touches memory: inline assembly with one of them, or that
+/// clobbers `memory`, or takes a pointer, may touch what lines hold.
+const MEMORY_PTX: &[&str] = &[
+    "ld",
+    "st",
+    "atom",
+    "red",
+    "cp",
+    "prefetch",
+    "tex",
+    "suld",
+    "sust",
+    "sured",
+    "tld",
+    "cvta",
+    "isspacep",
+    "discard",
+    "applypriority",
+    "createpolicy",
+];
+
+/// Whether inline assembly `text` uses one of `mnemonics` as an
+/// instruction (the start of a word, before a `.` or a space).
+fn asm_uses(text: &str, mnemonics: &[&str]) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_'))
+        .any(|word| {
+            mnemonics.iter().any(|m| {
+                word.strip_prefix(m)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+            })
+        })
+}
+
+/// Whether a call of inline assembly is a collective.
+fn asm_is_collective(text: &str) -> bool {
+    asm_uses(text, COLLECTIVE_PTX)
+}
+
+/// Whether a call of inline assembly may touch memory: its text, a
+/// `memory` clobber, or an indirect (pointer) operand.
+fn asm_touches_memory(text: &str, constraints: &str) -> bool {
+    asm_uses(text, MEMORY_PTX) || constraints.contains("~{memory}") || constraints.contains('*')
+}
+
 pub fn convergent_calls(blocks: &[Block<'_>]) -> Vec<ConvergentCall> {
     let mut out = Vec::new();
     for (index, block) in blocks.iter().enumerate() {
         for inst in block.instructions() {
-            if inst.is_convergent_call() {
+            let plain_asm = inst
+                .inline_asm()
+                .is_some_and(|(text, _)| !asm_is_collective(&text));
+            if inst.is_convergent_call() && !plain_asm {
                 out.push(ConvergentCall {
                     block: index,
                     block_barrier: inst
@@ -88,6 +162,13 @@ pub fn collect_sync_points<'m>(blocks: &[Block<'m>]) -> Vec<SyncPoint<'m>> {
             let (kind, callee) = match inst.opcode() {
                 Some(LLVMOpcode::LLVMFence) => (SyncKind::Fence, None),
                 Some(LLVMOpcode::LLVMCall) => {
+                    // Arithmetic in inline assembly (`__hadd`) is no
+                    // coherence point.
+                    if inst.inline_asm().is_some_and(|(text, constraints)| {
+                        !asm_is_collective(&text) && !asm_touches_memory(&text, &constraints)
+                    }) {
+                        continue;
+                    }
                     let callee = inst.called_function_name();
                     // Indirect calls and inline assembly may do anything.
                     let kind = match callee.as_deref() {
@@ -123,6 +204,36 @@ mod tests {
         assert!(is_block_barrier("llvm.nvvm.barrier0"));
         assert!(!is_block_barrier("llvm.nvvm.bar.warp.sync"));
         assert!(!is_block_barrier("llvm.nvvm.shfl.sync.idx.i32"));
+    }
+
+    #[test]
+    fn inline_assembly_is_a_collective_or_touches_memory_only_by_its_text() {
+        // cuda_fp16's `__hadd`.
+        let hadd = "{ add.f16 $0,$1,$2;\n}\n";
+        assert!(!asm_is_collective(hadd));
+        assert!(!asm_touches_memory(hadd, "=h,h,h"));
+        assert!(asm_is_collective("shfl.sync.bfly.b32 $0, $1, 1, 31, -1;"));
+        assert!(asm_is_collective("bar.sync 0;"));
+        assert!(asm_is_collective("barrier.sync.aligned 0;"));
+        assert!(asm_is_collective("wgmma.fence.sync.aligned;"));
+        assert!(asm_is_collective(
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 ..."
+        ));
+        assert!(asm_touches_memory(
+            "ld.global.nc.v4.f32 {$0,$1,$2,$3}, [$4];",
+            "=f,=f,=f,=f,l"
+        ));
+        assert!(asm_touches_memory(
+            "add.u32 $0, $1, $2;",
+            "=r,r,r,~{memory}"
+        ));
+        assert!(asm_touches_memory("st.global.b32 [$0], $1;", "l,r"));
+        // A name that only starts like one is not it.
+        assert!(!asm_is_collective("barrel.shift.placeholder"));
+        assert!(!asm_touches_memory(
+            "lop3.b32 $0, $1, $2, $3, 0x96;",
+            "=r,r,r,r"
+        ));
     }
 
     #[test]

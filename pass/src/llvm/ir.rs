@@ -201,6 +201,28 @@ impl<'m> Value<'m> {
         (callee.kind() == ValueKind::Function).then(|| callee.name())
     }
 
+    /// The text and constraints of the inline assembly a call runs, if it
+    /// calls some.
+    pub fn inline_asm(self) -> Option<(String, String)> {
+        if self.opcode() != Some(LLVMOpcode::LLVMCall) {
+            return None;
+        }
+        // SAFETY: `raw` is a call; its callee is read as inline assembly
+        // only when it is some, and the strings are copied at once.
+        unsafe {
+            let callee = LLVMGetCalledValue(self.raw);
+            if callee.is_null() || LLVMIsAInlineAsm(callee).is_null() {
+                return None;
+            }
+            let mut len = 0usize;
+            let text = LLVMGetInlineAsmAsmString(callee, &mut len);
+            let text = c_str_to_string(text, len);
+            let mut len = 0usize;
+            let constraints = LLVMGetInlineAsmConstraintString(callee, &mut len);
+            Some((text, c_str_to_string(constraints, len)))
+        }
+    }
+
     /// Whether a call is `convergent` (warp or block collectives: barriers,
     /// shuffles, votes), on the call or on its callee.
     pub fn is_convergent_call(self) -> bool {
