@@ -8,32 +8,27 @@
 
 mod common;
 
-use common::{clang, cuda_path, driver, plugin, testdata};
+use common::{clang, cuda_path, driver, plugin, run_ok, testdata};
 
 #[test]
 fn every_launch_of_a_kernel_with_lines_is_sized_whoever_makes_it() {
     let dir = tempfile::tempdir().unwrap();
     let source = testdata("host/raii_launches.cu");
     let report = dir.path().join("report.json");
-    let out = driver()
-        .args([
-            "build",
-            "--emit",
-            "ptx",
-            "--line-buffer",
-            "launch",
-            "--report",
-        ])
-        .arg(&report)
-        .arg("-o")
-        .arg(dir.path().join("device.ptx"))
-        .arg(&source)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    run_ok(
+        driver()
+            .args([
+                "build",
+                "--emit",
+                "ptx",
+                "--line-buffer",
+                "launch",
+                "--report",
+            ])
+            .arg(&report)
+            .arg("-o")
+            .arg(dir.path().join("device.ptx"))
+            .arg(&source),
     );
     let text = std::fs::read_to_string(&report).unwrap();
     assert!(text.contains("\"launch_bytes\""), "{text}");
@@ -42,25 +37,20 @@ fn every_launch_of_a_kernel_with_lines_is_sized_whoever_makes_it() {
     let fatbin = dir.path().join("empty.fatbin");
     std::fs::write(&fatbin, b"").unwrap();
     let host = dir.path().join("host.ll");
-    let out = std::process::Command::new(clang())
-        .args(["-x", "cuda", "--cuda-gpu-arch=sm_90", "-O3", "-std=c++17"])
-        .arg(format!("--cuda-path={}", cuda_path().display()))
-        .args(["--no-offload-new-driver", "-Wno-unknown-cuda-version"])
-        .args(["--cuda-host-only", "-fno-discard-value-names"])
-        .arg(format!("-fpass-plugin={}", plugin().display()))
-        .arg("-mllvm")
-        .arg(format!("-sl1-launch-report={}", report.display()))
-        .args(["-Xclang", "-fcuda-include-gpubinary", "-Xclang"])
-        .arg(&fatbin)
-        .args(["-S", "-emit-llvm", "-o"])
-        .arg(&host)
-        .arg(&source)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    run_ok(
+        std::process::Command::new(clang())
+            .args(["-x", "cuda", "--cuda-gpu-arch=sm_90", "-O3", "-std=c++17"])
+            .arg(format!("--cuda-path={}", cuda_path().display()))
+            .args(["--no-offload-new-driver", "-Wno-unknown-cuda-version"])
+            .args(["--cuda-host-only", "-fno-discard-value-names"])
+            .arg(format!("-fpass-plugin={}", plugin().display()))
+            .arg("-mllvm")
+            .arg(format!("-sl1-launch-report={}", report.display()))
+            .args(["-Xclang", "-fcuda-include-gpubinary", "-Xclang"])
+            .arg(&fatbin)
+            .args(["-S", "-emit-llvm", "-o"])
+            .arg(&host)
+            .arg(&source),
     );
     let ir = std::fs::read_to_string(&host).unwrap();
     let lines: Vec<&str> = ir.lines().collect();

@@ -9,24 +9,11 @@ const END: &str = "<!-- end of nvcc flags table -->";
 
 #[test]
 fn the_nvcc_page_holds_the_flags_table() {
-    let path = common::repo().join("docs/nvcc.md");
-    let page = std::fs::read_to_string(&path).unwrap();
-    let (Some(start), Some(end)) = (page.find(BEGIN), page.find(END)) else {
-        panic!("{} lacks the table's markers", path.display());
-    };
-    let current = &page[start + BEGIN.len()..end];
-    let made = sl1_driver::nvcc_flags::markdown_table();
-    if current == made {
-        return;
-    }
-    if std::env::var_os("SL1_UPDATE_DOCS").is_some() {
-        let updated = format!("{}{BEGIN}{made}{}", &page[..start], &page[end..]);
-        std::fs::write(&path, updated).unwrap();
-        return;
-    }
-    panic!(
-        "docs/nvcc.md's table differs from the flags table; run \
-         SL1_UPDATE_DOCS=1 cargo test -p sl1-driver --test nvcc_doc\n--- page\n{current}\n--- list\n{made}"
+    common::assert_page_holds(
+        "docs/nvcc.md",
+        (BEGIN, END),
+        &sl1_driver::nvcc_flags::markdown_table(),
+        "nvcc_doc",
     );
 }
 

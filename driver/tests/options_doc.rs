@@ -10,23 +10,10 @@ const END: &str = "<!-- end of options table -->";
 
 #[test]
 fn the_options_page_holds_the_table_the_list_makes() {
-    let path = common::repo().join("docs/options.md");
-    let page = std::fs::read_to_string(&path).unwrap();
-    let (Some(start), Some(end)) = (page.find(BEGIN), page.find(END)) else {
-        panic!("{} lacks the table's markers", path.display());
-    };
-    let current = &page[start + BEGIN.len()..end];
-    let made = sl1_driver::cli::options_table();
-    if current == made {
-        return;
-    }
-    if std::env::var_os("SL1_UPDATE_DOCS").is_some() {
-        let updated = format!("{}{BEGIN}{made}{}", &page[..start], &page[end..]);
-        std::fs::write(&path, updated).unwrap();
-        return;
-    }
-    panic!(
-        "docs/options.md's table differs from the option list; run \
-         SL1_UPDATE_DOCS=1 cargo test -p sl1-driver --test options_doc\n--- page\n{current}\n--- list\n{made}"
+    common::assert_page_holds(
+        "docs/options.md",
+        (BEGIN, END),
+        &sl1_driver::cli::options_table(),
+        "options_doc",
     );
 }

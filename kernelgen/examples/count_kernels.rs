@@ -13,13 +13,7 @@ fn main() {
     for seed in first..end {
         let k = sl1_kernelgen::generate(seed);
         by_count[k.spec.kernels.len().min(3)] += 1;
-        let reads_broadcast = k.spec.loops().any(|l| {
-            sl1_kernelgen::spec::loop_ops(l).any(|op| {
-                op.accesses()
-                    .iter()
-                    .any(|a| matches!(a.index, sl1_kernelgen::spec::Index::Broadcast { .. }))
-            })
-        });
+        let reads_broadcast = k.spec.reads_broadcast();
         broadcast += u64::from(reads_broadcast);
         broadcast_may_alias += u64::from(reads_broadcast && k.spec.args.iter().any(|a| !a.noalias));
         shifted += u64::from(k.spec.args.iter().any(|a| a.shift > 0));

@@ -229,14 +229,10 @@ impl Gen {
             let room = a.stride - shift;
             let before = self.spec.clone();
             self.spec.args[k].shift = shift;
-            for body in &mut self.spec.kernels {
-                for item in &mut body.items {
-                    if let Item::Loop(l) = item {
-                        for access in l.accesses_mut().into_iter().filter(|x| x.arg == k) {
-                            if let Index::Linear { c } = &mut access.index {
-                                *c %= room;
-                            }
-                        }
+            for l in self.spec.loops_mut() {
+                for access in l.accesses_mut().into_iter().filter(|x| x.arg == k) {
+                    if let Index::Linear { c } = &mut access.index {
+                        *c %= room;
                     }
                 }
             }

@@ -281,15 +281,7 @@ mod tests {
         // Issue 56's shapes: reads every lane makes at one address (beside
         // arguments with and without noalias), and twins shifted into their
         // argument's elements (overlapping lines).
-        let broadcast = |s: &&KernelSpec| {
-            s.loops().any(|l| {
-                spec::loop_ops(l).any(|op| {
-                    op.accesses()
-                        .iter()
-                        .any(|a| matches!(a.index, spec::Index::Broadcast { .. }))
-                })
-            })
-        };
+        let broadcast = |s: &&KernelSpec| s.reads_broadcast();
         let without_restrict = |s: &&KernelSpec| s.args.iter().any(|a| !a.noalias);
         assert!(
             specs

@@ -347,21 +347,11 @@ fn simpler_ops(op: &Op) -> Vec<Op> {
     out
 }
 
-fn for_each_loop(spec: &mut KernelSpec, mut f: impl FnMut(&mut Loop)) {
-    for body in &mut spec.kernels {
-        for item in &mut body.items {
-            if let Item::Loop(l) = item {
-                f(l);
-            }
-        }
-    }
-}
-
 /// After a stride shrank, `Linear { c }` and `InnerWindow { c }` must stay
 /// below it.
 fn clamp_linear(spec: &mut KernelSpec) {
     let strides: Vec<u64> = spec.args.iter().map(|a| a.stride).collect();
-    for_each_loop(spec, |l| {
+    spec.loops_mut().for_each(|l| {
         for a in l.accesses_mut() {
             if let Index::Linear { c }
             | Index::InnerWindow { c }
@@ -384,7 +374,7 @@ fn uses(op: &Op, k: usize) -> bool {
 /// `spec` without argument `k` and what uses it; later arguments renumbered.
 fn remove_arg(spec: &KernelSpec, k: usize) -> KernelSpec {
     let mut s = spec.clone();
-    for_each_loop(&mut s, |l| {
+    s.loops_mut().for_each(|l| {
         l.ops.retain(|op| !uses(op, k));
         if let Some(inner) = &mut l.inner {
             inner.ops.retain(|op| !uses(op, k));
@@ -411,7 +401,7 @@ fn remove_arg(spec: &KernelSpec, k: usize) -> KernelSpec {
             None => None,
         };
     }
-    for_each_loop(&mut s, |l| {
+    s.loops_mut().for_each(|l| {
         if let Some(scan) = &mut l.scan {
             scan.src = renumber(scan.src);
             if let Some(m) = &mut scan.matched {

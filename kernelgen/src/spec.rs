@@ -630,6 +630,25 @@ impl KernelSpec {
         self.kernels.iter().flat_map(|b| b.loops())
     }
 
+    /// Every loop of every kernel, mutably.
+    pub(crate) fn loops_mut(&mut self) -> impl Iterator<Item = &mut Loop> {
+        let items = self.kernels.iter_mut().flat_map(|b| b.items.iter_mut());
+        items.filter_map(|item| match item {
+            Item::Loop(l) => Some(l),
+            _ => None,
+        })
+    }
+
+    /// Whether a statement reads an element every lane reads at once
+    /// ([`Index::Broadcast`]).
+    pub fn reads_broadcast(&self) -> bool {
+        self.loops().flat_map(loop_ops).any(|op| {
+            op.accesses()
+                .iter()
+                .any(|a| matches!(a.index, Index::Broadcast { .. }))
+        })
+    }
+
     /// Whether some statement calls the module's helper function.
     pub fn calls_helper(&self) -> bool {
         self.loops()

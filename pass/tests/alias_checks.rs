@@ -12,14 +12,15 @@ use sl1_pass::transform::Reason;
 use sl1_pass::{run_on_module, Options, Report};
 
 /// `y[i] += a[i][j] * x[j]` (the sum forwarded, stored every iteration, as
-/// clang leaves it without restrict), and a row copy with nothing that
-/// stays put; each loop's header is entered from a conditional branch, so
-/// it has no preheader of its own. `scoped_rows` and `unscoped_store` copy
-/// rows in a loop marked as loop versioning marks its checked copy, the
-/// second with a store declared apart from nothing; `inlined_restrict` as
-/// the inliner marks a call of `copy(const int *__restrict__ in, int
-/// *__restrict__ out)` in the loop (apart within one call only).
-const KERNELS: &str = r#"
+/// clang leaves it without restrict), and the alias scopes of the row
+/// copies (`kernels`): `copy_rows` has nothing that stays put;
+/// `scoped_rows` and `unscoped_store` are marked as loop versioning marks
+/// its checked copy, the second with a store declared apart from nothing;
+/// `inlined_restrict` as the inliner marks a call of `copy(const int
+/// *__restrict__ in, int *__restrict__ out)` in the loop (apart within one
+/// call only). Each loop's header is entered from a conditional branch, so
+/// it has no preheader of its own.
+const MV_ROWS_AND_SCOPES: &str = r#"
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
@@ -52,90 +53,6 @@ exit:
   ret void
 }
 
-define ptx_kernel void @copy_rows(ptr %in, ptr %out, i64 %cols) {
-entry:
-  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  %i = zext i32 %tid to i64
-  %row = mul i64 %i, %cols
-  %has = icmp ne i64 %cols, 0
-  br i1 %has, label %loop, label %exit
-loop:
-  %j = phi i64 [ 0, %entry ], [ %jn, %loop ]
-  %k = add i64 %row, %j
-  %ip = getelementptr inbounds i32, ptr %in, i64 %k
-  %v = load i32, ptr %ip, align 4
-  %op = getelementptr inbounds i32, ptr %out, i64 %k
-  store i32 %v, ptr %op, align 4
-  %jn = add nuw i64 %j, 1
-  %done = icmp eq i64 %jn, %cols
-  br i1 %done, label %exit, label %loop
-exit:
-  ret void
-}
-
-define ptx_kernel void @scoped_rows(ptr %in, ptr %out, i64 %cols) {
-entry:
-  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  %i = zext i32 %tid to i64
-  %row = mul i64 %i, %cols
-  %has = icmp ne i64 %cols, 0
-  br i1 %has, label %loop, label %exit
-loop:
-  %j = phi i64 [ 0, %entry ], [ %jn, %loop ]
-  %k = add i64 %row, %j
-  %ip = getelementptr inbounds i32, ptr %in, i64 %k
-  %v = load i32, ptr %ip, align 4, !alias.scope !3
-  %op = getelementptr inbounds i32, ptr %out, i64 %k
-  store i32 %v, ptr %op, align 4, !alias.scope !5, !noalias !3
-  %jn = add nuw i64 %j, 1
-  %done = icmp eq i64 %jn, %cols
-  br i1 %done, label %exit, label %loop
-exit:
-  ret void
-}
-
-define ptx_kernel void @unscoped_store(ptr %in, ptr %out, i64 %cols) {
-entry:
-  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  %i = zext i32 %tid to i64
-  %row = mul i64 %i, %cols
-  %has = icmp ne i64 %cols, 0
-  br i1 %has, label %loop, label %exit
-loop:
-  %j = phi i64 [ 0, %entry ], [ %jn, %loop ]
-  %k = add i64 %row, %j
-  %ip = getelementptr inbounds i32, ptr %in, i64 %k
-  %v = load i32, ptr %ip, align 4, !alias.scope !3
-  %op = getelementptr inbounds i32, ptr %out, i64 %k
-  store i32 %v, ptr %op, align 4, !alias.scope !5
-  %jn = add nuw i64 %j, 1
-  %done = icmp eq i64 %jn, %cols
-  br i1 %done, label %exit, label %loop
-exit:
-  ret void
-}
-
-define ptx_kernel void @inlined_restrict(ptr %in, ptr %out, i64 %cols) {
-entry:
-  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  %i = zext i32 %tid to i64
-  %row = mul i64 %i, %cols
-  %has = icmp ne i64 %cols, 0
-  br i1 %has, label %loop, label %exit
-loop:
-  %j = phi i64 [ 0, %entry ], [ %jn, %loop ]
-  %k = add i64 %row, %j
-  %ip = getelementptr inbounds i32, ptr %in, i64 %k
-  %v = load i32, ptr %ip, align 4, !alias.scope !13
-  %op = getelementptr inbounds i32, ptr %out, i64 %k
-  store i32 %v, ptr %op, align 4, !alias.scope !15, !noalias !13
-  %jn = add nuw i64 %j, 1
-  %done = icmp eq i64 %jn, %cols
-  br i1 %done, label %exit, label %loop
-exit:
-  ret void
-}
-
 !0 = distinct !{!0, !"LVerDomain"}
 !1 = distinct !{!1, !0}
 !2 = distinct !{!2, !0}
@@ -148,11 +65,59 @@ exit:
 !15 = !{!12}
 "#;
 
-/// The pass's report on [`KERNELS`] under `options`, and whether the
+/// Kernel `name` copying a row per thread from `in` to `out`, its load and
+/// store marked with `load_marks` and `store_marks` (metadata, or nothing).
+fn row_copy(name: &str, load_marks: &str, store_marks: &str) -> String {
+    format!(
+        "define ptx_kernel void @{name}(ptr %in, ptr %out, i64 %cols) {{
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %tid to i64
+  %row = mul i64 %i, %cols
+  %has = icmp ne i64 %cols, 0
+  br i1 %has, label %loop, label %exit
+loop:
+  %j = phi i64 [ 0, %entry ], [ %jn, %loop ]
+  %k = add i64 %row, %j
+  %ip = getelementptr inbounds i32, ptr %in, i64 %k
+  %v = load i32, ptr %ip, align 4{load_marks}
+  %op = getelementptr inbounds i32, ptr %out, i64 %k
+  store i32 %v, ptr %op, align 4{store_marks}
+  %jn = add nuw i64 %j, 1
+  %done = icmp eq i64 %jn, %cols
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}}
+"
+    )
+}
+
+/// The module of the tests: [`MV_ROWS_AND_SCOPES`] and the row copies.
+fn kernels() -> String {
+    [
+        MV_ROWS_AND_SCOPES.to_string(),
+        row_copy("copy_rows", "", ""),
+        row_copy(
+            "scoped_rows",
+            ", !alias.scope !3",
+            ", !alias.scope !5, !noalias !3",
+        ),
+        row_copy("unscoped_store", ", !alias.scope !3", ", !alias.scope !5"),
+        row_copy(
+            "inlined_restrict",
+            ", !alias.scope !13",
+            ", !alias.scope !15, !noalias !13",
+        ),
+    ]
+    .concat()
+}
+
+/// The pass's report on [`kernels`] under `options`, and whether the
 /// module's text changed.
 fn run(options: &Options) -> (Report, bool, String) {
     let context = Context::create();
-    let buffer = MemoryBuffer::create_from_memory_range_copy(KERNELS.as_bytes(), "alias_checks");
+    let buffer = MemoryBuffer::create_from_memory_range_copy(kernels().as_bytes(), "alias_checks");
     let module = context.create_module_from_ir(buffer).unwrap();
     let before = module.print_to_string().to_string();
     let report = run_on_module(&module, options).unwrap();

@@ -156,3 +156,27 @@ pub fn cmake_build(build: &Path) -> Outcome {
             .arg("--verbose"),
     )
 }
+
+/// Asserts that docs page `page` (under the repository) holds `made`
+/// between its `begin` and `end` markers; with `SL1_UPDATE_DOCS` set,
+/// writes it there instead. `test` names the test that does so.
+pub fn assert_page_holds(page: &str, (begin, end): (&str, &str), made: &str, test: &str) {
+    let path = repo().join(page);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (Some(start), Some(stop)) = (text.find(begin), text.find(end)) else {
+        panic!("{} lacks the table's markers", path.display());
+    };
+    let current = &text[start + begin.len()..stop];
+    if current == made {
+        return;
+    }
+    if std::env::var_os("SL1_UPDATE_DOCS").is_some() {
+        let updated = format!("{}{begin}{made}{}", &text[..start], &text[stop..]);
+        std::fs::write(&path, updated).unwrap();
+        return;
+    }
+    panic!(
+        "{page}'s table differs from what the code makes; run \
+         SL1_UPDATE_DOCS=1 cargo test -p sl1-driver --test {test}\n--- page\n{current}\n--- made\n{made}"
+    );
+}

@@ -121,10 +121,9 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     /// The other line then holds the line before, done with unless a row's
     /// first bytes were never written: without the last-used test, rows
     /// that start mid-line (a tridiagonal sweep with `l = d + 1`, rows
-    /// `cols + 1` words apart) kept evicting the line still written, half
-    /// of all fills wasted (a model of the policy over every row offset:
-    /// 1538 fills and 1021 partial write-backs for 1023 iterations at 16 B
-    /// lines, 1028 and 3 with the test).
+    /// `cols + 1` words apart) kept evicting the line still written and
+    /// fetching it again (`tri_forward_overlap`, with the alias checks: 0.982
+    /// to 0.813 ms on the H200, docs/benchmarks.md).
     pub(super) fn aliased(
         &mut self,
         ty: BasicTypeEnum<'ctx>,
@@ -194,8 +193,13 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
         let mru = param(first + 1 + 4 * group).into_pointer_value();
         let bytes = Self::bytes_param(f);
         let i32t = self.ctx.i32_type();
-        let used =
-            |b: &Builder<'ctx>, e: u32| b.build_store(mru, i32t.const_int(u64::from(e), false));
+        // Only a group of two reads it (below).
+        let used = |b: &Builder<'ctx>, e: u32| -> BuildResult<()> {
+            if group == 2 {
+                b.build_store(mru, i32t.const_int(u64::from(e), false))?;
+            }
+            Ok(())
+        };
         let align = self.in_line_align(site);
         let mask_bits = if site.size == 64 {
             u64::MAX
@@ -274,7 +278,11 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             "own.partly",
         )?;
         let fill_own = self.ctx.append_basic_block(f, "fill.own");
-        let last = b.build_load(i32t, mru, "mru")?.into_int_value();
+        let last = if group == 2 {
+            Some(b.build_load(i32t, mru, "mru")?.into_int_value())
+        } else {
+            None
+        };
         for e in (0..group).filter(|&e| e != own) {
             let t = b.build_load(self.i64(), tag(e), "")?.into_int_value();
             let d = b.build_load(self.dirty(), dirty(e), "")?.into_int_value();
@@ -282,15 +290,14 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
             let done = b.build_int_compare(IntPredicate::EQ, d, full, "")?;
             // Only in a group of two: with more, the line of a member that
             // merely was not the last would be taken from a stream of its own.
-            let idle = if group == 2 {
-                b.build_int_compare(
+            let idle = match last {
+                Some(last) => b.build_int_compare(
                     IntPredicate::NE,
                     last,
                     i32t.const_int(u64::from(e), false),
                     "",
-                )?
-            } else {
-                self.i1().const_zero()
+                )?,
+                None => self.i1().const_zero(),
             };
             let free_or_done = b.build_or(free, done, "")?;
             let spare = b.build_and(member_cached(e), b.build_or(free_or_done, idle, "")?, "")?;

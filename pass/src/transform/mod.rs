@@ -273,18 +273,21 @@ fn emit_loop(
         ..options.clone()
     };
     let fresh = analyse_kernel(module, kernel);
-    let Some(l) = fresh
+    // The arguments the loop's alias checks keep apart are restrict here,
+    // as the plan took them.
+    let k = if chosen.apart.is_empty() {
+        fresh
+    } else {
+        fresh.with_restrict(&chosen.apart)
+    };
+    let Some(l) = k
         .loops
         .loops
         .iter()
-        .find(|l| l.depth == 1 && fresh.blocks[l.header].as_raw_block() == chosen.header)
+        .find(|l| l.depth == 1 && k.blocks[l.header].as_raw_block() == chosen.header)
     else {
         return;
     };
-    // The arguments the loop's alias checks keep apart are restrict here,
-    // as the plan took them.
-    let apart = crate::analysis::scopes::apart_in_loop(&fresh, l);
-    let k = fresh.with_restrict(&apart);
     let scope = crate::analysis::affine::LoopScope::new(k.function, &k.blocks, l);
     let lane_forms = if chosen.uniform {
         BTreeMap::new()
@@ -316,7 +319,7 @@ fn emit_loop(
         .map(|(id, s)| {
             s.filter(|_| chosen.hot.contains(&(id as u32)))
                 .map(|s| State {
-                    restrict: s.restrict || apart.contains(&s.id),
+                    restrict: s.restrict || chosen.apart.contains(&s.id),
                     ..s
                 })
         })

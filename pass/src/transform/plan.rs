@@ -88,6 +88,9 @@ pub struct ChosenLoop {
     pub rereads: BTreeSet<u32>,
     /// Hot structures whose lanes' distance the IR settles (`lanes`).
     pub lane_distances: BTreeMap<u32, i64>,
+    /// Arguments without restrict that the loop's alias checks keep apart
+    /// (`analysis::scopes`): restrict in this loop.
+    pub apart: BTreeSet<u32>,
 }
 
 /// Plans the transform of kernel `k`, which uses `shared` itself. What
@@ -100,13 +103,13 @@ pub fn plan_kernel(
     report: &mut TransformReport,
 ) -> Option<KernelPlan> {
     // Each main loop sees the arguments its alias checks keep apart as
-    // restrict (`scopes`).
+    // restrict (`scopes`); a loop without any sees the kernel as it is.
     let main_loops: Vec<&Loop> = k.loops.loops.iter().filter(|l| l.depth == 1).collect();
-    let views: Vec<(BTreeSet<u32>, KernelAnalysis<'_>)> = main_loops
+    let views: Vec<(BTreeSet<u32>, Option<KernelAnalysis<'_>>)> = main_loops
         .iter()
         .map(|l| {
             let apart = apart_in_loop(k, l);
-            let view = k.with_restrict(&apart);
+            let view = (!apart.is_empty()).then(|| k.with_restrict(&apart));
             (apart, view)
         })
         .collect();
@@ -122,17 +125,20 @@ pub fn plan_kernel(
         widest: 1,
     };
     for (l, (apart, view)) in main_loops.into_iter().zip(&views) {
-        planner.k = view;
+        planner.k = view.as_ref().unwrap_or(k);
         let chosen = planner.loops.len();
         planner.plan_loop(l);
-        if planner.loops.len() > chosen && !apart.is_empty() {
-            planner.report.apart_by_checks.push(ApartReport {
-                loop_header: k.block_label(l.header),
-                arguments: apart
-                    .iter()
-                    .map(|&id| k.data_structures[id as usize].name.clone())
-                    .collect(),
-            });
+        if let Some(loop_plan) = planner.loops.get_mut(chosen) {
+            loop_plan.apart = apart.clone();
+            if !apart.is_empty() {
+                planner.report.apart_by_checks.push(ApartReport {
+                    loop_header: k.block_label(l.header),
+                    arguments: apart
+                        .iter()
+                        .map(|&id| k.data_structures[id as usize].name.clone())
+                        .collect(),
+                });
+            }
         }
     }
     planner.k = k;
@@ -782,6 +788,7 @@ impl<'m> Planner<'_, 'm> {
             streams,
             rereads: reads.rereads.keys().copied().collect(),
             lane_distances,
+            apart: BTreeSet::new(),
         });
     }
 }
