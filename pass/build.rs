@@ -29,6 +29,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src/llvm/compat.cpp");
     println!("cargo:rerun-if-changed=src/llvm/merge_blocks.cpp");
     println!("cargo:rerun-if-changed=src/llvm/miscompiles.cpp");
+    println!("cargo:rerun-if-changed=src/llvm/options.cpp");
     println!("cargo:rerun-if-changed=src/llvm/peel.cpp");
     println!("cargo:rerun-if-changed=src/llvm/unswitch.cpp");
     println!("cargo:rerun-if-env-changed={}", llvm().1);
@@ -40,6 +41,7 @@ fn main() {
         .file("src/llvm/compat.cpp")
         .file("src/llvm/merge_blocks.cpp")
         .file("src/llvm/miscompiles.cpp")
+        .file("src/llvm/options.cpp")
         .file("src/llvm/peel.cpp")
         .file("src/llvm/unswitch.cpp");
     for flag in llvm_config("--cxxflags").split_whitespace() {

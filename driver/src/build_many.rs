@@ -93,6 +93,7 @@ pub fn merge(reports: Vec<Report>) -> Option<Report> {
                 a.widened_range_checks += b.widened_range_checks;
                 a.narrowed_sums += b.narrowed_sums;
                 a.warp_atomics += b.warp_atomics;
+                a.loads_first += b.loads_first;
                 a.vector_loads += b.vector_loads;
                 a.byte_words += b.byte_words;
                 a.merged_loops.extend(b.merged_loops);

@@ -235,3 +235,61 @@ fn arguments_are_restrict_in_a_loop_only_where_every_write_is_declared_apart() {
     assert!(apart(&report, "inlined_restrict").is_empty());
     assert!(apart(&report, "copy_rows").is_empty());
 }
+
+/// `y[c] += a[r][c] * x[r]`, a column per thread: `a` moves by the row
+/// length `ld`, a kernel argument, every iteration.
+const MV_COLS: &str = r#"
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+define ptx_kernel void @mv_cols(ptr %a, ptr %x, ptr %y, i64 %rows, i64 %ld) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %c = zext i32 %tid to i64
+  %yc = getelementptr inbounds i32, ptr %y, i64 %c
+  store i32 0, ptr %yc, align 4
+  %has = icmp ne i64 %rows, 0
+  br i1 %has, label %loop, label %exit
+loop:
+  %r = phi i64 [ 0, %entry ], [ %rn, %loop ]
+  %s = phi i32 [ 0, %entry ], [ %sn, %loop ]
+  %row = mul i64 %r, %ld
+  %k = add i64 %row, %c
+  %ap = getelementptr inbounds i32, ptr %a, i64 %k
+  %av = load i32, ptr %ap, align 4
+  %xp = getelementptr inbounds i32, ptr %x, i64 %r
+  %xv = load i32, ptr %xp, align 4
+  %m = mul i32 %av, %xv
+  %sn = add i32 %s, %m
+  store i32 %sn, ptr %yc, align 4
+  %rn = add nuw i64 %r, 1
+  %done = icmp eq i64 %rn, %rows
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+"#;
+
+/// Loop access analysis would test `ld == 1` beside the ranges, and the
+/// checked copy of a column-per-thread product would never run on a matrix
+/// (H200, 2026-11-28: 0.45x of its restrict version).
+#[test]
+fn a_stride_from_an_argument_is_bounded_not_assumed_one() {
+    let context = Context::create();
+    let buffer = MemoryBuffer::create_from_memory_range_copy(MV_COLS.as_bytes(), "mv_cols");
+    let module = context.create_module_from_ir(buffer).unwrap();
+    let report = run_on_module(&module, &tuned(true, false)).unwrap();
+    module.verify().unwrap();
+    let text = module.print_to_string().to_string();
+    assert_eq!(
+        report.device_tuning.as_ref().unwrap().alias_checked_loops,
+        1,
+        "{text}"
+    );
+    assert!(
+        !text.contains("ident.check") && !text.contains("icmp ne i64 %ld, 1"),
+        "{text}"
+    );
+}

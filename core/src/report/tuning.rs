@@ -26,6 +26,10 @@ pub struct TuningReport {
     /// warp with the sum of its threads' values.
     #[serde(default)]
     pub warp_atomics: usize,
+    /// Loads moved ahead of stores before them in their block that LLVM
+    /// knows they cannot touch (scopes, `noalias` arguments).
+    #[serde(default)]
+    pub loads_first: usize,
     /// Unrolled loops given a copy that reads adjacent elements 16 bytes at
     /// a time, entered when the first address is aligned.
     #[serde(default)]

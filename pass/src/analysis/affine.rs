@@ -150,7 +150,11 @@ impl<'a, 'm> LoopScope<'a, 'm> {
             // Arguments, globals, constant expressions: fixed in the loop.
             return Ok(AffineAddress::symbol(v.as_raw(), 0));
         };
-        if !self.inside(v) {
+        // Address arithmetic before the loop is followed too (a row's start
+        // `d + i * ld` computed once, beside `d + (i * ld + j - 1)` in the
+        // loop: one symbol each would leave them an unknown distance apart);
+        // anything else fixed in the loop is a symbol.
+        if !self.inside(v) && !is_address_arithmetic(op) {
             return Ok(AffineAddress::symbol(v.as_raw(), 0));
         }
         let depth = depth.checked_sub(1).ok_or("address arithmetic too deep")?;
@@ -244,6 +248,9 @@ impl<'a, 'm> LoopScope<'a, 'm> {
         if self.block_index(v) != Some(self.l.header) {
             return Err("merged from branches of the loop (a phi)");
         }
+        if let Some(lagged) = self.lagged(v) {
+            return Ok(lagged);
+        }
         let mut step = None;
         for (value, from) in v.incoming().into_iter().zip(v.incoming_blocks()) {
             let from = self.index.get(&from.as_raw_block()).copied();
@@ -261,4 +268,81 @@ impl<'a, 'm> LoopScope<'a, 'm> {
         }
         Ok(AffineAddress::symbol(v.as_raw(), step.unwrap_or(0)))
     }
+
+    /// A header phi that takes the value another header phi `q` had one
+    /// iteration before (`j` beside `j + 1` in `for (j = 1; j + 1 < n; ++j)`,
+    /// as LLVM rewrites it) is `q - step` in every iteration when it starts
+    /// one step below `q`: the same symbol as `q`, so that addresses through
+    /// either are a constant apart.
+    fn lagged(&self, p: Value<'m>) -> Option<AffineAddress> {
+        let mut from_loop = None;
+        let mut start = None;
+        for (value, from) in p.incoming().into_iter().zip(p.incoming_blocks()) {
+            let inside = self
+                .index
+                .get(&from.as_raw_block())
+                .is_some_and(|f| self.l.blocks.contains(f));
+            let slot = if inside { &mut from_loop } else { &mut start };
+            if slot.is_some_and(|s: Value<'m>| s.as_raw() != value.as_raw()) {
+                return None;
+            }
+            *slot = Some(value);
+        }
+        let (q, p_start) = (from_loop?, start?.const_int()?);
+        if q.as_raw() == p.as_raw()
+            || q.opcode() != Some(LLVMOpcode::LLVMPHI)
+            || self.block_index(q) != Some(self.l.header)
+        {
+            return None;
+        }
+        let mut q_step = None;
+        let mut q_start = None;
+        for (value, from) in q.incoming().into_iter().zip(q.incoming_blocks()) {
+            let inside = self
+                .index
+                .get(&from.as_raw_block())
+                .is_some_and(|f| self.l.blocks.contains(f));
+            if inside {
+                let s = self.function.recurrence_step(q, value)?;
+                if q_step.is_some_and(|o| o != s) {
+                    return None;
+                }
+                q_step = Some(s);
+            } else {
+                let c = value.const_int()?;
+                if q_start.is_some_and(|o| o != c) {
+                    return None;
+                }
+                q_start = Some(c);
+            }
+        }
+        let step = q_step?;
+        (q_start?.checked_sub(p_start)? == step)
+            .then(|| {
+                AffineAddress::symbol(q.as_raw(), step).add(&AffineAddress::constant(-step), 1)
+            })
+            .flatten()
+    }
+}
+
+/// Operations an address is computed with, which the affine form follows
+/// wherever they are.
+fn is_address_arithmetic(op: LLVMOpcode) -> bool {
+    use LLVMOpcode::*;
+    matches!(
+        op,
+        LLVMAdd
+            | LLVMSub
+            | LLVMOr
+            | LLVMMul
+            | LLVMShl
+            | LLVMZExt
+            | LLVMSExt
+            | LLVMTrunc
+            | LLVMBitCast
+            | LLVMAddrSpaceCast
+            | LLVMPtrToInt
+            | LLVMIntToPtr
+            | LLVMGetElementPtr
+    )
 }

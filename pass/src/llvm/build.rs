@@ -495,6 +495,16 @@ pub fn is_plain_load(v: LLVMValueRef) -> bool {
         }
 }
 
+/// Whether `v` is a store that is neither volatile nor atomic.
+pub fn is_plain_store(v: LLVMValueRef) -> bool {
+    is_instruction(v)
+        && opcode(v) == LLVMOpcode::LLVMStore
+        && unsafe {
+            LLVMGetVolatile(v) == 0
+                && LLVMGetOrdering(v) == LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
+        }
+}
+
 /// Whether `v` is an add, or an `or disjoint` (an add without carries).
 pub fn is_add(v: LLVMValueRef) -> bool {
     is_instruction(v)

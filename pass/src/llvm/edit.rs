@@ -481,6 +481,22 @@ pub fn clone_expression(
     }
 }
 
+/// Moves live instruction `inst` to just before `before` (both of one
+/// function; the caller keeps operands defined before their uses).
+pub fn move_before(inst: LLVMValueRef, before: LLVMValueRef) {
+    let b = Builder::before(before);
+    // SAFETY: `inst` leaves its block and enters the builder's position in
+    // the same function, under the name it had (inserting names it anew).
+    unsafe {
+        let mut len = 0usize;
+        let name = LLVMGetValueName2(inst, &mut len);
+        let name = std::ffi::CString::new(std::slice::from_raw_parts(name.cast::<u8>(), len))
+            .unwrap_or_default();
+        LLVMInstructionRemoveFromParent(inst);
+        LLVMInsertIntoBuilderWithName(b.raw(), inst, name.as_ptr());
+    }
+}
+
 /// Erases `inst`, whose uses must have been replaced.
 pub fn erase(inst: LLVMValueRef) {
     // SAFETY: `inst` is a live instruction without uses.

@@ -181,3 +181,42 @@ unsafe fn md_string(ctx: LLVMContextRef, s: &str) -> LLVMMetadataRef {
 unsafe fn md_kind(ctx: LLVMContextRef, name: &str) -> u32 {
     LLVMGetMDKindIDInContext(ctx, name.as_ptr().cast(), name.len() as u32)
 }
+
+/// Whether LLVM's scoped alias rules keep live memory instructions `a` and
+/// `b` apart: in some domain, every scope one of them is in (`alias.scope`)
+/// is one the other is apart from (`noalias`), as LLVM's ScopedNoAliasAA
+/// reads them. Sound for any two accesses of a function, whoever made the
+/// scopes (loop versioning, the inliner's `__restrict__` parameters).
+pub fn scoped_apart(a: LLVMValueRef, b: LLVMValueRef) -> bool {
+    // SAFETY: reads the live instructions' metadata nodes.
+    unsafe { apart_in_scopes(a, b) || apart_in_scopes(b, a) }
+}
+
+/// Whether `noalias` of `other` lists every scope of `access`'s
+/// `alias.scope` in one of their domains.
+///
+/// SAFETY (for callers): both are live instructions.
+unsafe fn apart_in_scopes(access: LLVMValueRef, other: LLVMValueRef) -> bool {
+    let ctx = LLVMGetTypeContext(LLVMTypeOf(access));
+    let listed = |inst: LLVMValueRef, kind: &str| -> Vec<LLVMValueRef> {
+        let list = LLVMGetMetadata(inst, md_kind(ctx, kind));
+        if list.is_null() {
+            return Vec::new();
+        }
+        node_operands(list).into_iter().flatten().collect()
+    };
+    let scopes = listed(access, "alias.scope");
+    let apart = listed(other, "noalias");
+    if scopes.is_empty() || apart.is_empty() {
+        return false;
+    }
+    let domain = |scope: LLVMValueRef| node_operands(scope).get(1).copied().flatten();
+    scopes.iter().any(|&scope| {
+        let d = domain(scope);
+        d.is_some()
+            && scopes
+                .iter()
+                .filter(|&&s| domain(s) == d)
+                .all(|s| apart.contains(s))
+    })
+}

@@ -11,6 +11,7 @@
 //! - `diagnostics`: clang diagnostics about the module.
 //! - `abi`: the C entry points the plugin's C++ half calls.
 //! - `miscompiles`: LLVM options that avoid known LLVM miscompiles.
+//! - `options`: LLVM options set while a pipeline of the pass's own runs.
 //!
 //! Handles are raw LLVM references into a module that outlives the pass's
 //! run on it; the functions here take live handles of the right kind (a
@@ -25,3 +26,4 @@ pub(crate) mod intrinsics;
 pub mod ir;
 pub(crate) mod metadata;
 pub mod miscompiles;
+pub(crate) mod options;

@@ -183,6 +183,7 @@ pub(crate) fn tune_late(
             tuning.widened_range_checks = tuned.widened_range_checks;
             tuning.narrowed_sums = tuned.narrowed_sums;
             tuning.warp_atomics = tuned.warp_atomics;
+            tuning.loads_first = tuned.loads_first;
             tuning.vector_loads = tuned.vector_loads;
             tuning.byte_words = tuned.byte_words;
             report.transformed |= changed;

@@ -17,6 +17,12 @@
 //! with enough accesses that stay put, which left the row-per-thread
 //! tridiagonal sweeps, stencils and copies aliased.
 //!
+//! Loop access analysis would also assume a stride that is a kernel
+//! argument (`a[r * ld + c]` over `r`) to be 1 and test `ld == 1` beside
+//! the ranges: the column-per-thread product's checked copy then never ran
+//! on a matrix. The ranges of such a stride are bounded without assuming
+//! it (`laa-speculate-unit-stride` off while the versioning runs).
+//!
 //! Runs before the S-L1 transform, so that its analyses see the two copies;
 //! only in kernels with a pointer argument without `noalias`.
 
@@ -26,11 +32,15 @@ use inkwell::values::AsValueRef;
 use crate::analysis::{find_kernels, loop_forest};
 use crate::llvm::edit::run_function_passes;
 use crate::llvm::ir::Function;
+use crate::llvm::options::BoolOptionSet;
 
 /// The versioning, which only copies (on loops in simplified and LCSSA
 /// form), and LICM after it where a copy was made.
 const VERSIONING: &std::ffi::CStr = c"loop-simplify,lcssa,loop-versioning";
 const LICM: &std::ffi::CStr = c"loop-mssa(licm)";
+
+/// Loop access analysis's assumption that a stride it cannot see is 1.
+const SPECULATE_UNIT_STRIDE: &std::ffi::CStr = c"laa-speculate-unit-stride";
 
 /// What [`check_aliases`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -60,7 +70,10 @@ pub fn check_aliases(module: &Module<'_>) -> AliasChecks {
         }
         let loops = || loop_forest(function).1.loops.len();
         let before = loops();
-        run_function_passes(kernel.as_value_ref(), VERSIONING);
+        {
+            let _no_stride_guess = BoolOptionSet::new(SPECULATE_UNIT_STRIDE, false);
+            run_function_passes(kernel.as_value_ref(), VERSIONING);
+        }
         done.kernels += 1;
         let copies = loops().saturating_sub(before);
         if copies > 0 {

@@ -16,6 +16,7 @@
 mod alias_checks;
 mod byte_words;
 mod frozen_divisions;
+mod loads_first;
 mod merged_loops;
 mod narrow_sums;
 mod switch_selects;
@@ -26,6 +27,7 @@ mod widened_range_checks;
 pub use alias_checks::{check_aliases, AliasChecks};
 pub use byte_words::lower_byte_vectors;
 pub use frozen_divisions::freeze_divisions;
+pub use loads_first::move_loads_first;
 pub use merged_loops::{merge_divergent_loops, KeptLoop, MergedLoop, Merging, NO_MERGING_HINT};
 pub use narrow_sums::narrow_sums;
 pub use switch_selects::select_switches;
@@ -37,9 +39,10 @@ pub use sl1_core::report::tuning::TuningReport;
 
 /// The rewrites made after LLVM's optimizer, before code generation:
 /// divisions frozen, range checks widened, sums narrowed, atomic adds to
-/// one address made once per warp, and with `vector_loads` unrolled loops
-/// given copies that read aligned 16 B pieces at once (in that order: none
-/// undoes another). Records in `report` how many of each.
+/// one address made once per warp, loads moved ahead of stores they cannot
+/// touch (which brings a loop's loads together), and with `vector_loads`
+/// unrolled loops given copies that read aligned 16 B pieces at once (in
+/// that order: none undoes another). Records in `report` how many of each.
 pub fn tune_late(
     module: &inkwell::module::Module<'_>,
     vector_loads: bool,
@@ -50,6 +53,7 @@ pub fn tune_late(
     report.widened_range_checks = widen_range_checks(module);
     report.narrowed_sums = narrow_sums(module);
     report.warp_atomics = aggregate_atomics(module);
+    report.loads_first = move_loads_first(module);
     report.vector_loads = if vector_loads {
         vectorize_aligned_loads(module)
     } else {
@@ -60,6 +64,7 @@ pub fn tune_late(
         + report.widened_range_checks
         + report.narrowed_sums
         + report.warp_atomics
+        + report.loads_first
         + report.vector_loads
         > 0
 }

@@ -1,0 +1,21 @@
+// LLVM's own boolean command-line options, set for the length of one pass
+// pipeline the pass runs itself (llvm/options.rs).
+
+#include "llvm/Support/CommandLine.h"
+
+using namespace llvm;
+
+// Sets the registered `cl::opt<bool>` `Name` to `Value`; returns its value
+// before (0 or 1), or -1 when this LLVM has no option of that name. Callers
+// name only options LLVM declares as `cl::opt<bool>`, which makes the cast
+// sound (LLVM is built without RTTI, so it cannot be checked here).
+extern "C" int sl1_set_bool_option(const char *Name, bool Value) {
+  auto &Options = cl::getRegisteredOptions();
+  auto It = Options.find(Name);
+  if (It == Options.end())
+    return -1;
+  auto *Flag = static_cast<cl::opt<bool> *>(It->second);
+  bool Before = Flag->getValue();
+  Flag->setValue(Value);
+  return Before ? 1 : 0;
+}
