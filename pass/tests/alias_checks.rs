@@ -293,3 +293,52 @@ fn a_stride_from_an_argument_is_bounded_not_assumed_one() {
         "{text}"
     );
 }
+
+/// A loop walking two arguments backwards that also leaves on a loaded
+/// value: LLVM 22's loop versioning bounded its ranges as if it never left
+/// (`inttoptr (i64 -9 to ptr)`), and the copy ran on one buffer passed
+/// twice (fuzz seed 701689).
+const EARLY_EXIT: &str = r#"
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define ptx_kernel void @early_exit(ptr %a0, ptr %a1, i64 %begin, i64 %end) {
+entry:
+  %last = add i64 %end, -1
+  %has = icmp ult i64 %begin, %end
+  br i1 %has, label %loop, label %exit
+loop:
+  %i = phi i64 [ %last, %entry ], [ %in, %loop ]
+  %p0 = getelementptr inbounds i64, ptr %a0, i64 %i
+  %v0 = load i64, ptr %p0, align 8
+  %s = shl i64 %v0, 1
+  store i64 %s, ptr %p0, align 8
+  %p1 = getelementptr inbounds i64, ptr %a1, i64 %i
+  %v1 = load i64, ptr %p1, align 8
+  %hit = icmp ne i64 %v1, 1
+  %in = add i64 %i, -1
+  %more = icmp ugt i64 %i, %begin
+  %go = and i1 %more, %hit
+  br i1 %go, label %loop, label %exit
+exit:
+  ret void
+}
+"#;
+
+#[test]
+fn a_loop_that_may_leave_on_a_loaded_value_keeps_no_checked_copy() {
+    let context = Context::create();
+    let buffer = MemoryBuffer::create_from_memory_range_copy(EARLY_EXIT.as_bytes(), "early_exit");
+    let module = context.create_module_from_ir(buffer).unwrap();
+    let report = run_on_module(&module, &tuned(true, false)).unwrap();
+    module.verify().unwrap();
+    let text = module.print_to_string().to_string();
+    assert_eq!(
+        report.device_tuning.as_ref().unwrap().alias_checked_loops,
+        0,
+        "{text}"
+    );
+    // The original stays, the copy is gone.
+    assert!(text.contains("loop.lver.orig:"), "{text}");
+    assert!(!text.contains("\nloop:"), "{text}");
+}

@@ -658,6 +658,16 @@ pub fn unswitch_invariant_tests(
     }
 }
 
+/// Makes conditional branch `branch` always go to its first successor.
+pub fn always_take_first(branch: LLVMValueRef) {
+    // SAFETY: `branch` is a live conditional branch; its condition becomes
+    // the i1 constant true of its context.
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(LLVMGetCondition(branch)));
+        LLVMSetCondition(branch, LLVMConstInt(LLVMInt1TypeInContext(ctx), 1, 0));
+    }
+}
+
 /// Deletes the blocks of `function` that no path from its entry reaches.
 pub fn remove_unreachable_blocks(function: LLVMValueRef) {
     // SAFETY: `function` is a live function with a body.

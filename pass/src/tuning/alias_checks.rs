@@ -23,14 +23,22 @@
 //! on a matrix. The ranges of such a stride are bounded without assuming
 //! it (`laa-speculate-unit-stride` off while the versioning runs).
 //!
+//! A copy is kept only where the loop's exit is a counted test of an
+//! induction variable (`LoopScope::counted_exit`): for a loop that may also
+//! leave on a loaded value, LLVM 22 bounded the ranges as if the loop ran
+//! for ever (`inttoptr (i64 -9 to ptr)`), the test always found them apart
+//! and the copy ran on arguments that were one buffer (fuzz seed 701689).
+//! The check of such a loop is made to take the original.
+//!
 //! Runs before the S-L1 transform, so that its analyses see the two copies;
 //! only in kernels with a pointer argument without `noalias`.
 
 use inkwell::module::Module;
 use inkwell::values::AsValueRef;
 
+use crate::analysis::affine::LoopScope;
 use crate::analysis::{find_kernels, loop_forest};
-use crate::llvm::edit::run_function_passes;
+use crate::llvm::edit::{self, run_function_passes};
 use crate::llvm::ir::Function;
 use crate::llvm::options::BoolOptionSet;
 
@@ -77,9 +85,46 @@ pub fn check_aliases(module: &Module<'_>) -> AliasChecks {
         done.kernels += 1;
         let copies = loops().saturating_sub(before);
         if copies > 0 {
+            let kept = keep_counted_copies(function);
             run_function_passes(kernel.as_value_ref(), LICM);
-            done.loops += copies;
+            done.loops += kept;
         }
     }
     done
+}
+
+/// Sends every check whose checked copy's loop has no counted exit to the
+/// original loop and deletes the copy; returns how many copies are kept.
+fn keep_counted_copies(function: Function<'_>) -> usize {
+    let (blocks, forest) = loop_forest(function);
+    let mut kept = 0;
+    let mut dropped = 0;
+    for check in blocks.iter().filter(|b| b.name().ends_with(".lver.check")) {
+        let raw = check.as_raw_block();
+        let successors = edit::successors(raw);
+        // `br %conflict, orig.preheader, copy.preheader`.
+        let [orig, copy] = successors[..] else {
+            continue;
+        };
+        let orig_name = blocks.iter().find(|b| b.as_raw_block() == orig);
+        if !orig_name.is_some_and(|b| b.name().contains(".lver.orig")) {
+            continue;
+        }
+        let header = edit::only_branch_target(copy).unwrap_or(copy);
+        let counted = forest
+            .loops
+            .iter()
+            .find(|l| blocks[l.header].as_raw_block() == header)
+            .is_some_and(|l| LoopScope::new(function, &blocks, l).counted_exit().is_ok());
+        if counted {
+            kept += 1;
+        } else {
+            edit::always_take_first(edit::terminator(raw));
+            dropped += 1;
+        }
+    }
+    if dropped > 0 {
+        edit::remove_unreachable_blocks(function.as_raw());
+    }
+    kept
 }
