@@ -112,11 +112,20 @@ mod tests {
 
     #[test]
     fn generated_specs_are_valid_and_reproducible() {
-        for seed in 0..2000 {
+        // Seed 703899 scanned a shifted twin up to the next thread's element.
+        for seed in (0..2000).chain([703899]) {
             let k = generate(seed);
             k.spec
                 .validate()
                 .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{:#?}", k.spec));
+            // A twin's chunk ends in the next thread's elements.
+            assert!(
+                k.spec
+                    .loops()
+                    .filter_map(|l| l.scan.as_ref())
+                    .all(|scan| k.spec.args[scan.src].shift == 0),
+                "seed {seed} scans a shifted twin"
+            );
             assert_eq!(k.ir, generate(seed).ir, "seed {seed} not reproducible");
             assert!(k.ir.contains(&format!("define ptx_kernel void @k{seed}(")));
         }
