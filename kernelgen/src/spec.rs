@@ -794,9 +794,7 @@ impl KernelSpec {
             // A twin's chunk ends `shift` elements into the next thread's
             // elements of its argument (seed 703899 read the element the
             // next thread's sink wrote: a race in the plain build too).
-            Role::Owned if a.shift > 0 => {
-                return Err(format!("scan of shifted twin {}", scan.src))
-            }
+            Role::Owned if a.shift > 0 => return Err(format!("scan of shifted twin {}", scan.src)),
             // From `i * stride` to the chunk's last element: its own.
             Role::Owned if !scan.gated => {}
             // The element before a chunk is another thread's.
