@@ -160,6 +160,14 @@ fn compile(
     run(&format!("default<O{}>", args.opt_level))?;
     if let Some(tuning) = report.device_tuning.as_mut() {
         sl1_pass::tuning::tune_late(module, options.vector_loads, tuning);
+        // As the plugin checks after its late pass.
+        module.verify().map_err(|e| {
+            anyhow::anyhow!(
+                "{name}: the tuned module fails the LLVM verifier (a bug in S-L1's device \
+                 tuning; --no-device-tuning builds it without): {}",
+                e.to_string().trim()
+            )
+        })?;
     }
     // Every build alike, as the plugin's last pass does.
     sl1_pass::ptxas_bugs::keep_float_bits_out_of_narrow_stores(module);

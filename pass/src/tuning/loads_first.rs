@@ -79,25 +79,22 @@ fn move_in_block(function: Function<'_>, block: LLVMBasicBlockRef) -> usize {
 /// operands allow, moving pure operands of its block first; returns its new
 /// position.
 fn hoist(block: LLVMBasicBlockRef, inst: LLVMValueRef, floor: usize) -> usize {
-    let mut earliest = floor;
-    for i in 0..build::num_operands(inst) {
-        let op = build::operand(inst, i);
-        if !build::is_instruction(op) || build::instruction_block(op) != block {
-            continue;
+    let operands: Vec<LLVMValueRef> = (0..build::num_operands(inst))
+        .map(|i| build::operand(inst, i))
+        .filter(|&op| build::is_instruction(op) && build::instruction_block(op) == block)
+        .collect();
+    for &op in &operands {
+        let op_at = position(&edit::instructions(block), op);
+        if op_at >= floor && is_pure(op) {
+            hoist(block, op, floor);
         }
-        let insts = edit::instructions(block);
-        let op_at = position(&insts, op);
-        if op_at < floor {
-            continue;
-        }
-        let op_at = if is_pure(op) {
-            hoist(block, op, floor)
-        } else {
-            op_at
-        };
-        earliest = earliest.max(op_at + 1);
     }
+    // Where the operands are now: each move above shifts those after it.
     let insts = edit::instructions(block);
+    let earliest = operands
+        .iter()
+        .map(|&op| position(&insts, op) + 1)
+        .fold(floor, usize::max);
     let at = position(&insts, inst);
     if earliest < at {
         edit::move_before(inst, insts[earliest]);
