@@ -1,38 +1,57 @@
 //! LLVM's own boolean options, set while a pipeline the pass runs itself
 //! runs and put back after (`options.cpp`): they are process-wide, and
-//! clang's passes after S-L1 must see what the user chose.
+//! clang's passes after S-L1 must see what the user chose. One set at a
+//! time in a process (the driver builds modules on several threads): a
+//! lock is held while they are set. Another thread's LLVM passes running
+//! meanwhile see them too; only what is slower, never what is wrong, may
+//! hang on that.
 
 use std::ffi::CStr;
+use std::sync::{Mutex, MutexGuard};
 
 extern "C" {
     fn sl1_set_bool_option(name: *const std::ffi::c_char, value: bool) -> i32;
 }
 
-/// An LLVM `cl::opt<bool>` set to a value until dropped.
-pub struct BoolOptionSet {
-    name: &'static CStr,
-    before: Option<bool>,
+/// Held while options are set.
+static SETTING: Mutex<()> = Mutex::new(());
+
+/// LLVM `cl::opt<bool>`s set to values until dropped.
+pub struct BoolOptionsSet {
+    /// Each option set, with the value it had.
+    before: Vec<(&'static CStr, bool)>,
+    _held: MutexGuard<'static, ()>,
 }
 
-impl BoolOptionSet {
-    /// Sets `name`, which LLVM must declare as `cl::opt<bool>`, to `value`;
-    /// nothing when this LLVM has no such option.
-    pub fn new(name: &'static CStr, value: bool) -> BoolOptionSet {
-        // SAFETY: `name` is a NUL-terminated string; the shim sets only a
-        // registered option of that name, which callers know to be a bool.
-        let before = unsafe { sl1_set_bool_option(name.as_ptr(), value) };
-        BoolOptionSet {
-            name,
-            before: (before >= 0).then_some(before == 1),
+impl BoolOptionsSet {
+    /// Sets each `(name, value)`, whose option LLVM must declare as
+    /// `cl::opt<bool>`; an option this LLVM lacks is left out.
+    pub fn new(options: &[(&'static CStr, bool)]) -> BoolOptionsSet {
+        let held = SETTING
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let before = options
+            .iter()
+            .filter_map(|&(name, value)| {
+                // SAFETY: `name` is a NUL-terminated string; the shim sets
+                // only a registered option of that name, which callers know
+                // to be a bool.
+                let before = unsafe { sl1_set_bool_option(name.as_ptr(), value) };
+                (before >= 0).then_some((name, before == 1))
+            })
+            .collect();
+        BoolOptionsSet {
+            before,
+            _held: held,
         }
     }
 }
 
-impl Drop for BoolOptionSet {
+impl Drop for BoolOptionsSet {
     fn drop(&mut self) {
-        if let Some(before) = self.before {
+        for &(name, before) in self.before.iter().rev() {
             // SAFETY: as in `new`: the same registered bool option.
-            unsafe { sl1_set_bool_option(self.name.as_ptr(), before) };
+            unsafe { sl1_set_bool_option(name.as_ptr(), before) };
         }
     }
 }

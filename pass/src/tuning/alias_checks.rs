@@ -21,7 +21,8 @@
 //! argument (`a[r * ld + c]` over `r`) to be 1 and test `ld == 1` beside
 //! the ranges: the column-per-thread product's checked copy then never ran
 //! on a matrix. The ranges of such a stride are bounded without assuming
-//! it (`laa-speculate-unit-stride` off while the versioning runs).
+//! it (`laa-speculate-unit-stride` and `enable-mem-access-versioning` off
+//! while the versioning runs).
 //!
 //! A copy is kept only where the loop's exit is a counted test of an
 //! induction variable (`LoopScope::counted_exit`): for a loop that may also
@@ -40,15 +41,18 @@ use crate::analysis::affine::LoopScope;
 use crate::analysis::{find_kernels, loop_forest};
 use crate::llvm::edit::{self, run_function_passes};
 use crate::llvm::ir::Function;
-use crate::llvm::options::BoolOptionSet;
+use crate::llvm::options::BoolOptionsSet;
 
 /// The versioning, which only copies (on loops in simplified and LCSSA
 /// form), and LICM after it where a copy was made.
 const VERSIONING: &std::ffi::CStr = c"loop-simplify,lcssa,loop-versioning";
 const LICM: &std::ffi::CStr = c"loop-mssa(licm)";
 
-/// Loop access analysis's assumption that a stride it cannot see is 1.
+/// Loop access analysis's assumption that a stride it cannot see is 1
+/// (LLVM 22; LLVM 19 also needs the next).
 const SPECULATE_UNIT_STRIDE: &std::ffi::CStr = c"laa-speculate-unit-stride";
+/// Loop access analysis's versioning on a stride it cannot see.
+const STRIDE_VERSIONING: &std::ffi::CStr = c"enable-mem-access-versioning";
 
 /// What [`check_aliases`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -79,7 +83,8 @@ pub fn check_aliases(module: &Module<'_>) -> AliasChecks {
         let loops = || loop_forest(function).1.loops.len();
         let before = loops();
         {
-            let _no_stride_guess = BoolOptionSet::new(SPECULATE_UNIT_STRIDE, false);
+            let _no_stride_guess =
+                BoolOptionsSet::new(&[(SPECULATE_UNIT_STRIDE, false), (STRIDE_VERSIONING, false)]);
             run_function_passes(kernel.as_value_ref(), VERSIONING);
         }
         done.kernels += 1;
