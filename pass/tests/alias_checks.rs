@@ -116,8 +116,14 @@ fn kernels() -> String {
 /// The pass's report on [`kernels`] under `options`, and whether the
 /// module's text changed.
 fn run(options: &Options) -> (Report, bool, String) {
+    run_text(&kernels(), options)
+}
+
+/// The pass's report on the module `ir` under `options`, whether its text
+/// changed, and the text after.
+fn run_text(ir: &str, options: &Options) -> (Report, bool, String) {
     let context = Context::create();
-    let buffer = MemoryBuffer::create_from_memory_range_copy(kernels().as_bytes(), "alias_checks");
+    let buffer = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "alias_checks");
     let module = context.create_module_from_ir(buffer).unwrap();
     let before = module.print_to_string().to_string();
     let report = run_on_module(&module, options).unwrap();
@@ -277,12 +283,7 @@ exit:
 /// (H200, 2026-11-28: 0.45x of its restrict version).
 #[test]
 fn a_stride_from_an_argument_is_bounded_not_assumed_one() {
-    let context = Context::create();
-    let buffer = MemoryBuffer::create_from_memory_range_copy(MV_COLS.as_bytes(), "mv_cols");
-    let module = context.create_module_from_ir(buffer).unwrap();
-    let report = run_on_module(&module, &tuned(true, false)).unwrap();
-    module.verify().unwrap();
-    let text = module.print_to_string().to_string();
+    let (report, _, text) = run_text(MV_COLS, &tuned(true, false));
     assert_eq!(
         report.device_tuning.as_ref().unwrap().alias_checked_loops,
         1,
@@ -327,12 +328,7 @@ exit:
 
 #[test]
 fn a_loop_that_may_leave_on_a_loaded_value_keeps_no_checked_copy() {
-    let context = Context::create();
-    let buffer = MemoryBuffer::create_from_memory_range_copy(EARLY_EXIT.as_bytes(), "early_exit");
-    let module = context.create_module_from_ir(buffer).unwrap();
-    let report = run_on_module(&module, &tuned(true, false)).unwrap();
-    module.verify().unwrap();
-    let text = module.print_to_string().to_string();
+    let (report, _, text) = run_text(EARLY_EXIT, &tuned(true, false));
     assert_eq!(
         report.device_tuning.as_ref().unwrap().alias_checked_loops,
         0,

@@ -253,8 +253,7 @@ impl<'a, 'm> LoopScope<'a, 'm> {
         }
         let mut step = None;
         for (value, from) in v.incoming().into_iter().zip(v.incoming_blocks()) {
-            let from = self.index.get(&from.as_raw_block()).copied();
-            if !from.is_some_and(|f| self.l.blocks.contains(&f)) {
+            if !self.is_back_edge(from) {
                 continue;
             }
             let s = self
@@ -269,55 +268,47 @@ impl<'a, 'm> LoopScope<'a, 'm> {
         Ok(AffineAddress::symbol(v.as_raw(), step.unwrap_or(0)))
     }
 
+    /// Whether a header phi's incoming block `from` is in the loop.
+    fn is_back_edge(&self, from: Block<'m>) -> bool {
+        self.index
+            .get(&from.as_raw_block())
+            .is_some_and(|f| self.l.blocks.contains(f))
+    }
+
+    /// A header phi's value from the back edges and its value from before
+    /// the loop, where each is one value.
+    fn next_and_start(&self, phi: Value<'m>) -> Option<(Value<'m>, Value<'m>)> {
+        let (mut next, mut start) = (None, None);
+        for (value, from) in phi.incoming().into_iter().zip(phi.incoming_blocks()) {
+            let slot = if self.is_back_edge(from) {
+                &mut next
+            } else {
+                &mut start
+            };
+            if slot.is_some_and(|s: Value<'m>| s.as_raw() != value.as_raw()) {
+                return None;
+            }
+            *slot = Some(value);
+        }
+        Some((next?, start?))
+    }
+
     /// A header phi that takes the value another header phi `q` had one
     /// iteration before (`j` beside `j + 1` in `for (j = 1; j + 1 < n; ++j)`,
     /// as LLVM rewrites it) is `q - step` in every iteration when it starts
     /// one step below `q`: the same symbol as `q`, so that addresses through
     /// either are a constant apart.
     fn lagged(&self, p: Value<'m>) -> Option<AffineAddress> {
-        let mut from_loop = None;
-        let mut start = None;
-        for (value, from) in p.incoming().into_iter().zip(p.incoming_blocks()) {
-            let inside = self
-                .index
-                .get(&from.as_raw_block())
-                .is_some_and(|f| self.l.blocks.contains(f));
-            let slot = if inside { &mut from_loop } else { &mut start };
-            if slot.is_some_and(|s: Value<'m>| s.as_raw() != value.as_raw()) {
-                return None;
-            }
-            *slot = Some(value);
-        }
-        let (q, p_start) = (from_loop?, start?.const_int()?);
+        let (q, p_start) = self.next_and_start(p)?;
         if q.as_raw() == p.as_raw()
             || q.opcode() != Some(LLVMOpcode::LLVMPHI)
             || self.block_index(q) != Some(self.l.header)
         {
             return None;
         }
-        let mut q_step = None;
-        let mut q_start = None;
-        for (value, from) in q.incoming().into_iter().zip(q.incoming_blocks()) {
-            let inside = self
-                .index
-                .get(&from.as_raw_block())
-                .is_some_and(|f| self.l.blocks.contains(f));
-            if inside {
-                let s = self.function.recurrence_step(q, value)?;
-                if q_step.is_some_and(|o| o != s) {
-                    return None;
-                }
-                q_step = Some(s);
-            } else {
-                let c = value.const_int()?;
-                if q_start.is_some_and(|o| o != c) {
-                    return None;
-                }
-                q_start = Some(c);
-            }
-        }
-        let step = q_step?;
-        (q_start?.checked_sub(p_start)? == step)
+        let (q_next, q_start) = self.next_and_start(q)?;
+        let step = self.function.recurrence_step(q, q_next)?;
+        (q_start.const_int()?.checked_sub(p_start.const_int()?)? == step)
             .then(|| {
                 AffineAddress::symbol(q.as_raw(), step).add(&AffineAddress::constant(-step), 1)
             })

@@ -119,19 +119,11 @@ pub fn versioning_scopes(inst: LLVMValueRef, name: &str) -> Vec<usize> {
     // SAFETY: reads the live instruction's metadata; each operands buffer
     // holds exactly its node's operand count.
     unsafe {
-        let ctx = LLVMGetTypeContext(LLVMTypeOf(inst));
-        let list = LLVMGetMetadata(inst, md_kind(ctx, name));
-        if list.is_null() {
-            return Vec::new();
-        }
-        node_operands(list)
+        listed_scopes(inst, name)
             .into_iter()
-            .flatten()
             .filter(|&scope| {
-                // A scope is `!{self, domain[, name]}`, a domain
-                // `!{self, !"name"}`.
-                let domain = node_operands(scope).get(1).copied().flatten();
-                domain.is_some_and(|d| {
+                // A domain is `!{self, !"name"}`.
+                domain_of(scope).is_some_and(|d| {
                     let name = node_operands(d).get(1).copied().flatten();
                     name.is_some_and(|n| md_text(n) == Some(VERSIONING_DOMAIN))
                 })
@@ -139,6 +131,26 @@ pub fn versioning_scopes(inst: LLVMValueRef, name: &str) -> Vec<usize> {
             .map(|scope| scope as usize)
             .collect()
     }
+}
+
+/// The scopes listed in `inst`'s node of the kind `kind` (`alias.scope` or
+/// `noalias`).
+///
+/// SAFETY (for callers): `inst` is a live instruction.
+unsafe fn listed_scopes(inst: LLVMValueRef, kind: &str) -> Vec<LLVMValueRef> {
+    let ctx = LLVMGetTypeContext(LLVMTypeOf(inst));
+    let list = LLVMGetMetadata(inst, md_kind(ctx, kind));
+    if list.is_null() {
+        return Vec::new();
+    }
+    node_operands(list).into_iter().flatten().collect()
+}
+
+/// The domain of scope `scope`, a node `!{self, domain[, name]}`.
+///
+/// SAFETY (for callers): `scope` is a live metadata node as a value.
+unsafe fn domain_of(scope: LLVMValueRef) -> Option<LLVMValueRef> {
+    node_operands(scope).get(1).copied().flatten()
 }
 
 /// The operands of metadata node `node` (as a value), `None` where an
@@ -197,26 +209,17 @@ pub fn scoped_apart(a: LLVMValueRef, b: LLVMValueRef) -> bool {
 ///
 /// SAFETY (for callers): both are live instructions.
 unsafe fn apart_in_scopes(access: LLVMValueRef, other: LLVMValueRef) -> bool {
-    let ctx = LLVMGetTypeContext(LLVMTypeOf(access));
-    let listed = |inst: LLVMValueRef, kind: &str| -> Vec<LLVMValueRef> {
-        let list = LLVMGetMetadata(inst, md_kind(ctx, kind));
-        if list.is_null() {
-            return Vec::new();
-        }
-        node_operands(list).into_iter().flatten().collect()
-    };
-    let scopes = listed(access, "alias.scope");
-    let apart = listed(other, "noalias");
-    if scopes.is_empty() || apart.is_empty() {
+    let scopes = listed_scopes(access, "alias.scope");
+    let apart = listed_scopes(other, "noalias");
+    if apart.is_empty() {
         return false;
     }
-    let domain = |scope: LLVMValueRef| node_operands(scope).get(1).copied().flatten();
     scopes.iter().any(|&scope| {
-        let d = domain(scope);
+        let d = domain_of(scope);
         d.is_some()
             && scopes
                 .iter()
-                .filter(|&&s| domain(s) == d)
+                .filter(|&&s| domain_of(s) == d)
                 .all(|s| apart.contains(s))
     })
 }

@@ -48,6 +48,11 @@ pub fn move_loads_first(module: &Module<'_>) -> usize {
 }
 
 fn move_in_block(function: Function<'_>, block: LLVMBasicBlockRef) -> usize {
+    // Most blocks have no store a load could pass.
+    let stores = |inst: &LLVMValueRef| build::is_plain_store(*inst) && in_global_memory(*inst, 1);
+    if !edit::instructions(block).iter().any(stores) {
+        return 0;
+    }
     let mut moved = 0;
     for load in edit::instructions(block) {
         if !build::is_plain_load(load) || !in_global_memory(load, 0) {
@@ -63,9 +68,7 @@ fn move_in_block(function: Function<'_>, block: LLVMBasicBlockRef) -> usize {
             .iter()
             .rposition(|&inst| must_follow(function, load, inst))
             .map_or(first_movable(&insts), |i| i + 1);
-        let Some(store) =
-            (floor..at).find(|&i| build::is_plain_store(insts[i]) && in_global_memory(insts[i], 1))
-        else {
+        let Some(store) = (floor..at).find(|&i| stores(&insts[i])) else {
             continue;
         };
         if hoist(block, load, store) < at {
