@@ -122,9 +122,23 @@ fn run(options: &Options) -> (Report, bool, String) {
 /// The pass's report on the module `ir` under `options`, whether its text
 /// changed, and the text after.
 fn run_text(ir: &str, options: &Options) -> (Report, bool, String) {
+    run_in(ir, options, false)
+}
+
+/// As [`run_text`], with the pass in a context that drops the names of the
+/// values and blocks it makes, as clang's does unless given
+/// `-fno-discard-value-names` (LLVM reads no text in such a context).
+fn run_nameless(ir: &str, options: &Options) -> (Report, bool, String) {
+    run_in(ir, options, true)
+}
+
+fn run_in(ir: &str, options: &Options, nameless: bool) -> (Report, bool, String) {
     let context = Context::create();
     let buffer = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "alias_checks");
     let module = context.create_module_from_ir(buffer).unwrap();
+    if nameless {
+        sl1_pass::llvm::ir::discard_value_names(&context);
+    }
     let before = module.print_to_string().to_string();
     let report = run_on_module(&module, options).unwrap();
     module.verify().unwrap();
@@ -337,4 +351,29 @@ fn a_loop_that_may_leave_on_a_loaded_value_keeps_no_checked_copy() {
     // The original stays, the copy is gone.
     assert!(text.contains("loop.lver.orig:"), "{text}");
     assert!(!text.contains("\nloop:"), "{text}");
+}
+
+/// Clang drops the names of blocks (`.lver.check`, `.lver.orig`) unless
+/// given `-fno-discard-value-names`: the checks are found by their shape
+/// and the scopes of the copy, so the raw plugin keeps the copy of a
+/// counted loop and drops that of a loop that may leave on a loaded value,
+/// as the driver does (with names, the plugin dropped neither: it kept the
+/// early-exit copy of fuzz seed 701689 and reported no checked loop).
+#[test]
+fn checks_are_found_without_value_names() {
+    let (report, _, text) = run_nameless(MV_COLS, &tuned(true, false));
+    assert_eq!(
+        report.device_tuning.as_ref().unwrap().alias_checked_loops,
+        1,
+        "{text}"
+    );
+    let (report, _, text) = run_nameless(EARLY_EXIT, &tuned(true, false));
+    assert_eq!(
+        report.device_tuning.as_ref().unwrap().alias_checked_loops,
+        0,
+        "{text}"
+    );
+    // One loop left: the original's two loads.
+    assert_eq!(text.matches("load i64").count(), 2, "{text}");
+    assert!(!text.contains("!alias.scope"), "{text}");
 }

@@ -17,6 +17,15 @@ use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind, LLVMValueKin
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, FunctionValue};
 
+/// Makes `context` drop the names of values and blocks other than globals,
+/// as clang's context does unless given `-fno-discard-value-names`: what
+/// the pass finds must not depend on names.
+pub fn discard_value_names(context: &inkwell::context::Context) {
+    use inkwell::context::AsContextRef;
+    // SAFETY: sets a flag of a live context.
+    unsafe { LLVMContextSetDiscardValueNames(context.as_ctx_ref(), 1) }
+}
+
 /// The calling convention number LLVM gives `ptx_kernel` functions.
 pub const PTX_KERNEL_CALL_CONV: u32 = 71;
 

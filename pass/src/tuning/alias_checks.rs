@@ -34,13 +34,16 @@
 //! Runs before the S-L1 transform, so that its analyses see the two copies;
 //! only in kernels with a pointer argument without `noalias`.
 
+use inkwell::llvm_sys::LLVMOpcode;
 use inkwell::module::Module;
 use inkwell::values::AsValueRef;
 
 use crate::analysis::affine::LoopScope;
+use crate::analysis::loops::LoopForest;
 use crate::analysis::{find_kernels, loop_forest};
 use crate::llvm::edit::{self, run_function_passes};
-use crate::llvm::ir::Function;
+use crate::llvm::ir::{Block, Function, Value};
+use crate::llvm::metadata;
 use crate::llvm::options::BoolOptionsSet;
 
 /// The versioning, which only copies (on loops in simplified and LCSSA
@@ -104,27 +107,12 @@ fn keep_counted_copies(function: Function<'_>) -> usize {
     let (blocks, forest) = loop_forest(function);
     let mut kept = 0;
     let mut dropped = 0;
-    for check in blocks.iter().filter(|b| b.name().ends_with(".lver.check")) {
-        let raw = check.as_raw_block();
-        let successors = edit::successors(raw);
-        // `br %conflict, orig.preheader, copy.preheader`.
-        let [orig, copy] = successors[..] else {
-            continue;
-        };
-        let orig_name = blocks.iter().find(|b| b.as_raw_block() == orig);
-        if !orig_name.is_some_and(|b| b.name().contains(".lver.orig")) {
-            continue;
-        }
-        let header = edit::only_branch_target(copy).unwrap_or(copy);
-        let counted = forest
-            .loops
-            .iter()
-            .find(|l| blocks[l.header].as_raw_block() == header)
-            .is_some_and(|l| LoopScope::new(function, &blocks, l).counted_exit().is_ok());
-        if counted {
+    for (check, copy) in versioning_checks(&blocks, &forest) {
+        let l = &forest.loops[copy];
+        if LoopScope::new(function, &blocks, l).counted_exit().is_ok() {
             kept += 1;
         } else {
-            edit::always_take_first(edit::terminator(raw));
+            edit::always_take_first(edit::terminator(blocks[check].as_raw_block()));
             dropped += 1;
         }
     }
@@ -132,4 +120,56 @@ fn keep_counted_copies(function: Function<'_>) -> usize {
         edit::remove_unreachable_blocks(function.as_raw());
     }
     kept
+}
+
+/// The run-time checks loop versioning made, as (check block, checked
+/// copy's loop). Found by shape, not by the names LLVM gives them
+/// (`.lver.check`), which clang drops unless given
+/// `-fno-discard-value-names`: the copy is an innermost loop whose accesses
+/// carry versioning scopes, entered through its preheader, which the check
+/// (the preheader itself or its one predecessor) reaches on its branch's
+/// second edge; the first goes to the original.
+fn versioning_checks(blocks: &[Block<'_>], forest: &LoopForest) -> Vec<(usize, usize)> {
+    let scoped = |b: usize| {
+        blocks[b].instructions().into_iter().any(|i| {
+            !metadata::versioning_scopes(i.as_raw(), "alias.scope").is_empty()
+                || !metadata::versioning_scopes(i.as_raw(), "noalias").is_empty()
+        })
+    };
+    // A block ending in `br %c, A, B` with B == `to`.
+    let second_edge_to = |b: usize, to: usize| {
+        let successors = blocks[b].successors();
+        successors.len() == 2
+            && successors[1] == blocks[to]
+            && successors[0] != blocks[to]
+            && Value::from_raw(edit::terminator(blocks[b].as_raw_block())).and_then(Value::opcode)
+                == Some(LLVMOpcode::LLVMBr)
+    };
+    let mut checks = Vec::new();
+    for (index, l) in forest.loops.iter().enumerate() {
+        let innermost = !forest.loops.iter().any(|m| m.parent == Some(index));
+        if !innermost || !l.blocks.iter().any(|&b| scoped(b)) {
+            continue;
+        }
+        let outside: Vec<usize> = forest.predecessors[l.header]
+            .iter()
+            .copied()
+            .filter(|p| !l.blocks.contains(p))
+            .collect();
+        let [preheader] = outside[..] else {
+            continue;
+        };
+        let check = if second_edge_to(preheader, l.header) {
+            Some(preheader)
+        } else {
+            match forest.predecessors[preheader][..] {
+                [above] if second_edge_to(above, preheader) => Some(above),
+                _ => None,
+            }
+        };
+        if let Some(check) = check {
+            checks.push((check, index));
+        }
+    }
+    checks
 }
