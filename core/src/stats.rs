@@ -21,3 +21,9 @@ pub const COUNTERS: usize = 6;
 pub fn symbol(kernel: &str) -> String {
     format!("sl1_stats_{kernel}")
 }
+
+/// The name of a kernel's global of alias-check path counters
+/// (`report::AliasPathCounters`).
+pub fn alias_paths_symbol(kernel: &str) -> String {
+    format!("sl1_alias_paths_{kernel}")
+}

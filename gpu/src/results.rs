@@ -66,6 +66,19 @@ pub struct HitRates {
     pub variant: String,
     pub config: Config,
     pub structures: Vec<StructureStats>,
+    /// The paths of the kernel's run-time alias checks, in check order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alias_paths: Vec<AliasPaths>,
+}
+
+/// Thread entries down each path of one run-time alias check, summed over
+/// every thread of the launch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AliasPaths {
+    /// Entries that found the ranges apart: the copy without aliases ran.
+    pub apart: u64,
+    /// Entries that found them overlapping: the original ran.
+    pub overlapping: u64,
 }
 
 /// Counters of one data structure, summed over every thread of the launch.
@@ -367,6 +380,29 @@ pub fn hit_rate_table(hit_rates: &[HitRates], best: &[Best]) -> String {
             );
         }
     }
+    let checked: Vec<&HitRates> = hit_rates_at_best(hit_rates, best)
+        .into_iter()
+        .filter(|h| !h.alias_paths.is_empty())
+        .collect();
+    if !checked.is_empty() {
+        out += &format!(
+            "{:<10} {:<16} {:<12} {:>12} {:>14} {:>14}\n",
+            "app", "build", "alias check", "blocks x thr", "apart", "overlapping"
+        );
+    }
+    for h in checked {
+        for (i, p) in h.alias_paths.iter().enumerate() {
+            out += &format!(
+                "{:<10} {:<16} {:<12} {:>12} {:>14} {:>14}\n",
+                h.app,
+                h.variant,
+                i,
+                format!("{}x{}", h.config.blocks, h.config.threads),
+                p.apart,
+                p.overlapping
+            );
+        }
+    }
     out
 }
 
@@ -520,6 +556,10 @@ mod tests {
                     simulated_misses: 1,
                     ..Default::default()
                 }],
+                alias_paths: vec![AliasPaths {
+                    apart: 96,
+                    overlapping: 0,
+                }],
             }],
             launch_failures: vec![],
             floor: None,
@@ -534,6 +574,11 @@ mod tests {
         let text = hit_rate_table(&report.hit_rates, &report.best);
         assert!(
             text.contains("upper") && text.contains("sl1-stats") && text.contains("75.0%"),
+            "{text}"
+        );
+        assert!(
+            text.contains("alias check")
+                && text.lines().last().unwrap().ends_with(" 96              0"),
             "{text}"
         );
     }

@@ -5,7 +5,8 @@
 use sl1_core::report::Report;
 use thiserror::Error;
 
-use crate::results::StructureStats;
+use crate::results::{AliasPaths, StructureStats};
+use sl1_core::report::AliasPathCounters;
 
 /// u64 counters per data structure, in the order the pass writes them
 /// (`sl1_core::stats::Counter`).
@@ -95,6 +96,46 @@ impl StatsLayout {
     }
 }
 
+/// Where `kernel`'s alias-check path counters are, from an S-L1 report;
+/// `None` when that build does not count them.
+pub fn alias_paths_layout(
+    report: &str,
+    kernel: &str,
+) -> Result<Option<AliasPathCounters>, StatsError> {
+    let report: Report =
+        serde_json::from_str(report).map_err(|e| StatsError::Json(e.to_string()))?;
+    let k = report
+        .kernels
+        .iter()
+        .find(|k| k.name == kernel)
+        .ok_or_else(|| StatsError::NoKernel(kernel.into()))?;
+    Ok(k.alias_paths.clone())
+}
+
+/// The alias-check path counters read back from the GPU, per check.
+pub fn decode_alias_paths(
+    layout: &AliasPathCounters,
+    kernel: &str,
+    bytes: &[u8],
+) -> Result<Vec<AliasPaths>, StatsError> {
+    let expected = layout.checks * 2 * 8;
+    if bytes.len() != expected {
+        return Err(StatsError::Size {
+            kernel: kernel.into(),
+            bytes: bytes.len(),
+            expected,
+        });
+    }
+    let word = |w: &[u8]| u64::from_le_bytes(w.try_into().expect("8 bytes"));
+    Ok(bytes
+        .chunks_exact(16)
+        .map(|c| AliasPaths {
+            apart: word(&c[..8]),
+            overlapping: word(&c[8..]),
+        })
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,5 +202,36 @@ mod tests {
         assert_eq!((stats[0].simulated_hits, stats[0].threads_deciding), (1, 6));
         assert_eq!((stats[1].hits, stats[1].misses), (9, 10));
         assert!(layout.decode("pvc", &bytes[8..]).is_err());
+    }
+
+    #[test]
+    fn alias_paths_decode_per_check() {
+        let mut report: Report = serde_json::from_str(&report()).unwrap();
+        report.kernels[1].alias_paths = Some(AliasPathCounters {
+            symbol: "sl1_alias_paths_pvc".into(),
+            checks: 2,
+        });
+        let report = serde_json::to_string(&report).unwrap();
+        assert_eq!(alias_paths_layout(&report, "other").unwrap(), None);
+        let layout = alias_paths_layout(&report, "pvc").unwrap().unwrap();
+        let bytes: Vec<u8> = [5u64, 0, 1, 7]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let paths = decode_alias_paths(&layout, "pvc", &bytes).unwrap();
+        assert_eq!(
+            paths,
+            [
+                AliasPaths {
+                    apart: 5,
+                    overlapping: 0
+                },
+                AliasPaths {
+                    apart: 1,
+                    overlapping: 7
+                }
+            ]
+        );
+        assert!(decode_alias_paths(&layout, "pvc", &bytes[16..]).is_err());
     }
 }

@@ -24,7 +24,7 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
     // Before the analyses, which then see each checked copy as a loop of
     // its own.
     let alias_checks = if options.device_tuning && options.alias_checks {
-        tuning::check_aliases(module)
+        tuning::check_aliases(module, options.stats)
     } else {
         tuning::AliasChecks::default()
     };
@@ -38,6 +38,9 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
         bodies_restored |= restored;
         if options.device_tuning && options.loop_merging && !kernel.transform.applied {
             bodies_restored |= !merge_loops(module, f, options, &mut merging);
+        }
+        if options.stats && alias_checks.loops > 0 {
+            kernel.alias_paths = tuning::count_alias_paths(module, f);
         }
         kernels.push(kernel);
     }

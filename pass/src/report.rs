@@ -143,5 +143,6 @@ pub fn kernel_report(k: &KernelAnalysis<'_>) -> KernelReport {
         sync,
         notes,
         transform: TransformReport::default(),
+        alias_paths: None,
     }
 }

@@ -377,3 +377,45 @@ fn checks_are_found_without_value_names() {
     assert_eq!(text.matches("load i64").count(), 2, "{text}");
     assert!(!text.contains("!alias.scope"), "{text}");
 }
+
+/// The statistics build counts, per check, the thread entries that took
+/// each path: `zext` of the check's overlap test picks the counter, after
+/// the S-L1 transform (whose analyses do not see the atomic add).
+#[test]
+fn the_statistics_build_counts_the_path_each_check_takes() {
+    let stats = Options {
+        stats: true,
+        ..tuned(true, true)
+    };
+    let (report, _, text) = run_text(MV_COLS, &stats);
+    let counters = report.kernels[0].alias_paths.as_ref().expect("counters");
+    assert_eq!(counters.symbol, "sl1_alias_paths_mv_cols");
+    assert_eq!(counters.checks, 1);
+    assert!(
+        text.contains("@sl1_alias_paths_mv_cols = addrspace(1) global [2 x i64] zeroinitializer"),
+        "{text}"
+    );
+    let check = text
+        .lines()
+        .find(|l| l.contains("!sl1.alias.check"))
+        .expect("the numbered check");
+    let overlap = check
+        .trim()
+        .strip_prefix("br i1 ")
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap();
+    assert!(
+        text.contains(&format!("%sl1.alias.path = zext i1 {overlap} to i64")),
+        "{text}"
+    );
+    assert!(
+        text.contains("atomicrmw add ptr addrspace(1) %sl1.alias.counter, i64 1 monotonic"),
+        "{text}"
+    );
+    // Without statistics, nothing of it.
+    let (report, _, text) = run_text(MV_COLS, &tuned(true, true));
+    assert!(report.kernels[0].alias_paths.is_none());
+    assert!(!text.contains("sl1.alias"), "{text}");
+}

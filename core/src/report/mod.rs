@@ -55,6 +55,20 @@ pub struct KernelReport {
     pub notes: Vec<String>,
     /// What the transformation did.
     pub transform: TransformReport,
+    /// Where the statistics build counts which path of each run-time alias
+    /// check ran (`Options::stats`; kernels with checked copies only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alias_paths: Option<AliasPathCounters>,
+}
+
+/// The statistics build's counters of a kernel's run-time alias checks:
+/// per check, in the order of its number, two little-endian u64 in the
+/// global `symbol`: thread entries that found the ranges apart (the copy
+/// without aliases ran), then those that found them overlapping.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AliasPathCounters {
+    pub symbol: String,
+    pub checks: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use sl1_core::report::AliasPathCounters;
 use sl1_gpu::apps::{self, check, check_args};
 use sl1_gpu::device::Gpu;
 use sl1_gpu::floor::{must_move_bytes, Floor};
@@ -22,7 +23,7 @@ use sl1_gpu::results::{
     comparison_summary, hit_rate_table, summarize, table_compared, HitRates, LaunchFailure,
     Measurement, Report,
 };
-use sl1_gpu::stats::StatsLayout;
+use sl1_gpu::stats::{alias_paths_layout, decode_alias_paths, StatsLayout};
 use sl1_gpu::suites;
 use sl1_gpu::sweep::configs;
 
@@ -96,16 +97,24 @@ fn list_dirs(dir: &std::path::Path) -> Result<Vec<String>> {
     Ok(names)
 }
 
-/// The statistics layout of a build whose S-L1 report (next to its PTX)
-/// names a counters global; None for builds that do not count.
-fn stats_layout(ptx: &std::path::Path, kernel: &str) -> Result<Option<StatsLayout>> {
+/// The statistics layouts of a build whose S-L1 report (next to its PTX)
+/// names counters globals (per structure, per alias check); None for
+/// builds that do not count.
+fn stats_layouts(
+    ptx: &std::path::Path,
+    kernel: &str,
+) -> Result<(Option<StatsLayout>, Option<AliasPathCounters>)> {
     let report = ptx.with_extension("report.json");
     if !report.is_file() {
-        return Ok(None);
+        return Ok((None, None));
     }
     let text = std::fs::read_to_string(&report)
         .with_context(|| format!("cannot read {}", report.display()))?;
-    StatsLayout::from_report(&text, kernel).with_context(|| format!("{}", report.display()))
+    let at = || format!("{}", report.display());
+    Ok((
+        StatsLayout::from_report(&text, kernel).with_context(at)?,
+        alias_paths_layout(&text, kernel).with_context(at)?,
+    ))
 }
 
 fn main() -> Result<()> {
@@ -207,7 +216,7 @@ fn main() -> Result<()> {
                 continue;
             }
             let kernel = gpu.load(&path, app.kernel())?;
-            let layout = stats_layout(&path, app.kernel())?;
+            let (layout, alias_layout) = stats_layouts(&path, app.kernel())?;
             let report = path.with_extension("report.json");
             let line_buffer = match std::fs::read_to_string(&report) {
                 Ok(text) => LineBuffer::from_report(&text, app.kernel())
@@ -254,9 +263,14 @@ fn main() -> Result<()> {
                     median_ms: run.median_ms,
                     mismatch: check(&case, &run.outputs).err(),
                 });
-                if let Some(layout) = &layout {
+                if layout.is_some() || alias_layout.is_some() {
                     // One more launch, counted from zero.
-                    gpu.zero_global(&kernel, &layout.symbol)?;
+                    for symbol in layout.iter().map(|l| &l.symbol) {
+                        gpu.zero_global(&kernel, symbol)?;
+                    }
+                    for symbol in alias_layout.iter().map(|l| &l.symbol) {
+                        gpu.zero_global(&kernel, symbol)?;
+                    }
                     gpu.run(
                         (&kernel.func, line_buffer, fit_carveout),
                         *app,
@@ -265,12 +279,24 @@ fn main() -> Result<()> {
                         config,
                         0,
                     )?;
-                    let counters = gpu.read_global(&kernel, &layout.symbol)?;
+                    let structures = match &layout {
+                        Some(l) => l.decode(app.kernel(), &gpu.read_global(&kernel, &l.symbol)?)?,
+                        None => Vec::new(),
+                    };
+                    let alias_paths = match &alias_layout {
+                        Some(l) => decode_alias_paths(
+                            l,
+                            app.kernel(),
+                            &gpu.read_global(&kernel, &l.symbol)?,
+                        )?,
+                        None => Vec::new(),
+                    };
                     hit_rates.push(HitRates {
                         app: app.name().into(),
                         variant: build.clone(),
                         config,
-                        structures: layout.decode(app.kernel(), &counters)?,
+                        structures,
+                        alias_paths,
                     });
                 }
                 bar.inc(1);

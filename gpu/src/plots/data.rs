@@ -627,6 +627,7 @@ pub(crate) mod tests {
                 threads_caching: 3,
                 threads_deciding: 4,
             }],
+            alias_paths: Vec::new(),
         };
         let hit_rates = vec![
             stats("upper", 528, "in", 10),

@@ -97,6 +97,38 @@ pub fn tag(inst: LLVMValueRef, name: &str) {
     }
 }
 
+/// Marks `inst` (live) with a node of the kind `name` holding `number`,
+/// which copies of `inst` keep (see `tagged_number`).
+pub fn tag_number(inst: LLVMValueRef, name: &str, number: u64) {
+    // SAFETY: builds a node of one integer constant in the live
+    // instruction's context.
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(inst));
+        let mut ops = [LLVMValueAsMetadata(LLVMConstInt(
+            LLVMInt64TypeInContext(ctx),
+            number,
+            0,
+        ))];
+        let node = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), 1);
+        LLVMSetMetadata(inst, md_kind(ctx, name), LLVMMetadataAsValue(ctx, node));
+    }
+}
+
+/// The number `inst` (live) was marked with under `name` (`tag_number`).
+pub fn tagged_number(inst: LLVMValueRef, name: &str) -> Option<u64> {
+    // SAFETY: reads the live instruction's metadata; the operand is read as
+    // an integer only when it is one.
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(inst));
+        let node = LLVMGetMetadata(inst, md_kind(ctx, name));
+        if node.is_null() {
+            return None;
+        }
+        let number = node_operands(node).first().copied().flatten()?;
+        (!LLVMIsAConstantInt(number).is_null()).then(|| LLVMConstIntGetZExtValue(number))
+    }
+}
+
 /// Whether `inst` (live) carries a node of the kind `name` (see `tag`).
 pub fn has_tag(inst: LLVMValueRef, name: &str) -> bool {
     // SAFETY: reads the live instruction's metadata.

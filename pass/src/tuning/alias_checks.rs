@@ -38,6 +38,7 @@ use inkwell::llvm_sys::LLVMOpcode;
 use inkwell::module::Module;
 use inkwell::values::AsValueRef;
 
+use super::alias_paths;
 use crate::analysis::affine::LoopScope;
 use crate::analysis::loops::LoopForest;
 use crate::analysis::{find_kernels, loop_forest};
@@ -70,8 +71,9 @@ pub struct AliasChecks {
 }
 
 /// Gives loops of the module's kernels with arguments that may alias a
-/// checked copy.
-pub fn check_aliases(module: &Module<'_>) -> AliasChecks {
+/// checked copy; `numbered`: each kernel's checks numbered for the
+/// statistics build (`alias_paths`).
+pub fn check_aliases(module: &Module<'_>, numbered: bool) -> AliasChecks {
     let mut done = AliasChecks::default();
     for kernel in find_kernels(module) {
         let function = Function::of(module, kernel);
@@ -93,7 +95,7 @@ pub fn check_aliases(module: &Module<'_>) -> AliasChecks {
         done.kernels += 1;
         let copies = loops().saturating_sub(before);
         if copies > 0 {
-            let kept = keep_counted_copies(function);
+            let kept = keep_counted_copies(function, numbered);
             run_function_passes(kernel.as_value_ref(), LICM);
             done.loops += kept;
         }
@@ -102,14 +104,19 @@ pub fn check_aliases(module: &Module<'_>) -> AliasChecks {
 }
 
 /// Sends every check whose checked copy's loop has no counted exit to the
-/// original loop and deletes the copy; returns how many copies are kept.
-fn keep_counted_copies(function: Function<'_>) -> usize {
+/// original loop and deletes the copy; returns how many copies are kept,
+/// their checks numbered from 0 when `numbered`.
+fn keep_counted_copies(function: Function<'_>, numbered: bool) -> usize {
     let (blocks, forest) = loop_forest(function);
     let mut kept = 0;
     let mut dropped = 0;
     for (check, copy) in versioning_checks(&blocks, &forest) {
         let l = &forest.loops[copy];
         if LoopScope::new(function, &blocks, l).counted_exit().is_ok() {
+            if numbered {
+                let branch = edit::terminator(blocks[check].as_raw_block());
+                alias_paths::number_check(Value::from_raw(branch).expect("a branch"), kept);
+            }
             kept += 1;
         } else {
             edit::always_take_first(edit::terminator(blocks[check].as_raw_block()));

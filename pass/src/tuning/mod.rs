@@ -14,6 +14,7 @@
 //! (`merged_loops`).
 
 mod alias_checks;
+mod alias_paths;
 mod byte_words;
 mod frozen_divisions;
 mod loads_first;
@@ -25,6 +26,7 @@ mod warp_atomics;
 mod widened_range_checks;
 
 pub use alias_checks::{check_aliases, AliasChecks};
+pub use alias_paths::count_alias_paths;
 pub use byte_words::lower_byte_vectors;
 pub use frozen_divisions::freeze_divisions;
 pub use loads_first::move_loads_first;
