@@ -190,7 +190,9 @@ pub const PASS_OPTIONS: &[PassOption] = &[
         "stats",
         Kind::Flag,
         "Count simulated and real hits and misses per data structure at run time, into the \
-         global `sl1_stats_<kernel>` (six u64 per structure; slower, for study)",
+         global `sl1_stats_<kernel>` (six u64 per structure), and the threads down each path \
+         of every run-time alias check, into `sl1_alias_paths_<kernel>` (apart, overlapping: \
+         two u64 per check); slower, for study",
     ),
     option(
         "no-static-prediction",
