@@ -27,6 +27,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src/plugin/register.cpp");
     println!("cargo:rerun-if-changed=src/llvm/kernel_backup.cpp");
     println!("cargo:rerun-if-changed=src/llvm/compat.cpp");
+    println!("cargo:rerun-if-changed=src/llvm/ctors.cpp");
     println!("cargo:rerun-if-changed=src/llvm/merge_blocks.cpp");
     println!("cargo:rerun-if-changed=src/llvm/miscompiles.cpp");
     println!("cargo:rerun-if-changed=src/llvm/options.cpp");
@@ -39,6 +40,7 @@ fn main() {
         .file("src/plugin/register.cpp")
         .file("src/llvm/kernel_backup.cpp")
         .file("src/llvm/compat.cpp")
+        .file("src/llvm/ctors.cpp")
         .file("src/llvm/merge_blocks.cpp")
         .file("src/llvm/miscompiles.cpp")
         .file("src/llvm/options.cpp")

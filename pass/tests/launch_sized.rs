@@ -318,3 +318,55 @@ fn a_launch_in_a_function_that_destroys_objects_is_sized_too() {
     assert_eq!(done.sized.get("_Z5sizedv"), Some(&2), "{done:?}");
     assert_eq!(done.carveouts.get("_Z5sizedv"), Some(&2), "{done:?}");
 }
+
+/// A module with kernels with lines registers its sizer, with their
+/// handles and names, with the S-L1 runtime when the program starts (a
+/// stand-in here, which sizes `sized<<<2, 6>>>` through it and launches
+/// through a pointer); a launch through a handle known only at run time is
+/// sized too. Launches from another file, `cudaLaunchKernelEx` and
+/// cooperative launches reach the sizer through the runtime's wrappers
+/// (`driver/runtime/launches.c`); before, they gave the kernel nothing.
+#[test]
+fn the_sizer_is_registered_and_serves_launches_through_pointers() {
+    let mut ir = host_module();
+    ir.push_str(
+        r#"
+@registered = private unnamed_addr constant [19 x i8] c"registered %ld %s\0A\00"
+
+define void @sl1_register_launch_sizer(ptr %sizer, ptr %kernels, i64 %count) {
+  %handle = load ptr, ptr %kernels
+  %name.at = getelementptr inbounds { ptr, ptr }, ptr %kernels, i64 0, i32 1
+  %name = load ptr, ptr %name.at
+  %bytes = call i64 %sizer(ptr %handle, i64 4294967298, i32 1, i64 4294967302, i32 1, i64 0)
+  %p = call i32 (ptr, ...) @printf(ptr @registered, i64 %bytes, ptr %name)
+  %other = call i64 %sizer(ptr null, i64 4294967298, i32 1, i64 4294967302, i32 1, i64 0)
+  %q = call i32 (ptr, ...) @printf(ptr @registered, i64 %other, ptr %name)
+  call void @through_pointer(ptr %handle)
+  ret void
+}
+
+define void @through_pointer(ptr %handle) {
+  %r = call i32 @cudaLaunchKernel(ptr %handle, i64 4294967298, i32 1, i64 4294967328, i32 1, ptr null, i64 0, ptr null)
+  ret void
+}
+"#,
+    );
+    let (lines, done) = run_host_text(&ir, &sized(0));
+    assert_eq!(done.registered, 1, "{done:?}");
+    assert_eq!(done.through_pointers, 1, "{done:?}");
+    let registered: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("registered"))
+        .collect();
+    // 6 threads: 408 B; a handle of no kernel here: -1.
+    assert_eq!(
+        registered,
+        ["registered 408 _Z5sizedv", "registered -1 _Z5sizedv"],
+        "{lines:?}"
+    );
+    // sized<<<2, 32>>> through the pointer (2176 B), then main's launches.
+    assert_eq!(
+        printed(&lines, "shared"),
+        [2176, 408, 20480, 50000, 1632, 8704, 8704, 0]
+    );
+}

@@ -25,14 +25,13 @@
 
 mod carveout;
 mod ir;
+mod sizer;
 
 use std::collections::BTreeMap;
 
 use inkwell::builder::BuilderError;
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, BasicValueEnum};
-
-use ir::{dim3_count, umax, umin};
 
 use crate::report::Report;
 use crate::transform::LaunchBytes;
@@ -59,6 +58,11 @@ pub struct SizedLaunches {
     pub carveouts: BTreeMap<String, usize>,
     /// Launch calls of a kernel with lines left as they were, with why.
     pub skipped: Vec<String>,
+    /// Launch calls through a handle known only when the program runs,
+    /// given to the module's sizer.
+    pub through_pointers: usize,
+    /// Kernels with lines the module registers with the S-L1 runtime.
+    pub registered: usize,
 }
 
 /// What the host compile needs of a kernel with lines.
@@ -139,23 +143,56 @@ pub fn size_launches(module: &Module<'_>, kernels: &BTreeMap<String, HostKernel>
             }
         }
     };
+    // The module's kernels with lines, in registration order.
+    let module_kernels: Vec<sizer::ModuleKernel<'_, '_>> = handles
+        .iter()
+        .filter_map(|(handle, name)| {
+            kernels.get(name).map(|k| sizer::ModuleKernel {
+                handle: *handle,
+                name: name.as_str(),
+                sized: k.sized,
+                static_bytes: k.static_bytes,
+            })
+        })
+        .collect();
+    if module_kernels.is_empty() {
+        return done;
+    }
+    let sizer = match sizer::build(module, &module_kernels, fit)
+        .and_then(|f| sizer::register(module, f, &module_kernels).map(|()| f))
+    {
+        Ok(f) => f,
+        Err(e) => {
+            done.skipped.push(format!("no launch sizer: {e}"));
+            return done;
+        }
+    };
+    done.registered = module_kernels.len();
     let builder = module.get_context().create_builder();
     for name in LAUNCH_CALLS {
         let Some(launch) = module.get_function(name) else {
             continue;
         };
         for call in crate::llvm::edit::calls_to(launch) {
-            let Some(kernel) = call
-                .get_operand(HANDLE)
-                .and_then(|o| o.value())
-                .and_then(|handle| handles.get(&handle.as_value_ref()))
-            else {
-                continue;
-            };
-            let Some(k) = kernels.get(kernel) else {
-                continue;
-            };
             let operand = |i| call.get_operand(i).and_then(|o| o.value());
+            let Some(handle) = operand(HANDLE) else {
+                continue;
+            };
+            // A kernel registered here, with lines; a handle not known
+            // before the program runs (a function pointer); or another
+            // module's kernel, which its own sizer serves through the
+            // runtime's wrappers.
+            let kernel = handles
+                .iter()
+                .find(|(h, _)| h.as_value_ref() == handle.as_value_ref())
+                .map(|(_, name)| name);
+            let through_pointer =
+                kernel.is_none() && !crate::llvm::edit::is_constant(handle.as_value_ref());
+            let label = match kernel {
+                Some(k) if kernels.contains_key(k) => k.clone(),
+                None if through_pointer => "a kernel through a pointer".to_string(),
+                _ => continue,
+            };
             let (
                 Some(BasicValueEnum::PointerValue(handle)),
                 Some(BasicValueEnum::IntValue(grid_xy)),
@@ -173,83 +210,84 @@ pub fn size_launches(module: &Module<'_>, kernels: &BTreeMap<String, HostKernel>
             )
             else {
                 done.skipped
-                    .push(format!("{kernel}: a `{name}` call of another form"));
+                    .push(format!("{label}: a `{name}` call of another form"));
                 continue;
             };
-            let (i64t, i32t) = (xy.get_type(), z.get_type());
-            if i64t.get_bit_width() != 64
-                || i32t.get_bit_width() != 32
-                || grid_xy.get_type() != i64t
-                || grid_z.get_type() != i32t
+            if xy.get_type().get_bit_width() != 64
+                || z.get_type().get_bit_width() != 32
+                || grid_xy.get_type().get_bit_width() != 64
+                || grid_z.get_type().get_bit_width() != 32
                 || shared.get_type().get_bit_width() != 64
             {
                 done.skipped
-                    .push(format!("{kernel}: a `{name}` call of another form"));
+                    .push(format!("{label}: a `{name}` call of another form"));
                 continue;
             }
             builder.position_before(&call);
             let built = (|| {
-                let threads = dim3_count(&builder, xy, z)?;
-                let total = match k.sized {
-                    Some(b) => {
-                        let want = builder.build_int_mul(
-                            threads,
-                            i64t.const_int(b.per_thread, false),
-                            "",
-                        )?;
-                        let lines = umin(&builder, want, i64t.const_int(b.most, false))?;
-                        // The kernel uses no dynamic shared memory of its
-                        // own: the buffer may take what the launch gives
-                        // anyway.
-                        Some(umax(&builder, lines, shared)?)
-                    }
-                    None => None,
-                };
-                if let Some(fit) = fit {
-                    let given = total.unwrap_or(shared);
-                    let fixed = i64t.const_int(k.static_bytes, false);
-                    let args = [
-                        handle.into(),
-                        grid_xy.into(),
-                        grid_z.into(),
-                        threads.into(),
-                        given.into(),
-                        fixed.into(),
-                        carveout::cache_for(module, kernel).into(),
-                    ];
-                    builder.build_call(fit, &args, "")?;
+                let args = [
+                    handle.into(),
+                    grid_xy.into(),
+                    grid_z.into(),
+                    xy.into(),
+                    z.into(),
+                    shared.into(),
+                ];
+                let sized = builder
+                    .build_call(sizer, &args, "sl1.shared")?
+                    .try_as_basic_value()
+                    .basic()
+                    .expect("the sizer returns an i64")
+                    .into_int_value();
+                if !through_pointer {
+                    return Ok::<_, BuilderError>(sized);
                 }
-                Ok::<_, BuilderError>(total)
+                // -1: not a kernel of this module.
+                let other = builder.build_int_compare(
+                    inkwell::IntPredicate::SLT,
+                    sized,
+                    sized.get_type().const_zero(),
+                    "",
+                )?;
+                Ok(builder
+                    .build_select(other, shared, sized, "")?
+                    .into_int_value())
             })();
             match built {
                 Ok(total) => {
-                    if let Some(total) = total {
-                        call.set_operand(SHARED_BYTES, total);
-                        *done.sized.entry(kernel.clone()).or_default() += 1;
+                    call.set_operand(SHARED_BYTES, total);
+                    if through_pointer {
+                        done.through_pointers += 1;
+                        continue;
+                    }
+                    if kernels[&label].sized.is_some() {
+                        *done.sized.entry(label.clone()).or_default() += 1;
                     }
                     if fit.is_some() {
-                        *done.carveouts.entry(kernel.clone()).or_default() += 1;
+                        *done.carveouts.entry(label).or_default() += 1;
                     }
                 }
-                Err(e) => done.skipped.push(format!("{kernel}: {e}")),
+                Err(e) => done.skipped.push(format!("{label}: {e}")),
             }
         }
     }
     done
 }
 
-/// Host handle -> device name, from the module's `__cudaRegisterFunction`
-/// calls (handle: argument 1; the name: argument 2, a string constant).
-fn registered_kernels(
-    module: &Module<'_>,
-) -> BTreeMap<inkwell::llvm_sys::prelude::LLVMValueRef, String> {
-    let mut kernels = BTreeMap::new();
+/// The kernels the module registers, as (host handle, device name), in
+/// the order of its `__cudaRegisterFunction` calls (handle: argument 1; the
+/// name: argument 2, a string constant).
+fn registered_kernels<'ctx>(
+    module: &Module<'ctx>,
+) -> Vec<(inkwell::values::PointerValue<'ctx>, String)> {
+    let mut kernels = Vec::new();
     let Some(register) = module.get_function("__cudaRegisterFunction") else {
         return kernels;
     };
     for call in crate::llvm::edit::calls_to(register) {
         let operand = |i| call.get_operand(i).and_then(|o| o.value());
-        let (Some(handle), Some(BasicValueEnum::PointerValue(name))) = (operand(1), operand(2))
+        let (Some(BasicValueEnum::PointerValue(handle)), Some(BasicValueEnum::PointerValue(name))) =
+            (operand(1), operand(2))
         else {
             continue;
         };
@@ -261,10 +299,7 @@ fn registered_kernels(
         };
         if let Some(bytes) = text.as_const_string() {
             let name = bytes.strip_suffix(&[0]).unwrap_or(bytes);
-            kernels.insert(
-                handle.as_value_ref(),
-                String::from_utf8_lossy(name).into_owned(),
-            );
+            kernels.push((handle, String::from_utf8_lossy(name).into_owned()));
         }
     }
     kernels

@@ -606,3 +606,19 @@ pub fn delete_global(global: inkwell::values::GlobalValue<'_>) {
 pub fn delete_function(function: inkwell::values::FunctionValue<'_>) {
     unsafe { function.delete() }
 }
+
+extern "C" {
+    fn sl1_append_global_ctor(module: LLVMModuleRef, function: LLVMValueRef, priority: i32);
+}
+
+/// Runs `function` (of type `void ()`) when the program starts, after the
+/// constructors of lower `priority`.
+pub fn append_global_ctor(
+    module: &inkwell::module::Module<'_>,
+    function: inkwell::values::FunctionValue<'_>,
+    priority: i32,
+) {
+    use inkwell::values::AsValueRef;
+    // SAFETY: a live function of the live module.
+    unsafe { sl1_append_global_ctor(module.as_mut_ptr(), function.as_value_ref(), priority) }
+}
