@@ -171,14 +171,19 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
     Ok(report)
 }
 
-/// Links `objects` into the executable `output` with the CUDA runtime and
-/// `args`' libraries (`-L`, `-l`); clang++ as the linker, for C++ objects.
+/// Links `objects` into the executable `output` with the S-L1 runtime
+/// (`launch_runtime`: every launch of a kernel with lines gets its buffer),
+/// the CUDA runtime and `args`' libraries (`-L`, `-l`); clang++ as the
+/// linker, for C++ objects.
 pub fn link(args: &BuildArgs, tools: &Toolchain, objects: &[PathBuf], output: &Path) -> Result<()> {
     let runner = Runner {
         verbose: args.verbose,
     };
+    let temp = tempfile::Builder::new().prefix("sl1-runtime-").tempdir()?;
+    let runtime = crate::launch_runtime::link_args(tools, &runner, temp.path(), &args.input)?;
     let mut link = Command::new(&tools.clang);
     link.args(objects)
+        .args(&runtime)
         .arg("-o")
         .arg(output)
         .arg(format!("-L{}", tools.cuda_lib_dir().display()));

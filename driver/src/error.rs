@@ -40,6 +40,8 @@ pub enum DriverError {
         llvm: u32,
         supported: String,
     },
+    #[error("cannot write {path}: {message}")]
+    CannotWrite { path: PathBuf, message: String },
     #[error("{path}: {tool} failed ({status}); its diagnostics are above")]
     PhaseFailed {
         path: PathBuf,

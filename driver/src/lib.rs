@@ -9,6 +9,7 @@ pub mod build_many;
 pub mod cli;
 pub mod doctor;
 pub mod error;
+pub mod launch_runtime;
 pub mod nvcc_args;
 pub mod nvcc_flags;
 pub mod pass_flags;

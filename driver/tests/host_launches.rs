@@ -65,8 +65,8 @@ fn every_launch_of_a_kernel_with_lines_is_sized_whoever_makes_it() {
     );
     for i in sites {
         // The dynamic shared bytes, the seventh argument: what the launch
-        // gave, raised to its block's lines (`umax`), defined above the
-        // launch in its function.
+        // gave, raised to its block's lines (`umax`) by the module's sizer
+        // (inlined or called), defined above the launch in its function.
         let args = lines[i].split("@cudaLaunchKernel(").nth(1).unwrap();
         let shared = args.split(", ").nth(6).unwrap();
         let value = shared.rsplit(' ').next().unwrap();
@@ -77,9 +77,131 @@ fn every_launch_of_a_kernel_with_lines_is_sized_whoever_makes_it() {
             .find(|l| l.trim_start().starts_with(&format!("{value} = ")))
             .unwrap_or_else(|| panic!("{value} not defined above {}:\n{ir}", lines[i]));
         assert!(
-            definition.contains("umax"),
+            definition.contains("umax") || definition.contains("@sl1.size_launch("),
             "a launch without its block's bytes: {}\n{definition}",
             lines[i]
         );
     }
+}
+
+/// Builds `testdata/host/fake_cudart.c` into `dir/libfake_cudart.a`: the
+/// CUDA runtime of the executables below, which run without a GPU and
+/// print the dynamic shared bytes each launch is given.
+fn fake_cudart(dir: &std::path::Path) {
+    let object = dir.join("fake_cudart.o");
+    run_ok(
+        std::process::Command::new(clang())
+            .args(["-x", "c", "-std=c11", "-O1", "-c", "-o"])
+            .arg(&object)
+            .arg(testdata("host/fake_cudart.c")),
+    );
+    run_ok(
+        std::process::Command::new("ar")
+            .arg("rcs")
+            .arg(dir.join("libfake_cudart.a"))
+            .arg(&object),
+    );
+}
+
+/// Runs `exe` with `SL1_LAUNCHES=1`: each launch's kind and shared bytes,
+/// and what the S-L1 runtime printed at exit.
+fn launches_of(exe: &std::path::Path) -> (Vec<String>, String) {
+    let out = run_ok(std::process::Command::new(exe).env("SL1_LAUNCHES", "1"));
+    let launches = out
+        .stdout
+        .lines()
+        .filter(|l| l.contains(" shared "))
+        .map(str::to_string)
+        .collect();
+    (launches, out.stderr)
+}
+
+/// A kernel with lines launched from another file, through `<<<>>>` (the
+/// other file's stub), `cudaLaunchKernel`, `cudaLaunchKernelEx` and
+/// `cudaLaunchCooperativeKernel`, built in one command and through `-c`
+/// then a link: every launch gets its block's lines (72 B a thread). Before
+/// the runtime's wrappers only the `<<<>>>` launch did; the others gave the
+/// kernel nothing, and it ran without lines, silently.
+#[test]
+fn launches_from_another_file_get_their_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    fake_cudart(dir.path());
+    let kernel = testdata("host/two_files/kernel.cu");
+    let launch = testdata("host/two_files/launch.cu");
+    let expected = [
+        "launch 128x1x1 shared 9216",
+        "launch 256x1x1 shared 18432",
+        "launch-ex 512x1x1 shared 36864",
+        "cooperative 128x1x1 shared 9216",
+    ];
+    let link = |cmd: &mut std::process::Command, exe: &std::path::Path| {
+        run_ok(
+            cmd.arg("-o")
+                .arg(exe)
+                .arg("-L")
+                .arg(dir.path())
+                .args(["-l", "fake_cudart"]),
+        );
+    };
+    // One command.
+    let one = dir.path().join("one");
+    link(driver().arg("build").arg(&kernel).arg(&launch), &one);
+    // Each file with -c, then the objects linked.
+    let objects: Vec<_> = [&kernel, &launch]
+        .iter()
+        .map(|source| {
+            let object = dir
+                .path()
+                .join(source.file_stem().unwrap())
+                .with_extension("o");
+            run_ok(
+                driver()
+                    .args(["build", "-c", "-o"])
+                    .arg(&object)
+                    .arg(source),
+            );
+            object
+        })
+        .collect();
+    let two = dir.path().join("two");
+    link(driver().arg("build").args(&objects), &two);
+    for exe in [one, two] {
+        let (launches, stderr) = launches_of(&exe);
+        assert_eq!(launches, expected, "{}\n{stderr}", exe.display());
+        assert!(
+            stderr.contains("sl1: _Z5scalePfPKfyy: 4 launch(es) with lines, the last with 9216 B"),
+            "{stderr}"
+        );
+    }
+}
+
+/// The single-file layouts of `raii_launches.cu` (a `main` with C++ objects,
+/// a lambda, a template, a wrapper owning a vector), as an executable.
+#[test]
+fn launches_in_cpp_functions_get_their_lines_in_the_executable() {
+    let dir = tempfile::tempdir().unwrap();
+    fake_cudart(dir.path());
+    let exe = dir.path().join("raii");
+    run_ok(
+        driver()
+            .arg("build")
+            .arg(testdata("host/raii_launches.cu"))
+            .arg("-o")
+            .arg(&exe)
+            .arg("-L")
+            .arg(dir.path())
+            .args(["-l", "fake_cudart"]),
+    );
+    let (launches, stderr) = launches_of(&exe);
+    assert_eq!(
+        launches,
+        [
+            "launch 256x1x1 shared 18432",
+            "launch 512x1x1 shared 36864",
+            "launch 64x1x1 shared 4608",
+            "launch 128x1x1 shared 9216",
+        ],
+        "{stderr}"
+    );
+    assert!(stderr.contains("4 launch(es) with lines"), "{stderr}");
 }
