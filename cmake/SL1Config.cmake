@@ -57,6 +57,28 @@ if(NOT _sl1_found)
   return()
 endif()
 set(SL1_PLUGIN "${_sl1_found}")
+
+# The S-L1 runtime every target with S-L1 links (sl1-driver's too): wrappers
+# of the CUDA runtime's launch functions that give every launch of a kernel
+# with lines its buffer, whichever file makes it. Beside this file when
+# installed, in driver/runtime/ of the checkout.
+foreach(_sl1_candidate "${CMAKE_CURRENT_LIST_DIR}/launches.c"
+                       "${CMAKE_CURRENT_LIST_DIR}/../driver/runtime/launches.c")
+  if(EXISTS "${_sl1_candidate}")
+    get_filename_component(SL1_RUNTIME_SOURCE "${_sl1_candidate}" ABSOLUTE)
+    break()
+  endif()
+endforeach()
+if(NOT SL1_RUNTIME_SOURCE)
+  set(SL1_FOUND FALSE)
+  set(SL1_NOT_FOUND_MESSAGE
+      "the S-L1 runtime launches.c is missing beside ${CMAKE_CURRENT_LIST_FILE}; "
+      "reinstall S-L1 (ci/package)")
+  return()
+endif()
+# The functions it wraps (driver/src/launch_runtime.rs: WRAPPED).
+set(SL1_WRAPPED_LAUNCHES cudaLaunchKernel cudaLaunchKernel_ptsz cudaLaunchCooperativeKernel
+    cudaLaunchCooperativeKernel_ptsz cudaLaunchKernelExC cudaLaunchKernelExC_ptsz)
 unset(_sl1_candidates)
 unset(_sl1_candidate)
 unset(_sl1_found)
@@ -187,5 +209,17 @@ if(NOT COMMAND sl1_target)
               "(call sl1_target after the sources are added)")
     endif()
     set_property(TARGET "${target}" APPEND PROPERTY SL1_REPORTS ${reports})
+
+    # The runtime, compiled as CUDA (the one language every such target
+    # has), and the link routing the program's launches through it (PUBLIC:
+    # a static library's consumers link with it too).
+    if(NOT arg_NO_TRANSFORM)
+      target_sources("${target}" PRIVATE "${SL1_RUNTIME_SOURCE}")
+      set_source_files_properties("${SL1_RUNTIME_SOURCE}" TARGET_DIRECTORY "${target}"
+                                  PROPERTIES LANGUAGE CUDA)
+      list(TRANSFORM SL1_WRAPPED_LAUNCHES PREPEND "--wrap=" OUTPUT_VARIABLE wraps)
+      list(JOIN wraps "," wraps)
+      target_link_options("${target}" PUBLIC "LINKER:${wraps}")
+    endif()
   endfunction()
 endif()

@@ -13,9 +13,9 @@
  * launches of each kernel with lines and the bytes the last one got.
  *
  * Types are declared here as the CUDA headers lay them out (x86-64), so
- * that the file builds without them. */
+ * that the file builds without them, as C, C++ or CUDA (the CMake package
+ * compiles it with the target's CUDA compiler). */
 
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,35 +46,46 @@ typedef struct {
   const sl1_kernel *kernels;
   int64_t count;
   /* Per kernel, with SL1_LAUNCHES: launches and the last one's bytes. */
-  _Atomic uint64_t *launches;
-  _Atomic uint64_t *last_bytes;
+  uint64_t *launches;
+  uint64_t *last_bytes;
 } sl1_module;
 
 enum { SL1_MOST_MODULES = 4096 };
 static sl1_module modules[SL1_MOST_MODULES];
-static _Atomic int module_count;
+static int module_count;
 static int counting = -1;
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Weak: two targets of one program that each carry the runtime (a static
+ * library and the executable, in CMake) link into one. */
+#define SL1_EXPORT __attribute__((weak))
+
+#define SL1_LOAD(p) __atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define SL1_STORE(p, v) __atomic_store_n(p, v, __ATOMIC_RELEASE)
+
 static void print_launches(void) {
-  int n = atomic_load(&module_count);
+  int n = SL1_LOAD(&module_count);
   for (int m = 0; m < n; ++m)
     for (int64_t k = 0; k < modules[m].count; ++k)
       fprintf(stderr, "sl1: %s: %llu launch(es) with lines, the last with %llu B\n",
               modules[m].kernels[k].name,
-              (unsigned long long)atomic_load(&modules[m].launches[k]),
-              (unsigned long long)atomic_load(&modules[m].last_bytes[k]));
+              (unsigned long long)SL1_LOAD(&modules[m].launches[k]),
+              (unsigned long long)SL1_LOAD(&modules[m].last_bytes[k]));
 }
 
 /* Called by each S-L1 host module's constructor (before main, or when a
  * shared library is loaded). */
-void sl1_register_launch_sizer(sl1_sizer sizer, const sl1_kernel *kernels, int64_t count) {
+SL1_EXPORT void sl1_register_launch_sizer(sl1_sizer sizer, const sl1_kernel *kernels, int64_t count) {
   if (counting < 0) {
     const char *env = getenv("SL1_LAUNCHES");
     counting = env && *env && strcmp(env, "0") != 0;
     if (counting)
       atexit(print_launches);
   }
-  int m = atomic_load(&module_count);
+  int m = SL1_LOAD(&module_count);
   if (m >= SL1_MOST_MODULES) {
     fprintf(stderr, "sl1: more than %d modules with kernels with lines; the rest size only "
                     "the launches in their own files\n", SL1_MOST_MODULES);
@@ -84,17 +95,17 @@ void sl1_register_launch_sizer(sl1_sizer sizer, const sl1_kernel *kernels, int64
   modules[m].kernels = kernels;
   modules[m].count = count;
   if (counting) {
-    modules[m].launches = calloc((size_t)count, sizeof(uint64_t));
-    modules[m].last_bytes = calloc((size_t)count, sizeof(uint64_t));
+    modules[m].launches = (uint64_t *)calloc((size_t)count, sizeof(uint64_t));
+    modules[m].last_bytes = (uint64_t *)calloc((size_t)count, sizeof(uint64_t));
   }
-  atomic_store(&module_count, m + 1);
+  SL1_STORE(&module_count, m + 1);
 }
 
 static uint64_t packed(sl1_dim3 d) { return (uint64_t)d.x | (uint64_t)d.y << 32; }
 
 /* The dynamic shared bytes a launch of `handle` asks for. */
 static size_t sized(const void *handle, sl1_dim3 grid, sl1_dim3 block, size_t shared) {
-  int n = atomic_load(&module_count);
+  int n = SL1_LOAD(&module_count);
   for (int m = 0; m < n; ++m) {
     int64_t bytes =
         modules[m].sizer(handle, packed(grid), grid.z, packed(block), block.z, shared);
@@ -103,8 +114,8 @@ static size_t sized(const void *handle, sl1_dim3 grid, sl1_dim3 block, size_t sh
     if (modules[m].launches)
       for (int64_t k = 0; k < modules[m].count; ++k)
         if (modules[m].kernels[k].handle == handle) {
-          atomic_fetch_add(&modules[m].launches[k], 1);
-          atomic_store(&modules[m].last_bytes[k], (uint64_t)bytes);
+          __atomic_fetch_add(&modules[m].launches[k], 1, __ATOMIC_RELAXED);
+          __atomic_store_n(&modules[m].last_bytes[k], (uint64_t)bytes, __ATOMIC_RELAXED);
         }
     return (size_t)bytes;
   }
@@ -113,7 +124,7 @@ static size_t sized(const void *handle, sl1_dim3 grid, sl1_dim3 block, size_t sh
 
 #define SL1_WRAP_LAUNCH(name)                                                              \
   sl1_error __real_##name(const void *, sl1_dim3, sl1_dim3, void **, size_t, void *);      \
-  sl1_error __wrap_##name(const void *f, sl1_dim3 grid, sl1_dim3 block, void **args,       \
+  SL1_EXPORT sl1_error __wrap_##name(const void *f, sl1_dim3 grid, sl1_dim3 block, void **args,       \
                           size_t shared, void *stream) {                                   \
     return __real_##name(f, grid, block, args, sized(f, grid, block, shared), stream);      \
   }
@@ -125,7 +136,7 @@ SL1_WRAP_LAUNCH(cudaLaunchCooperativeKernel_ptsz)
 
 #define SL1_WRAP_LAUNCH_EX(name)                                                           \
   sl1_error __real_##name(const sl1_launch_config *, const void *, void **);               \
-  sl1_error __wrap_##name(const sl1_launch_config *config, const void *f, void **args) {   \
+  SL1_EXPORT sl1_error __wrap_##name(const sl1_launch_config *config, const void *f, void **args) {   \
     sl1_launch_config given = *config;                                                     \
     given.dynamic_shared_bytes =                                                           \
         sized(f, config->grid, config->block, config->dynamic_shared_bytes);               \
@@ -134,3 +145,7 @@ SL1_WRAP_LAUNCH(cudaLaunchCooperativeKernel_ptsz)
 
 SL1_WRAP_LAUNCH_EX(cudaLaunchKernelExC)
 SL1_WRAP_LAUNCH_EX(cudaLaunchKernelExC_ptsz)
+
+#ifdef __cplusplus
+}
+#endif

@@ -32,6 +32,23 @@ fn the_example_builds_with_its_kernel_transformed_as_the_driver_would() {
     // Building is the check: there is no GPU to run it on.
     let exe = build.join("caesar");
     assert_eq!(&std::fs::read(&exe).unwrap()[..4], b"\x7fELF");
+    // Linked with the S-L1 runtime, the launches routed through it: a
+    // launch from another file gets its lines as in sl1-driver's builds.
+    assert!(
+        built.stdout.contains("--wrap=cudaLaunchKernelExC"),
+        "{}",
+        built.stdout
+    );
+    let symbols = run_ok(std::process::Command::new("nm").arg(&exe)).stdout;
+    for defined in ["sl1_register_launch_sizer", "__wrap_cudaLaunchKernel"] {
+        assert!(
+            symbols
+                .lines()
+                .any(|l| l.ends_with(&format!(" {defined}")) && !l.contains(" U ")),
+            "{defined} not in {}",
+            exe.display()
+        );
+    }
 
     let report_path = build.join("sl1/caesar/caesar.cu.json");
     let report = read_report(&report_path);
