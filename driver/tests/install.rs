@@ -140,6 +140,7 @@ fn the_release_archive_builds_programs_and_the_cmake_example_with_its_plugin() {
         "lib/libsl1_pass-19.so",
         "lib/cmake/SL1/SL1Config.cmake",
         "lib/cmake/SL1/SL1ConfigVersion.cmake",
+        "lib/cmake/SL1/launches.c",
         "share/bash-completion/completions/sl1-driver",
         "share/zsh/site-functions/_sl1-driver",
         "share/fish/vendor_completions.d/sl1-driver.fish",
