@@ -370,3 +370,46 @@ define void @through_pointer(ptr %handle) {
         [2176, 408, 20480, 50000, 1632, 8704, 8704, 0]
     );
 }
+
+/// Launches the S-L1 runtime cannot see (the driver API, graph nodes made
+/// by hand) are warned of, with where they are; before, such a kernel ran
+/// without lines, silently.
+#[test]
+fn launches_that_pass_by_the_runtime_are_warned_of() {
+    let mut ir = host_module();
+    ir.push_str(
+        r#"
+define i32 @cuLaunchKernel(ptr %f, i32 %gx, i32 %gy, i32 %gz, i32 %bx, i32 %by, i32 %bz, i32 %shared, ptr %stream, ptr %args, ptr %extra) {
+  ret i32 0
+}
+
+define i32 @cudaGraphAddKernelNode(ptr %node, ptr %graph, ptr %deps, i64 %count, ptr %params) {
+  ret i32 0
+}
+
+define void @by_hand(ptr %f) {
+  %a = call i32 @cuLaunchKernel(ptr %f, i32 1, i32 1, i32 1, i32 32, i32 1, i32 1, i32 0, ptr null, ptr null, ptr null)
+  %b = call i32 @cudaGraphAddKernelNode(ptr null, ptr null, ptr null, i64 0, ptr null)
+  ret void
+}
+"#,
+    );
+    let (_, done) = run_host_text(&ir, &sized(0));
+    let warned: Vec<&String> = done
+        .skipped
+        .iter()
+        .filter(|w| w.contains("gets no line buffer"))
+        .collect();
+    assert_eq!(warned.len(), 2, "{done:?}");
+    assert!(
+        warned[0].starts_with("`cuLaunchKernel` at function `by_hand`"),
+        "{warned:?}"
+    );
+    assert!(
+        warned[1].starts_with("`cudaGraphAddKernelNode` at function `by_hand`"),
+        "{warned:?}"
+    );
+    // Without kernels with lines, nothing to warn of.
+    let (_, done) = run_host_text(&ir, &BTreeMap::new());
+    assert!(done.skipped.is_empty(), "{done:?}");
+}

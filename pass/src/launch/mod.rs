@@ -48,6 +48,52 @@ const BLOCK_XY: u32 = 3;
 const BLOCK_Z: u32 = 4;
 const SHARED_BYTES: u32 = 6;
 
+/// Launch paths that pass by the CUDA runtime's launch functions, which
+/// the S-L1 runtime wraps: a kernel with lines launched through one gets no
+/// line buffer (the driver API, graph nodes made by hand).
+const UNSIZED_LAUNCHES: [&str; 8] = [
+    "cuLaunchKernel",
+    "cuLaunchKernelEx",
+    "cuLaunchCooperativeKernel",
+    "cudaGraphAddKernelNode",
+    "cudaGraphAddKernelNode_v2",
+    "cudaGraphKernelNodeSetParams",
+    "cudaGraphExecKernelNodeSetParams",
+    "cudaGraphAddNode",
+];
+
+/// Where `call` is, for a warning: its line with debug information, else
+/// its function.
+fn call_site(call: &inkwell::values::InstructionValue<'_>) -> String {
+    let value = crate::llvm::ir::Value::from_raw(call.as_value_ref());
+    if let Some(at) = value.and_then(|v| v.debug_location()) {
+        return at.to_string();
+    }
+    call.get_parent()
+        .and_then(|b| b.get_parent())
+        .map(|f| format!("function `{}`", f.get_name().to_string_lossy()))
+        .unwrap_or_else(|| "an unknown function".into())
+}
+
+/// A warning for every call of `UNSIZED_LAUNCHES` in `module`.
+fn unsized_launches(module: &Module<'_>) -> Vec<String> {
+    let mut found = Vec::new();
+    for name in UNSIZED_LAUNCHES {
+        let Some(f) = module.get_function(name) else {
+            continue;
+        };
+        for call in crate::llvm::edit::calls_to(f) {
+            found.push(format!(
+                "`{name}` at {}: a kernel with lines launched through it gets no line buffer \
+                 and caches nothing; launch it with <<<>>>, cudaLaunchKernel or \
+                 cudaLaunchKernelEx (a stream captured into a graph keeps their bytes)",
+                call_site(&call)
+            ));
+        }
+    }
+    found
+}
+
 /// What `size_launches` did to a host module.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SizedLaunches {
@@ -129,6 +175,7 @@ pub fn size_launches(module: &Module<'_>, kernels: &BTreeMap<String, HostKernel>
     if kernels.is_empty() {
         return done;
     }
+    done.skipped.extend(unsized_launches(module));
     let handles = registered_kernels(module);
     let fit = if sets_carveouts(module) {
         done.skipped
