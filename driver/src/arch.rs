@@ -21,6 +21,57 @@ pub fn validate(arch: &str) -> Result<&str, DriverError> {
     }
 }
 
+/// The architectures `--arch` names, in order and without repeats, `native`
+/// replaced by those of this machine's GPUs (`nvidia-smi`), each checked.
+pub fn resolve(archs: &[String]) -> Result<Vec<String>, DriverError> {
+    let mut out: Vec<String> = Vec::new();
+    for arch in archs {
+        let named = if arch == "native" {
+            native()?
+        } else {
+            vec![validate(arch)?.to_string()]
+        };
+        for a in named {
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The architectures of this machine's GPUs.
+fn native() -> Result<Vec<String>, DriverError> {
+    let none = |why: String| DriverError::NoNativeGpu { why };
+    let out = std::process::Command::new("nvidia-smi")
+        .args(["--query-gpu=compute_cap", "--format=csv,noheader"])
+        .output()
+        .map_err(|e| none(format!("cannot run nvidia-smi: {e}")))?;
+    if !out.status.success() {
+        return Err(none(format!(
+            "nvidia-smi failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    let archs = from_compute_caps(&String::from_utf8_lossy(&out.stdout))?;
+    if archs.is_empty() {
+        return Err(none("nvidia-smi lists no GPU".into()));
+    }
+    Ok(archs)
+}
+
+/// `sm_XX` of each line of `nvidia-smi --query-gpu=compute_cap` (`9.0`).
+fn from_compute_caps(text: &str) -> Result<Vec<String>, DriverError> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|cap| {
+            let arch = format!("sm_{}", cap.replace('.', ""));
+            validate(&arch).map(str::to_string)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -31,5 +82,17 @@ mod tests {
         let err = validate("sm_999").unwrap_err().to_string();
         assert!(err.contains("sm_999") && err.contains("sm_90"), "{err}");
         assert!(validate("compute_90").is_err());
+    }
+
+    #[test]
+    fn architectures_resolve_in_order_without_repeats() {
+        let names = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            resolve(&names(&["sm_80", "sm_90", "sm_80"])).unwrap(),
+            ["sm_80", "sm_90"]
+        );
+        assert!(resolve(&names(&["sm_80", "all"])).is_err());
+        assert_eq!(from_compute_caps("9.0\n8.6\n").unwrap(), ["sm_90", "sm_86"]);
+        assert!(from_compute_caps("1.0\n").is_err());
     }
 }

@@ -63,79 +63,89 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "app".into());
-    let report_path = temp.path().join("report.json");
-
-    // Device compilation, with the plugin: PTX, or IR for --emit ll|bc.
-    let device_out = match emit {
-        Emit::Ll | Emit::Bc => output.to_path_buf(),
-        _ => temp.path().join(format!("{stem}.ptx")),
-    };
-    let mut device = clang_cuda(args, tools);
-    device
-        .arg("--cuda-device-only")
-        .arg("-fno-discard-value-names")
-        .args(load_plugin(tools))
-        .args(plugin_options(args, emit, &report_path)?);
-    if !args.jump_tables {
-        device.arg("-fno-jump-tables");
+    // Device compilation of each architecture, with the plugin: PTX (or IR
+    // for --emit ll|bc), then a cubin; the first architecture's report is
+    // the build's (S-L1 decides the same for every architecture).
+    let mut images = Vec::new();
+    let mut primary: Option<(Report, PathBuf)> = None;
+    for arch in &args.arch {
+        let report_path = temp.path().join(format!("report-{arch}.json"));
+        let device_out = match emit {
+            Emit::Ll | Emit::Bc => output.to_path_buf(),
+            _ => temp.path().join(format!("{stem}-{arch}.ptx")),
+        };
+        let mut device = clang_cuda(args, tools, arch);
+        device
+            .arg("--cuda-device-only")
+            .arg("-fno-discard-value-names")
+            .args(load_plugin(tools))
+            .args(plugin_options(args, emit, &report_path)?);
+        if !args.jump_tables {
+            device.arg("-fno-jump-tables");
+        }
+        if !args.no_device_tuning {
+            device.args(DEVICE_TUNING);
+        }
+        device.args(&args.clang_args);
+        match emit {
+            Emit::Ll => device.args(["-S", "-emit-llvm"]),
+            Emit::Bc => device.args(["-c", "-emit-llvm"]),
+            _ => device.arg("-S"),
+        };
+        device.arg("-o").arg(&device_out).arg(&args.input);
+        runner.run(&mut device, &args.input)?;
+        let report = read_report(&report_path)?;
+        if matches!(emit, Emit::Ll | Emit::Bc) {
+            return Ok(report);
+        }
+        if emit == Emit::Ptx {
+            std::fs::copy(&device_out, output)
+                .with_context(|| format!("cannot write {}", output.display()))?;
+            return Ok(report);
+        }
+        let cubin = if emit == Emit::Cubin {
+            output.to_path_buf()
+        } else {
+            temp.path().join(format!("{stem}-{arch}.cubin"))
+        };
+        runner.run(
+            Command::new(tools.ptxas())
+                .arg("-m64")
+                .arg(format!("-O{}", args.opt_level))
+                .arg(format!("--gpu-name={arch}"))
+                .args(&args.ptxas_args)
+                .arg("--output-file")
+                .arg(&cubin)
+                .arg(&device_out),
+            &args.input,
+        )?;
+        if emit == Emit::Cubin {
+            return Ok(report);
+        }
+        match &primary {
+            None => primary = Some((report, report_path)),
+            Some((first, _)) => same_launch_bytes(first, &report, arch)?,
+        }
+        // The fat binary carries each cubin and its PTX (for newer GPUs to
+        // JIT).
+        let sm = arch.trim_start_matches("sm_");
+        images.push(format!(
+            "--image3=kind=elf,sm={sm},file={}",
+            cubin.display()
+        ));
+        images.push(format!(
+            "--image3=kind=ptx,sm={sm},file={}",
+            device_out.display()
+        ));
     }
-    if !args.no_device_tuning {
-        device.args(DEVICE_TUNING);
-    }
-    device.args(&args.clang_args);
-    match emit {
-        Emit::Ll => device.args(["-S", "-emit-llvm"]),
-        Emit::Bc => device.args(["-c", "-emit-llvm"]),
-        _ => device.arg("-S"),
-    };
-    device.arg("-o").arg(&device_out).arg(&args.input);
-    runner.run(&mut device, &args.input)?;
-    let report = read_report(&report_path)?;
-    if matches!(emit, Emit::Ll | Emit::Bc) {
-        return Ok(report);
-    }
-    if emit == Emit::Ptx {
-        std::fs::copy(&device_out, output)
-            .with_context(|| format!("cannot write {}", output.display()))?;
-        return Ok(report);
-    }
-
-    let cubin = if emit == Emit::Cubin {
-        output.to_path_buf()
-    } else {
-        temp.path().join(format!("{stem}.cubin"))
-    };
-    runner.run(
-        Command::new(tools.ptxas())
-            .arg("-m64")
-            .arg(format!("-O{}", args.opt_level))
-            .arg(format!("--gpu-name={}", args.arch))
-            .args(&args.ptxas_args)
-            .arg("--output-file")
-            .arg(&cubin)
-            .arg(&device_out),
-        &args.input,
-    )?;
-    if emit == Emit::Cubin {
-        return Ok(report);
-    }
-
-    // The fat binary carries the cubin and the PTX (for newer GPUs to JIT).
+    let (report, report_path) = primary.context("no GPU architecture to build")?;
     let fatbin = temp.path().join(format!("{stem}.fatbin"));
-    let sm = args.arch.trim_start_matches("sm_");
     runner.run(
         Command::new(tools.fatbinary())
             .arg("-64")
             .arg("--create")
             .arg(&fatbin)
-            .arg(format!(
-                "--image3=kind=elf,sm={sm},file={}",
-                cubin.display()
-            ))
-            .arg(format!(
-                "--image3=kind=ptx,sm={sm},file={}",
-                device_out.display()
-            )),
+            .args(&images),
         &args.input,
     )?;
 
@@ -144,7 +154,7 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
     } else {
         temp.path().join(format!("{stem}.o"))
     };
-    let mut host = clang_cuda(args, tools);
+    let mut host = clang_cuda(args, tools, args.primary_arch());
     if report.kernels.iter().any(|k| k.transform.applied) {
         // The launches of kernels with lines ask for their carveout, and
         // give launch-sized line buffers their bytes.
@@ -253,11 +263,11 @@ fn load_plugin(tools: &Toolchain) -> Vec<String> {
     args
 }
 
-fn clang_cuda(args: &BuildArgs, tools: &Toolchain) -> Command {
+fn clang_cuda(args: &BuildArgs, tools: &Toolchain, arch: &str) -> Command {
     let mut cmd = Command::new(&tools.clang);
     cmd.args(["-x", "cuda"])
         .arg(format!("--cuda-path={}", tools.cuda.display()))
-        .arg(format!("--cuda-gpu-arch={}", args.arch))
+        .arg(format!("--cuda-gpu-arch={arch}"))
         .arg(format!("-O{}", args.opt_level))
         .arg("-std=c++17")
         // The host compile embeds our fat binary (-fcuda-include-gpubinary),
@@ -273,6 +283,20 @@ fn clang_cuda(args: &BuildArgs, tools: &Toolchain) -> Command {
         cmd.arg(format!("-D{def}"));
     }
     cmd
+}
+
+/// The host compile sizes launches from the first architecture's report:
+/// another architecture's must give its kernels the same line buffers.
+fn same_launch_bytes(first: &Report, other: &Report, arch: &str) -> Result<()> {
+    let bytes = |r: &Report| sl1_pass::launch::launch_bytes(r);
+    anyhow::ensure!(
+        bytes(first) == bytes(other),
+        "S-L1 sized the line buffers of {arch} differently from the first architecture's \
+         ({:?} against {:?}); please report it, and build one architecture (--arch) meanwhile",
+        bytes(other),
+        bytes(first)
+    );
+    Ok(())
 }
 
 fn read_report(path: &PathBuf) -> Result<Report> {

@@ -131,7 +131,7 @@ fn compile(
     if !args.jump_tables {
         forbid_jump_tables(context, module);
     }
-    name_target_cpu(context, module, &args.arch);
+    name_target_cpu(context, module, args.primary_arch());
     module.set_data_layout(&machine.get_target_data().get_data_layout());
     let run = |passes: &str| -> Result<()> {
         module
@@ -193,7 +193,7 @@ pub fn compile_text(ir: &str, name: &str, args: &BuildArgs, emit_ir: bool) -> Re
     module.verify().map_err(|e| {
         anyhow::anyhow!("{name}: fails the LLVM verifier: {}", e.to_string().trim())
     })?;
-    let machine = target_machine(&args.arch, args.opt_level)?;
+    let machine = target_machine(args.primary_arch(), args.opt_level)?;
     let report = compile(&context, &module, &machine, args, name)?;
     let text = if emit_ir {
         module.print_to_string().to_string()
@@ -216,7 +216,7 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
     );
     let context = Context::create();
     let module = parse(&context, &args.input)?;
-    let machine = target_machine(&args.arch, args.opt_level)?;
+    let machine = target_machine(args.primary_arch(), args.opt_level)?;
     let report = compile(
         &context,
         &module,
@@ -252,7 +252,7 @@ pub fn build(args: &BuildArgs, emit: Emit, output: &Path) -> Result<Report> {
             .run(
                 Command::new(toolchain::ptxas(&cuda))
                     .arg("-m64")
-                    .arg(format!("--gpu-name={}", args.arch))
+                    .arg(format!("--gpu-name={}", args.primary_arch()))
                     .args(&args.ptxas_args)
                     .arg("--output-file")
                     .arg(output)

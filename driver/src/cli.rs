@@ -144,9 +144,16 @@ pub struct BuildArgs {
     /// What to produce (default: exe for .cu, ptx for IR).
     #[arg(long, value_enum)]
     pub emit: Option<Emit>,
-    /// GPU architecture, sm_XX.
-    #[arg(long, default_value = "sm_90", value_name = "sm_XX")]
-    pub arch: String,
+    /// GPU architectures, sm_XX (repeated or comma-separated: an executable
+    /// or object carries a cubin and PTX for each); `native`: the GPUs of
+    /// this machine.
+    #[arg(
+        long,
+        default_value = "sm_90",
+        value_name = "sm_XX",
+        value_delimiter = ','
+    )]
+    pub arch: Vec<String>,
     /// Optimisation level 0-3.
     #[arg(short = 'O', default_value = "3", value_parser = clap::value_parser!(u8).range(0..=3))]
     pub opt_level: u8,
@@ -212,6 +219,12 @@ pub struct BuildArgs {
 }
 
 impl BuildArgs {
+    /// The first architecture: the one of PTX, cubin and IR outputs, and of
+    /// the host compile.
+    pub fn primary_arch(&self) -> &str {
+        self.arch.first().map_or("sm_90", String::as_str)
+    }
+
     /// Whether the plugin's device rewrites run (`-sl1-device-tuning`).
     pub fn device_rewrites(&self) -> bool {
         !self.no_device_tuning && !self.no_device_rewrites

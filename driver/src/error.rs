@@ -8,6 +8,10 @@ use thiserror::Error;
 pub enum DriverError {
     #[error("unknown GPU architecture `{arch}`; use --arch with one of: {known}")]
     UnknownArch { arch: String, known: String },
+    #[error("--arch native: no GPU found here ({why}); name the architecture: --arch sm_XX")]
+    NoNativeGpu { why: String },
+    #[error("--emit {emit} makes one architecture's code, and {archs} are named; give one --arch, or build an executable or object (-c), which carries each")]
+    SeveralArchs { emit: String, archs: String },
     #[error("{path}: input not found")]
     InputNotFound { path: PathBuf },
     #[error("{path}: unsupported input; give a CUDA source (.cu) or device IR (.ll, .bc)")]

@@ -34,8 +34,21 @@ fn default_output(input: &Path, emit: Emit) -> PathBuf {
     PathBuf::from(name.file_name().unwrap_or(stem))
 }
 
+/// PTX, cubins and IR are one architecture's code.
+fn check_archs(args: &BuildArgs, emit: Emit) -> Result<(), DriverError> {
+    if args.arch.len() > 1 && !matches!(emit, Emit::Exe | Emit::Obj) {
+        return Err(DriverError::SeveralArchs {
+            emit: format!("{emit:?}").to_lowercase(),
+            archs: args.arch.join(", "),
+        });
+    }
+    Ok(())
+}
+
 fn build(args: &BuildArgs) -> Result<()> {
-    arch::validate(&args.arch)?;
+    let mut args = args.clone();
+    args.arch = arch::resolve(&args.arch)?;
+    let args = &args;
     // Bad option values and GPU profiles fail before anything is built.
     args.settings(Emit::Exe)?;
     let inputs: Vec<PathBuf> = std::iter::once(args.input.clone())
@@ -70,6 +83,7 @@ fn build(args: &BuildArgs) -> Result<()> {
         InputKind::Cuda => Emit::Exe,
         InputKind::Ir => Emit::Ptx,
     });
+    check_archs(args, emit)?;
     if kind == InputKind::Ir && emit == Emit::Obj {
         return Err(DriverError::ExeFromIr {
             path: args.input.clone(),

@@ -20,11 +20,6 @@ pub enum NvccArgsError {
     NoArch(String),
     #[error("no input file")]
     NoInput,
-    #[error(
-        "several GPU architectures ({0}): sl1-nvcc builds one per build; build once per \
-         architecture (-arch=sm_XX), each with its own output"
-    )]
-    SeveralArchs(String),
 }
 
 /// What an nvcc command line asks for.
@@ -156,6 +151,18 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
                     build.push(option.to_string());
                     build.push(value);
                 }
+                Valued::Arch if value == "native" => {
+                    if !archs.iter().any(|a| a == "native") {
+                        archs.push(value);
+                    }
+                }
+                Valued::Arch if value.starts_with("all") => {
+                    return Err(NvccArgsError::Unsupported(
+                        format!("{flag}={value}"),
+                        "name the architectures to build: -arch=sm_XX, or -gencode \
+                         arch=compute_XX,code=sm_XX once per architecture (or -arch=native)",
+                    ))
+                }
                 Valued::Arch => {
                     let arch = arch_of(&value)
                         .ok_or_else(|| NvccArgsError::NoArch(format!("{flag} {value}")))?;
@@ -250,11 +257,8 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
     if inputs.is_empty() {
         return Err(NvccArgsError::NoInput);
     }
-    match archs.as_slice() {
-        [] => {}
-        [arch] => build.push(format!("--arch={arch}")),
-        several => return Err(NvccArgsError::SeveralArchs(several.join(", "))),
-    }
+    // Each architecture's cubin and PTX go into one fat binary.
+    build.extend(archs.iter().map(|arch| format!("--arch={arch}")));
     if let Some(emit) = emit {
         build.push(format!("--emit={emit}"));
     }
@@ -302,15 +306,14 @@ mod tests {
     }
 
     #[test]
-    fn several_architectures_are_refused_by_name() {
-        let args: Vec<String> =
-            "-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 a.cu"
-                .split_whitespace()
-                .map(str::to_string)
-                .collect();
+    fn several_architectures_go_into_one_build() {
         assert_eq!(
-            translate(&args).unwrap_err(),
-            NvccArgsError::SeveralArchs("sm_80, sm_90".into())
+            build("-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 a.cu"),
+            ["build", "a.cu", "--arch=sm_80", "--arch=sm_90"]
+        );
+        assert_eq!(
+            build("-arch=native a.cu"),
+            ["build", "a.cu", "--arch=native"]
         );
     }
 
@@ -401,7 +404,11 @@ mod tests {
         ));
         assert_eq!(err("-arch"), NvccArgsError::MissingValue("-arch".into()));
         assert_eq!(err("-O3"), NvccArgsError::NoInput);
-        assert!(matches!(err("-arch=native a.cu"), NvccArgsError::NoArch(_)));
+        assert!(matches!(
+            err("-arch=all a.cu"),
+            NvccArgsError::Unsupported(..)
+        ));
+        assert!(matches!(err("-arch=foo a.cu"), NvccArgsError::NoArch(_)));
     }
 
     #[test]
