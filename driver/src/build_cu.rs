@@ -183,15 +183,15 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
 
 /// Links `objects` into the executable `output` with the S-L1 runtime
 /// (`launch_runtime`: every launch of a kernel with lines gets its buffer),
-/// the CUDA runtime and `args`' libraries (`-L`, `-l`); clang++ as the
-/// linker, for C++ objects.
+/// the CUDA runtime and `args`' libraries (`-L`, `-l`); the host compiler
+/// (clang++ unless `--host-compiler`) as the linker, for C++ objects.
 pub fn link(args: &BuildArgs, tools: &Toolchain, objects: &[PathBuf], output: &Path) -> Result<()> {
     let runner = Runner {
         verbose: args.verbose,
     };
     let temp = tempfile::Builder::new().prefix("sl1-runtime-").tempdir()?;
     let runtime = crate::launch_runtime::link_args(tools, &runner, temp.path(), &args.input)?;
-    let mut link = Command::new(&tools.clang);
+    let mut link = Command::new(args.host_compiler(&tools.clang));
     link.args(objects)
         .args(&runtime)
         .arg("-o")
@@ -222,7 +222,7 @@ pub fn compile_host(
     let runner = Runner {
         verbose: args.verbose,
     };
-    let mut cmd = Command::new(&tools.clang);
+    let mut cmd = Command::new(args.host_compiler(&tools.clang));
     if source.extension().is_some_and(|e| e == "c") {
         cmd.args(["-x", "c"]);
     } else {

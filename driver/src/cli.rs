@@ -207,6 +207,12 @@ pub struct BuildArgs {
     /// e.g. `--host-arg=-fopenmp` (nvcc's `-Xcompiler`).
     #[arg(long = "host-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub host_args: Vec<String>,
+    /// The compiler of the host sources (.cpp, .cc, .c) and of the link, e.g.
+    /// `g++` for a program built with GCC's OpenMP (nvcc's `-ccbin`; a
+    /// directory names its `g++`); default: the clang++ of the build. CUDA
+    /// sources are compiled by clang either way.
+    #[arg(long, value_name = "PROGRAM")]
+    pub host_compiler: Option<PathBuf>,
     /// One more argument for clang's device compilation (repeatable), e.g.
     /// `--clang-arg=-ffast-math`.
     #[arg(long = "clang-arg", value_name = "ARG", allow_hyphen_values = true)]
@@ -219,6 +225,15 @@ pub struct BuildArgs {
 }
 
 impl BuildArgs {
+    /// The compiler of host sources and of the link (`--host-compiler`).
+    pub fn host_compiler(&self, clang: &std::path::Path) -> PathBuf {
+        match &self.host_compiler {
+            Some(dir) if dir.is_dir() => dir.join("g++"),
+            Some(program) => program.clone(),
+            None => clang.to_path_buf(),
+        }
+    }
+
     /// The first architecture: the one of PTX, cubin and IR outputs, and of
     /// the host compile.
     pub fn primary_arch(&self) -> &str {

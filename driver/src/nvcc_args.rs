@@ -87,7 +87,8 @@ fn with_value(flag: &str) -> Option<Valued> {
         "-rdc" | "--relocatable-device-code" => Valued::RelocatableDeviceCode,
         "-Xptxas" | "--ptxas-options" => Valued::PtxasOptions,
         "-maxrregcount" | "--maxrregcount" => Valued::MaxRegisters,
-        "-Xlinker" | "--linker-options" | "-ccbin" | "--compiler-bindir" => Valued::Ignored,
+        "-ccbin" | "--compiler-bindir" => Valued::Same("--host-compiler"),
+        "-Xlinker" | "--linker-options" => Valued::Ignored,
         _ => return None,
     })
 }

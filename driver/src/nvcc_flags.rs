@@ -81,7 +81,7 @@ pub const FLAGS: &[NvccFlag] = &[
         "-Xcompiler A,B, --compiler-options",
         &["-Xcompiler", "-Wall"],
         Supported,
-        "host compiler arguments (the host compiler is clang++-22)",
+        "host compiler arguments: .cpp/.c sources, the host side of .cu sources, the link",
     ),
     flag("-std=c++17, --std", &["-std=c++17"], Supported, "device and host"),
     flag("-x cu", &["-x", "cu"], Supported, "CUDA (the default for .cu)"),
@@ -136,7 +136,12 @@ pub const FLAGS: &[NvccFlag] = &[
         "ptxas -v",
     ),
     flag("-Xlinker A, --linker-options", &["-Xlinker", "-s"], Ignored, "not passed to the link yet"),
-    flag("-ccbin DIR, --compiler-bindir", &["-ccbin", "g++"], Ignored, "the host compiler is clang++-22"),
+    flag(
+        "-ccbin PROGRAM|DIR, --compiler-bindir",
+        &["-ccbin", "g++"],
+        Supported,
+        "the compiler of .cpp/.c sources and of the link (`--host-compiler`; g++ with `-Xcompiler -fopenmp` gives GCC's OpenMP); CUDA sources stay clang's",
+    ),
     flag(
         "-maxrregcount N, --maxrregcount",
         &["-maxrregcount", "64"],

@@ -23,6 +23,7 @@ const NOT_CODE: &[&str] = &[
     "-l",
     "-L",
     "host-arg",
+    "host-compiler",
     "ptxas-arg",
     "arch",
     "report",
