@@ -137,7 +137,7 @@ pub const FLAGS: &[NvccFlag] = &[
     ),
     flag("-Xlinker A, --linker-options", &["-Xlinker", "-s"], Ignored, "not passed to the link yet"),
     flag(
-        "-ccbin PROGRAM|DIR, --compiler-bindir",
+        "-ccbin PROGRAM (or DIR), --compiler-bindir",
         &["-ccbin", "g++"],
         Supported,
         "the compiler of .cpp/.c sources and of the link (`--host-compiler`; g++ with `-Xcompiler -fopenmp` gives GCC's OpenMP); CUDA sources stay clang's",
