@@ -11,6 +11,7 @@ use sl1_pass::Report;
 
 use crate::build_ir::pass_options;
 use crate::cli::{BuildArgs, Cudart, Emit};
+use crate::error::DriverError;
 use crate::runner::Runner;
 use crate::toolchain::Toolchain;
 
@@ -208,7 +209,16 @@ pub fn link(args: &BuildArgs, tools: &Toolchain, objects: &[PathBuf], output: &P
         Cudart::Static => link.args(["-lcudart_static", "-ldl", "-lrt", "-lpthread"]),
         Cudart::Shared => link.args(["-lcudart", "-ldl", "-lrt", "-lpthread"]),
     };
-    Ok(runner.run(&mut link, &args.input)?)
+    // A failure is the link's, not the first input's.
+    runner.run(&mut link, output).map_err(|e| match e {
+        DriverError::PhaseFailed { tool, status, .. } => DriverError::LinkFailed {
+            output: output.to_path_buf(),
+            tool,
+            status,
+        },
+        other => other,
+    })?;
+    Ok(())
 }
 
 /// Compiles host code (a .c or C++ source) into `object` with `args`'

@@ -25,10 +25,12 @@ pub enum Part {
     Object,
 }
 
-/// The kind of a linked build's input, by its extension.
-pub fn part_of(path: &Path) -> Result<Part, DriverError> {
+/// The kind of a linked build's input, by its extension; C and C++ sources
+/// are CUDA when `all_cuda` (`-x cu`).
+pub fn part_of(path: &Path, all_cuda: bool) -> Result<Part, DriverError> {
     match path.extension().and_then(|e| e.to_str()) {
         Some("cu") => Ok(Part::Cuda),
+        Some("c" | "cpp" | "cc" | "cxx" | "C") if all_cuda => Ok(Part::Cuda),
         Some("c" | "cpp" | "cc" | "cxx" | "C") => Ok(Part::Host),
         Some("o") => Ok(Part::Object),
         _ => Err(DriverError::UnsupportedPart {
@@ -51,7 +53,7 @@ pub fn build(
         // Numbered: two sources of one name in different directories.
         let stem = input.file_stem().unwrap_or_default().to_string_lossy();
         let object = temp.path().join(format!("{n}-{stem}.o"));
-        match part_of(input)? {
+        match part_of(input, args.all_cuda())? {
             Part::Cuda => {
                 let one = BuildArgs {
                     input: input.clone(),
@@ -107,7 +109,7 @@ pub fn merge(reports: Vec<Report>) -> Option<Report> {
 }
 
 /// The report of a build without CUDA sources: no kernels.
-fn empty_report(args: &BuildArgs, inputs: &[PathBuf]) -> Result<Report> {
+pub fn empty_report(args: &BuildArgs, inputs: &[PathBuf]) -> Result<Report> {
     Ok(Report {
         source: inputs
             .iter()
@@ -129,11 +131,13 @@ mod tests {
 
     #[test]
     fn inputs_are_told_apart_by_their_extension() {
-        assert_eq!(part_of(Path::new("a.cu")).unwrap(), Part::Cuda);
-        assert_eq!(part_of(Path::new("ref.cpp")).unwrap(), Part::Host);
-        assert_eq!(part_of(Path::new("util.c")).unwrap(), Part::Host);
-        assert_eq!(part_of(Path::new("lib.o")).unwrap(), Part::Object);
-        let err = part_of(Path::new("k.ll")).unwrap_err().to_string();
+        assert_eq!(part_of(Path::new("a.cu"), false).unwrap(), Part::Cuda);
+        assert_eq!(part_of(Path::new("ref.cpp"), false).unwrap(), Part::Host);
+        assert_eq!(part_of(Path::new("util.c"), false).unwrap(), Part::Host);
+        assert_eq!(part_of(Path::new("lib.o"), false).unwrap(), Part::Object);
+        // -x cu: C++ sources are CUDA.
+        assert_eq!(part_of(Path::new("ref.cpp"), true).unwrap(), Part::Cuda);
+        let err = part_of(Path::new("k.ll"), false).unwrap_err().to_string();
         assert!(err.contains("k.ll"), "{err}");
     }
 

@@ -132,6 +132,10 @@ pub struct BuildArgs {
     /// Compile only, to an object file (as `--emit obj`; nvcc's `-c`).
     #[arg(short = 'c')]
     pub compile_only: bool,
+    /// `cu`: compile C and C++ sources (.c, .cpp, .cc, .cxx) as CUDA, with
+    /// S-L1 (nvcc's `-x cu`).
+    #[arg(short = 'x', value_name = "LANGUAGE", value_parser = ["cu"])]
+    pub language: Option<String>,
     /// Library to link (`-lcublas`), after the CUDA runtime's directory.
     #[arg(short = 'l', value_name = "LIB")]
     pub libs: Vec<String>,
@@ -225,6 +229,11 @@ pub struct BuildArgs {
 }
 
 impl BuildArgs {
+    /// Whether C and C++ sources are CUDA here (`-x cu`).
+    pub fn all_cuda(&self) -> bool {
+        self.language.as_deref() == Some("cu")
+    }
+
     /// The compiler of host sources and of the link (`--host-compiler`).
     pub fn host_compiler(&self, clang: &std::path::Path) -> PathBuf {
         match &self.host_compiler {

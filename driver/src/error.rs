@@ -12,6 +12,14 @@ pub enum DriverError {
     NoNativeGpu { why: String },
     #[error("--emit {emit} makes one architecture's code, and {archs} are named; give one --arch, or build an executable or object (-c), which carries each")]
     SeveralArchs { emit: String, archs: String },
+    #[error("{path}: a C or C++ source has no device code to emit as {emit}; give a .cu, or compile it as CUDA with -x cu")]
+    NoDeviceCode { path: PathBuf, emit: String },
+    #[error("the link of {output} failed ({tool}, {status}); its diagnostics are above")]
+    LinkFailed {
+        output: PathBuf,
+        tool: String,
+        status: String,
+    },
     #[error("{path}: input not found")]
     InputNotFound { path: PathBuf },
     #[error("{path}: unsupported input; give a CUDA source (.cu) or device IR (.ll, .bc)")]

@@ -16,11 +16,18 @@ use sl1_driver::{arch, build_cu, build_ir, build_many, doctor, toolchain};
 enum InputKind {
     Cuda,
     Ir,
+    /// A C or C++ source: host code, an object or a program of its own.
+    Host,
 }
 
-fn input_kind(path: &Path) -> Result<InputKind, DriverError> {
+fn input_kind(path: &Path, all_cuda: bool) -> Result<InputKind, DriverError> {
+    if let Ok(part) = build_many::part_of(path, all_cuda) {
+        return Ok(match part {
+            build_many::Part::Cuda => InputKind::Cuda,
+            _ => InputKind::Host,
+        });
+    }
     match path.extension().and_then(|e| e.to_str()) {
-        Some("cu") => Ok(InputKind::Cuda),
         Some("ll" | "bc") => Ok(InputKind::Ir),
         _ => Err(DriverError::UnsupportedInput {
             path: path.to_path_buf(),
@@ -49,8 +56,10 @@ fn build(args: &BuildArgs) -> Result<()> {
     let mut args = args.clone();
     args.arch = arch::resolve(&args.arch)?;
     let args = &args;
-    // Bad option values and GPU profiles fail before anything is built.
-    args.settings(Emit::Exe)?;
+    // Bad option values and GPU profiles fail before anything is built
+    // (an unsupported line size was found inside clang, which then also
+    // failed to write its report).
+    args.settings(Emit::Exe)?.options.validate()?;
     let inputs: Vec<PathBuf> = std::iter::once(args.input.clone())
         .chain(args.more_inputs.iter().cloned())
         .collect();
@@ -78,11 +87,35 @@ fn build(args: &BuildArgs) -> Result<()> {
         let report = build_many::build(args, &tools, &inputs, &output)?;
         return finish(args, &report, &output);
     }
-    let kind = input_kind(&args.input)?;
+    let kind = input_kind(&args.input, args.all_cuda())?;
     let emit = args.emit.or(compile_only).unwrap_or(match kind {
-        InputKind::Cuda => Emit::Exe,
+        InputKind::Cuda | InputKind::Host => Emit::Exe,
         InputKind::Ir => Emit::Ptx,
     });
+    if kind == InputKind::Host {
+        // No device code: an object (nvcc -c main.cpp), or a program
+        // linked as several inputs are.
+        let output = args
+            .output
+            .clone()
+            .unwrap_or_else(|| default_output(&args.input, emit));
+        let tools = toolchain::resolve(&args.tools)?;
+        let report = match emit {
+            Emit::Obj => {
+                build_cu::compile_host(args, &tools, &args.input, &output)?;
+                build_many::empty_report(args, &inputs)?
+            }
+            Emit::Exe => build_many::build(args, &tools, &inputs, &output)?,
+            _ => {
+                return Err(DriverError::NoDeviceCode {
+                    path: args.input.clone(),
+                    emit: format!("{emit:?}").to_lowercase(),
+                }
+                .into())
+            }
+        };
+        return finish(args, &report, &output);
+    }
     check_archs(args, emit)?;
     if kind == InputKind::Ir && emit == Emit::Obj {
         return Err(DriverError::ExeFromIr {
@@ -103,6 +136,7 @@ fn build(args: &BuildArgs) -> Result<()> {
     let report = match kind {
         InputKind::Cuda => build_cu::build(args, &toolchain::resolve(&args.tools)?, emit, &output)?,
         InputKind::Ir => build_ir::build(args, emit, &output)?,
+        InputKind::Host => unreachable!("host sources are built above"),
     };
     finish(args, &report, &output)
 }

@@ -117,6 +117,8 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
     let mut inputs = Vec::new();
     let mut emit: Option<&str> = None;
     let mut archs: Vec<String> = Vec::new();
+    // Where `-x cu` came among the inputs.
+    let mut cuda_from: Option<usize> = None;
     let mut words = args.iter().peekable();
     while let Some(word) = words.next() {
         let word = word.as_str();
@@ -181,7 +183,8 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
                     build.push(format!("--clang-arg=-std={value}"));
                     build.push(format!("--host-arg=-std={value}"));
                 }
-                Valued::Language if value == "cu" => {}
+                // The C and C++ sources after it are CUDA.
+                Valued::Language if value == "cu" => cuda_from = Some(inputs.len()),
                 Valued::Language => {
                     return Err(NvccArgsError::Unsupported(
                         format!("-x {value}"),
@@ -257,6 +260,24 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
     }
     if inputs.is_empty() {
         return Err(NvccArgsError::NoInput);
+    }
+    if let Some(from) = cuda_from {
+        let host = |i: &String| {
+            std::path::Path::new(i)
+                .extension()
+                .is_some_and(|e| ["c", "cpp", "cc", "cxx", "C"].iter().any(|h| e == *h))
+        };
+        if inputs[from..].iter().any(host) {
+            if inputs[..from].iter().any(host) {
+                return Err(NvccArgsError::Unsupported(
+                    "-x cu".into(),
+                    "sl1-nvcc compiles every C/C++ source of a command as CUDA or none: put \
+                     -x cu before the first, or build the host sources in another command",
+                ));
+            }
+            build.push("-x".into());
+            build.push("cu".into());
+        }
     }
     // Each architecture's cubin and PTX go into one fat binary.
     build.extend(archs.iter().map(|arch| format!("--arch={arch}")));
@@ -431,6 +452,24 @@ mod tests {
                 Handling::Refused => assert!(got.is_err(), "{}: {got:?}", f.spelling),
             }
         }
+    }
+
+    #[test]
+    fn x_cu_makes_the_sources_after_it_cuda() {
+        assert_eq!(
+            build("-x cu main.cpp -c"),
+            ["build", "main.cpp", "-x", "cu", "--emit=obj"]
+        );
+        // Before any C++ source it changes nothing here.
+        assert_eq!(build("a.cu -x cu"), ["build", "a.cu"]);
+        let args: Vec<String> = "ref.cpp -x cu main.cpp"
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        assert!(matches!(
+            translate(&args).unwrap_err(),
+            NvccArgsError::Unsupported(..)
+        ));
     }
 
     #[test]

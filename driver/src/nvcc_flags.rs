@@ -84,7 +84,7 @@ pub const FLAGS: &[NvccFlag] = &[
         "host compiler arguments: .cpp/.c sources, the host side of .cu sources, the link",
     ),
     flag("-std=c++17, --std", &["-std=c++17"], Supported, "device and host"),
-    flag("-x cu", &["-x", "cu"], Supported, "CUDA (the default for .cu)"),
+    flag("-x cu", &["-x", "cu"], Supported, "the C and C++ sources after it are CUDA, compiled with S-L1 (`-x cu` of sl1-driver build)"),
     flag("-x LANGUAGE", &["-x", "c++"], Refused, "sl1-nvcc compiles CUDA; name other sources by their extension"),
     flag(
         "-O0..-O3",

@@ -137,4 +137,41 @@ fn bad_option_values_are_rejected() {
         ]),
         &["line size 12 B is not supported"],
     );
+    // On a CUDA source too, before clang runs: it was found inside clang,
+    // which then also failed to write its report.
+    let out = assert_fails_with(
+        driver().args([
+            "build",
+            "testdata/cu/upper.cu",
+            "--line-size",
+            "33",
+            "-o",
+            "/dev/null",
+        ]),
+        &["line size 33 B is not supported"],
+    );
+    assert!(!out.stderr.contains("cannot read report"), "{}", out.stderr);
+    assert!(!out.stderr.contains("clang++"), "{}", out.stderr);
+}
+
+/// A link that fails is the link's failure, not the first input's.
+#[test]
+fn a_failed_link_names_the_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = dir.path().join("undefined.cpp");
+    std::fs::write(&host, "int missing();\nint main() { return missing(); }\n").unwrap();
+    let exe = dir.path().join("app");
+    let out = assert_fails_with(
+        driver()
+            .args(["build", "testdata/cu/upper.cu"])
+            .arg(&host)
+            .arg("-o")
+            .arg(&exe),
+        &["the link of", "failed"],
+    );
+    assert!(
+        out.stderr.contains(&exe.display().to_string()) && !out.stderr.contains("upper.cu: clang"),
+        "{}",
+        out.stderr
+    );
 }

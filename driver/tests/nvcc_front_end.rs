@@ -179,3 +179,59 @@ fn an_unoptimised_device_compile_says_that_s_l1_needs_o1() {
         "no line buffer at sl1-nvcc -O0:\n{text}"
     );
 }
+
+/// `-c main.cpp` makes an object of a host source (it was refused as an
+/// unsupported input), and `-x cu` compiles a .cpp as CUDA, with S-L1 (it
+/// was ignored).
+#[test]
+fn host_sources_compile_alone_and_x_cu_makes_them_cuda() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = dir.path().join("twice.cpp");
+    std::fs::write(&host, "int twice(int x) { return 2 * x; }\n").unwrap();
+    let object = dir.path().join("twice.o");
+    run_ok(nvcc().arg("-c").arg(&host).arg("-o").arg(&object));
+    assert_eq!(&std::fs::read(&object).unwrap()[..4], b"\x7fELF");
+    // upper.cu copied to a .cpp and compiled as CUDA: the device compile
+    // loads the plugin.
+    let source = dir.path().join("upper.cpp");
+    std::fs::copy(testdata("cu/upper.cu"), &source).unwrap();
+    let built = run_ok(
+        nvcc()
+            .args(["-x", "cu", "-c", "-v", "-Itestdata/cu"])
+            .arg(&source)
+            .arg("-o")
+            .arg(dir.path().join("upper.o")),
+    );
+    assert!(
+        built
+            .stderr
+            .lines()
+            .any(|l| l.contains("--cuda-device-only") && l.contains("upper.cpp")),
+        "{}",
+        built.stderr
+    );
+    let report = dir.path().join("upper.json");
+    run_ok(
+        driver()
+            .args([
+                "build",
+                "-x",
+                "cu",
+                "-I",
+                "testdata/cu",
+                "--emit",
+                "ptx",
+                "--report",
+            ])
+            .arg(&report)
+            .arg(&source)
+            .arg("-o")
+            .arg(dir.path().join("upper.ptx")),
+    );
+    let report = read_report(&report);
+    assert!(
+        report.kernels.iter().any(|k| k.transform.applied),
+        "{:?}",
+        report.kernels
+    );
+}

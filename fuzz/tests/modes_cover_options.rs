@@ -20,6 +20,7 @@ const NOT_CODE: &[&str] = &[
     "output",
     "emit",
     "-c",
+    "-x",
     "-l",
     "-L",
     "host-arg",
