@@ -166,7 +166,9 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
         host.args(load_plugin(tools))
             .args(mllvm(&settings.arguments()));
     }
-    host.args(&args.host_args)
+    // The dependency file names the final output, not the temporary object.
+    host.args(args.dep_args(output))
+        .args(&args.host_args)
         .arg("--cuda-host-only")
         .args(["-Xclang", "-fcuda-include-gpubinary", "-Xclang"])
         .arg(&fatbin)
@@ -246,7 +248,8 @@ pub fn compile_host(
     for def in &args.define {
         cmd.arg(format!("-D{def}"));
     }
-    cmd.args(&args.host_args)
+    cmd.args(args.dep_args(object))
+        .args(&args.host_args)
         .arg("-c")
         .arg("-o")
         .arg(object)

@@ -211,6 +211,22 @@ pub struct BuildArgs {
     /// e.g. `--host-arg=-fopenmp` (nvcc's `-Xcompiler`).
     #[arg(long = "host-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub host_args: Vec<String>,
+    /// Also write a Make dependency file (nvcc's `-MD`; `-MMD` leaves out
+    /// system headers): the headers the source includes, for the build
+    /// system to rebuild it when one changes. Named by `--dep-file`, else
+    /// the output's name with `.d`.
+    #[arg(long, value_name = "KIND", value_parser = ["all", "user"])]
+    pub deps: Option<String>,
+    /// The dependency file (nvcc's `-MF`).
+    #[arg(long, value_name = "FILE")]
+    pub dep_file: Option<PathBuf>,
+    /// The target the dependency file names (nvcc's `-MT`; default: the
+    /// output).
+    #[arg(long, value_name = "NAME")]
+    pub dep_target: Option<String>,
+    /// Also a phony target for each header (nvcc's `-MP`).
+    #[arg(long)]
+    pub dep_phony: bool,
     /// The compiler of the host sources (.cpp, .cc, .c) and of the link, e.g.
     /// `g++` for a program built with GCC's OpenMP (nvcc's `-ccbin`; a
     /// directory names its `g++`); default: the clang++ of the build. CUDA
@@ -229,6 +245,33 @@ pub struct BuildArgs {
 }
 
 impl BuildArgs {
+    /// The arguments that make a host compile writing `output` also write
+    /// the dependency file (`--deps`), in clang's and GCC's spelling.
+    pub fn dep_args(&self, output: &std::path::Path) -> Vec<String> {
+        let Some(kind) = &self.deps else {
+            return Vec::new();
+        };
+        let file = self
+            .dep_file
+            .clone()
+            .unwrap_or_else(|| output.with_extension("d"));
+        let target = self
+            .dep_target
+            .clone()
+            .unwrap_or_else(|| output.display().to_string());
+        let mut args = vec![
+            if kind == "user" { "-MMD" } else { "-MD" }.to_string(),
+            "-MF".to_string(),
+            file.display().to_string(),
+            "-MT".to_string(),
+            target,
+        ];
+        if self.dep_phony {
+            args.push("-MP".into());
+        }
+        args
+    }
+
     /// Whether C and C++ sources are CUDA here (`-x cu`).
     pub fn all_cuda(&self) -> bool {
         self.language.as_deref() == Some("cu")

@@ -20,6 +20,8 @@ pub enum DriverError {
         tool: String,
         status: String,
     },
+    #[error("a dependency file is one source's, and {count} inputs are given; build each source with -c and its own --dep-file (nvcc's -MF)")]
+    DepsOfSeveral { count: usize },
     #[error("{path}: input not found")]
     InputNotFound { path: PathBuf },
     #[error("{path}: unsupported input; give a CUDA source (.cu) or device IR (.ll, .bc)")]

@@ -70,6 +70,12 @@ fn build(args: &BuildArgs) -> Result<()> {
         .into());
     }
     let compile_only = args.compile_only.then_some(Emit::Obj);
+    if inputs.len() > 1 && args.deps.is_some() {
+        return Err(DriverError::DepsOfSeveral {
+            count: inputs.len(),
+        }
+        .into());
+    }
     if inputs.len() > 1 {
         let emit = args.emit.or(compile_only).unwrap_or(Emit::Exe);
         if emit != Emit::Exe {

@@ -86,6 +86,8 @@ fn with_value(flag: &str) -> Option<Valued> {
         "-x" | "--x" => Valued::Language,
         "-rdc" | "--relocatable-device-code" => Valued::RelocatableDeviceCode,
         "-Xptxas" | "--ptxas-options" => Valued::PtxasOptions,
+        "-MF" | "--dependency-output" => Valued::Same("--dep-file"),
+        "-MT" | "--dependency-target-name" => Valued::Same("--dep-target"),
         "-maxrregcount" | "--maxrregcount" => Valued::MaxRegisters,
         "-ccbin" | "--compiler-bindir" => Valued::Same("--host-compiler"),
         "-Xlinker" | "--linker-options" => Valued::Ignored,
@@ -221,6 +223,18 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
                     "relocatable device code is not supported: S-L1 compiles each CUDA \
                      source with its own device code (use -c, keeping each kernel in the \
                      file that launches it)",
+                ))
+            }
+            "-MD" | "--generate-dependencies-with-compile" => build.push("--deps=all".into()),
+            "-MMD" | "--generate-nonsystem-dependencies-with-compile" => {
+                build.push("--deps=user".into())
+            }
+            "-MP" | "--generate-dependency-targets" => build.push("--dep-phony".into()),
+            "-M" | "-MM" | "--generate-dependencies" | "--generate-nonsystem-dependencies" => {
+                return Err(NvccArgsError::Unsupported(
+                    word.into(),
+                    "dependencies without a compile are not supported: use -MD (or -MMD) \
+                     -MF FILE, which writes them with the compile",
                 ))
             }
             "--version" | "-V" => out.version = true,
@@ -466,6 +480,34 @@ mod tests {
             .split_whitespace()
             .map(str::to_string)
             .collect();
+        assert!(matches!(
+            translate(&args).unwrap_err(),
+            NvccArgsError::Unsupported(..)
+        ));
+    }
+
+    #[test]
+    fn dependency_files_as_cmake_asks_for_them() {
+        assert_eq!(
+            build("-MD -MT a.cu.o -MF a.cu.o.d -x cu -c a.cu -o a.cu.o"),
+            [
+                "build",
+                "a.cu",
+                "--deps=all",
+                "--dep-target",
+                "a.cu.o",
+                "--dep-file",
+                "a.cu.o.d",
+                "-o",
+                "a.cu.o",
+                "--emit=obj"
+            ]
+        );
+        assert_eq!(
+            build("-MMD -MP a.cu"),
+            ["build", "a.cu", "--deps=user", "--dep-phony"]
+        );
+        let args = vec!["-M".to_string(), "a.cu".to_string()];
         assert!(matches!(
             translate(&args).unwrap_err(),
             NvccArgsError::Unsupported(..)

@@ -74,6 +74,13 @@ pub const FLAGS: &[NvccFlag] = &[
     flag("-arch=native", &["-arch=native"], Supported, "the architectures of this machine's GPUs (nvidia-smi)"),
     flag("-arch=all, -arch=all-major", &["-arch=all"], Refused, "name the architectures: sm_XX"),
     flag("-I DIR, --include-path, -isystem", &["-I", "inc"], Supported, "include path"),
+    flag(
+        "-MD, -MMD, -MF FILE, -MT NAME, -MP",
+        &["-MD", "-MF", "a.d", "-MT", "a.o"],
+        Supported,
+        "a Make dependency file written with the compile (`--deps`, `--dep-file`, `--dep-target`, `--dep-phony`), as CMake's and Make's rules ask for",
+    ),
+    flag("-M, -MM", &["-M"], Refused, "dependencies without a compile; use -MD -MF FILE"),
     flag("-D MACRO, --define-macro", &["-DN=4"], Supported, "macro, device and host"),
     flag("-L DIR, --library-path", &["-L", "lib"], Supported, "library path of the link"),
     flag("-l LIB, --library", &["-lcurand"], Supported, "library of the link"),

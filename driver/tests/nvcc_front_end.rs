@@ -235,3 +235,45 @@ fn host_sources_compile_alone_and_x_cu_makes_them_cuda() {
         report.kernels
     );
 }
+
+/// `-MD -MT -MF`, as CMake's and Make's rules pass them: the compile also
+/// writes a dependency file naming the object and the headers (they were
+/// unknown options); `-MMD` leaves the system headers out.
+#[test]
+fn dependency_files_are_written_with_the_compile() {
+    let dir = tempfile::tempdir().unwrap();
+    let object = dir.path().join("kernel.o");
+    let deps = dir.path().join("kernel.o.d");
+    run_ok(
+        nvcc()
+            .args(["-MD", "-MT", "objs/kernel.o", "-MF"])
+            .arg(&deps)
+            .args(["-c", "testdata/host/two_files/kernel.cu", "-o"])
+            .arg(&object),
+    );
+    let text = std::fs::read_to_string(&deps).unwrap();
+    assert!(text.starts_with("objs/kernel.o:"), "{text}");
+    assert!(
+        text.contains("kernel.cu") && text.contains("cuda_runtime.h"),
+        "{text}"
+    );
+    // The driver's spelling, the file named after the output; user headers
+    // only.
+    run_ok(
+        driver()
+            .args([
+                "build",
+                "--deps",
+                "user",
+                "-c",
+                "testdata/cu/upper.cu",
+                "-I",
+                "testdata/cu",
+                "-o",
+            ])
+            .arg(dir.path().join("upper.o")),
+    );
+    let text = std::fs::read_to_string(dir.path().join("upper.d")).unwrap();
+    assert!(text.contains("sl1_check.h"), "{text}");
+    assert!(!text.contains("cuda_runtime.h"), "{text}");
+}
