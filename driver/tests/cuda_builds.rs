@@ -56,6 +56,7 @@ fn with_debug_information_reports_and_remarks_point_at_the_loops_source_line() {
             .args([
                 "--clang-arg=-gline-tables-only",
                 "--clang-arg=-Rpass-analysis=sl1",
+                "--clang-arg=-Rpass=sl1",
             ]),
     );
     // The loop's `for` is on line 17 of upper.cu, column 3.
@@ -76,6 +77,13 @@ fn with_debug_information_reports_and_remarks_point_at_the_loops_source_line() {
         .find(|l| l.contains("remark: loop at for.body"))
         .unwrap_or_else(|| panic!("no loop remark:\n{}", out.stderr));
     assert!(remark.contains("upper.cu:17:3: remark:"), "{remark}");
+    // What was sliced, at the loop too (it was at the kernel's line).
+    let sliced = out
+        .stderr
+        .lines()
+        .find(|l| l.contains("loop(s) sliced"))
+        .unwrap_or_else(|| panic!("no sliced remark:\n{}", out.stderr));
+    assert!(sliced.contains("upper.cu:17:3: remark:"), "{sliced}");
     // Without debug information the report has no location.
     let plain = dir.path().join("plain.json");
     run_ok(

@@ -407,7 +407,8 @@ impl TransformReport {
                 t.accesses_cached,
                 t.shared_bytes,
                 t.max_threads
-            ), None));
+            // At the first sliced loop's line where the source has one.
+            ), t.loops_sliced.first().cloned()));
         }
         if let (true, Some(bytes)) = (t.applied, t.stream_lines) {
             lines.push(SummaryEntry::new(
