@@ -19,21 +19,33 @@ if(CMAKE_VERSION VERSION_LESS 3.18)
   return()
 endif()
 
-# The LLVM the plugin is built against (sl1-pass's default feature llvm22):
-# a pass plugin loads only into the clang of its own LLVM.
+# The LLVM of libsl1_pass.so (sl1-pass's default feature llvm22): a pass
+# plugin loads only into the clang of its own LLVM. The plugins for other
+# LLVMs are named by their major, libsl1_pass-19.so (ci/build-plugins).
 set(SL1_LLVM_VERSION_MAJOR 22)
 
+# With CUDA enabled before find_package, the plugin of its clang's major.
+set(_sl1_names "")
+if(CMAKE_CUDA_COMPILER_VERSION MATCHES "^([0-9]+)" AND NOT CMAKE_MATCH_1 STREQUAL "22")
+  list(APPEND _sl1_names "libsl1_pass-${CMAKE_MATCH_1}.so")
+endif()
+list(APPEND _sl1_names "libsl1_pass.so")
 set(_sl1_candidates "")
 if(SL1_PLUGIN)
   set(_sl1_candidates "${SL1_PLUGIN}")
 elseif(NOT "$ENV{SL1_PLUGIN}" STREQUAL "")
   set(_sl1_candidates "$ENV{SL1_PLUGIN}")
 else()
-  list(APPEND _sl1_candidates
-       "${CMAKE_CURRENT_LIST_DIR}/../../libsl1_pass.so"
-       "${CMAKE_CURRENT_LIST_DIR}/../target/release/libsl1_pass.so"
-       "${CMAKE_CURRENT_LIST_DIR}/../target/debug/libsl1_pass.so")
+  foreach(_sl1_dir "${CMAKE_CURRENT_LIST_DIR}/../.." "${CMAKE_CURRENT_LIST_DIR}/../target/release"
+                   "${CMAKE_CURRENT_LIST_DIR}/../target/debug")
+    foreach(_sl1_name IN LISTS _sl1_names)
+      list(APPEND _sl1_candidates "${_sl1_dir}/${_sl1_name}")
+    endforeach()
+  endforeach()
+  unset(_sl1_dir)
+  unset(_sl1_name)
 endif()
+unset(_sl1_names)
 set(_sl1_found "")
 foreach(_sl1_candidate IN LISTS _sl1_candidates)
   get_filename_component(_sl1_candidate "${_sl1_candidate}" ABSOLUTE)
@@ -57,6 +69,10 @@ if(NOT _sl1_found)
   return()
 endif()
 set(SL1_PLUGIN "${_sl1_found}")
+# A plugin named for another LLVM (libsl1_pass-19.so) loads into that clang.
+if(SL1_PLUGIN MATCHES "libsl1_pass-([0-9]+)\\.so$")
+  set(SL1_LLVM_VERSION_MAJOR "${CMAKE_MATCH_1}")
+endif()
 
 # The S-L1 runtime every target with S-L1 links (sl1-driver's too): wrappers
 # of the CUDA runtime's launch functions that give every launch of a kernel

@@ -85,7 +85,7 @@ fn the_example_builds_with_its_kernel_transformed_as_the_driver_would() {
 const PROBE_PROJECT: &str = r#"cmake_minimum_required(VERSION 3.18)
 project(probe LANGUAGES NONE)
 find_package(SL1 ${WANT} REQUIRED)
-message(STATUS "SL1 ${SL1_VERSION} with ${SL1_PLUGIN}")
+message(STATUS "SL1 ${SL1_VERSION} with ${SL1_PLUGIN} for LLVM ${SL1_LLVM_VERSION_MAJOR}")
 add_custom_target(probe)
 if(CALL)
   sl1_target(probe)
@@ -149,6 +149,17 @@ fn a_missing_plugin_a_compiler_that_is_not_clang_and_a_newer_version_fail_clearl
         "{}",
         not_clang.stderr
     );
+
+    // A plugin named for LLVM 19 is taken as one (the major was fixed at
+    // 22, and sl1_target then refused clang 19 with it).
+    let nineteen = dir.path().join("libsl1_pass-19.so");
+    std::fs::copy(plugin(), &nineteen).unwrap();
+    let named = probe(
+        dir.path(),
+        &[format!("-DSL1_PLUGIN={}", nineteen.display())],
+    );
+    assert_eq!(named.code, Some(0), "{}{}", named.stdout, named.stderr);
+    assert!(named.stdout.contains("for LLVM 19"), "{}", named.stdout);
 
     let newer = probe(dir.path(), &[with_plugin, "-DWANT=0.99".into()]);
     assert_ne!(newer.code, Some(0));
