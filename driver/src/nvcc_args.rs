@@ -66,6 +66,10 @@ enum Valued {
     PtxasOptions,
     /// A register limit, passed to ptxas.
     MaxRegisters,
+    /// A macro to undefine, in every compile.
+    Undefine,
+    /// The default stream (`per-thread` or `legacy`).
+    DefaultStream,
     /// The linker's and the host compiler's own settings.
     Ignored,
 }
@@ -77,6 +81,8 @@ fn with_value(flag: &str) -> Option<Valued> {
         "-o" | "--output-file" => Valued::Same("-o"),
         "-I" | "--include-path" | "-isystem" | "--system-include" => Valued::Same("-I"),
         "-D" | "--define-macro" => Valued::Same("-D"),
+        "-U" | "--undefine-macro" => Valued::Undefine,
+        "--default-stream" | "-default-stream" => Valued::DefaultStream,
         "-L" | "--library-path" => Valued::Same("-L"),
         "-l" | "--library" => Valued::Same("-l"),
         "-arch" | "--gpu-architecture" | "-code" | "--gpu-code" | "-gencode"
@@ -130,7 +136,7 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
             Some((f, v)) if f.starts_with('-') && with_value(f).is_some() => (f, Some(v)),
             _ => (word, None),
         };
-        let joined = ["-I", "-D", "-L", "-l", "-o"].into_iter().find(|p| {
+        let joined = ["-I", "-D", "-U", "-L", "-l", "-o"].into_iter().find(|p| {
             word.len() > 2
                 && word.starts_with(p)
                 && with_value(word).is_none()
@@ -208,6 +214,24 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
                     }
                 }
                 Valued::MaxRegisters => build.push(format!("--ptxas-arg=--maxrregcount={value}")),
+                Valued::Undefine => {
+                    build.push(format!("--clang-arg=-U{value}"));
+                    build.push(format!("--host-arg=-U{value}"));
+                }
+                // What nvcc does for per-thread: the runtime header maps
+                // the stream-ordered calls to their `_ptsz` forms, in host
+                // code (which the S-L1 runtime wraps too).
+                Valued::DefaultStream if value == "per-thread" => {
+                    build.push("-D".into());
+                    build.push("CUDA_API_PER_THREAD_DEFAULT_STREAM".into());
+                }
+                Valued::DefaultStream if value == "legacy" || value == "null" => {}
+                Valued::DefaultStream => {
+                    return Err(NvccArgsError::Unsupported(
+                        format!("--default-stream {value}"),
+                        "the default stream is per-thread or legacy",
+                    ))
+                }
                 Valued::Ignored => out.ignored.push(format!("{flag} {value}")),
             }
             continue;
@@ -235,6 +259,14 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
                     word.into(),
                     "dependencies without a compile are not supported: use -MD (or -MMD) \
                      -MF FILE, which writes them with the compile",
+                ))
+            }
+            "-keep" | "--keep" => out.ignored.push(word.to_string()),
+            "-shared" | "--shared" => {
+                return Err(NvccArgsError::Unsupported(
+                    word.into(),
+                    "sl1-nvcc builds executables and objects: compile with -c and link the \
+                     shared library with the S-L1 runtime (README: raw clang)",
                 ))
             }
             "--version" | "-V" => out.version = true,
@@ -508,6 +540,31 @@ mod tests {
             ["build", "a.cu", "--deps=user", "--dep-phony"]
         );
         let args = vec!["-M".to_string(), "a.cu".to_string()];
+        assert!(matches!(
+            translate(&args).unwrap_err(),
+            NvccArgsError::Unsupported(..)
+        ));
+    }
+
+    #[test]
+    fn undefined_macros_and_the_default_stream() {
+        assert_eq!(
+            build("-UNDEBUG -U FOO --default-stream per-thread a.cu"),
+            [
+                "build",
+                "a.cu",
+                "--clang-arg=-UNDEBUG",
+                "--host-arg=-UNDEBUG",
+                "--clang-arg=-UFOO",
+                "--host-arg=-UFOO",
+                "-D",
+                "CUDA_API_PER_THREAD_DEFAULT_STREAM"
+            ]
+        );
+        assert_eq!(build("--default-stream=legacy a.cu"), ["build", "a.cu"]);
+        let t = translate(&["-keep".to_string(), "a.cu".to_string()]).unwrap();
+        assert_eq!(t.ignored, ["-keep"]);
+        let args = vec!["-shared".to_string(), "a.cu".to_string()];
         assert!(matches!(
             translate(&args).unwrap_err(),
             NvccArgsError::Unsupported(..)

@@ -82,6 +82,15 @@ pub const FLAGS: &[NvccFlag] = &[
     ),
     flag("-M, -MM", &["-M"], Refused, "dependencies without a compile; use -MD -MF FILE"),
     flag("-D MACRO, --define-macro", &["-DN=4"], Supported, "macro, device and host"),
+    flag("-U MACRO, --undefine-macro", &["-UNDEBUG"], Supported, "undefined, device and host"),
+    flag(
+        "--default-stream per-thread (or legacy)",
+        &["--default-stream", "per-thread"],
+        Supported,
+        "per-thread: CUDA_API_PER_THREAD_DEFAULT_STREAM, as nvcc defines it",
+    ),
+    flag("-keep", &["-keep"], Ignored, "intermediate files stay in a temporary folder; -v prints every command"),
+    flag("-shared", &["-shared"], Refused, "executables and objects only: compile with -c and link the library yourself"),
     flag("-L DIR, --library-path", &["-L", "lib"], Supported, "library path of the link"),
     flag("-l LIB, --library", &["-lcurand"], Supported, "library of the link"),
     flag(

@@ -205,3 +205,44 @@ fn launches_in_cpp_functions_get_their_lines_in_the_executable() {
     );
     assert!(stderr.contains("4 launch(es) with lines"), "{stderr}");
 }
+
+/// With the per-thread default stream (`sl1-nvcc --default-stream
+/// per-thread`, which was an unknown option), the launches call the
+/// runtime's `_ptsz` functions, which the S-L1 runtime wraps too.
+#[test]
+fn per_thread_default_stream_launches_get_their_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    fake_cudart(dir.path());
+    let exe = dir.path().join("ptsz");
+    run_ok(
+        std::process::Command::new(env!("CARGO_BIN_EXE_sl1-nvcc"))
+            .current_dir(common::repo())
+            .args(["--default-stream", "per-thread"])
+            .args([
+                "testdata/host/two_files/kernel.cu",
+                "testdata/host/two_files/launch.cu",
+                "-o",
+            ])
+            .arg(&exe)
+            .arg("-L")
+            .arg(dir.path())
+            .arg("-lfake_cudart"),
+    );
+    let (launches, stderr) = launches_of(&exe);
+    assert_eq!(
+        launches,
+        [
+            "launch 128x1x1 shared 9216",
+            "launch 256x1x1 shared 18432",
+            "launch-ex 512x1x1 shared 36864",
+            "cooperative 128x1x1 shared 9216",
+        ],
+        "{stderr}"
+    );
+    // The program calls the _ptsz forms.
+    let symbols = run_ok(std::process::Command::new("nm").arg(&exe)).stdout;
+    assert!(
+        symbols.contains("__wrap_cudaLaunchKernel_ptsz"),
+        "{symbols}"
+    );
+}

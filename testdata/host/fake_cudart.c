@@ -71,6 +71,9 @@ int cudaMemcpy(void *to, const void *from, size_t bytes, int kind) {
   memcpy(to, from, bytes);
   return 0;
 }
+int cudaMemcpy_ptds(void *to, const void *from, size_t bytes, int kind) {
+  return cudaMemcpy(to, from, bytes, kind);
+}
 int cudaDeviceSynchronize(void) { return 0; }
 int cudaGetDevice(int *d) { *d = 0; return 0; }
 int cudaDeviceGetAttribute(int *v, int attr, int d) {
