@@ -204,7 +204,8 @@ pub fn link(args: &BuildArgs, tools: &Toolchain, objects: &[PathBuf], output: &P
         link.arg("-L").arg(dir);
     }
     link.args(args.libs.iter().map(|l| format!("-l{l}")))
-        .args(&args.host_args);
+        .args(&args.host_args)
+        .args(&args.link_args);
     // Static cudart (the default): the executable runs with any driver new
     // enough, without a CUDA runtime library installed beside it.
     match args.cudart {

@@ -233,6 +233,10 @@ pub struct BuildArgs {
     /// sources are compiled by clang either way.
     #[arg(long, value_name = "PROGRAM")]
     pub host_compiler: Option<PathBuf>,
+    /// One more argument for the link alone (repeatable), e.g.
+    /// `--link-arg=-Wl,-rpath,/opt/lib` (nvcc's `-Xlinker`, as `-Wl,`).
+    #[arg(long = "link-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub link_args: Vec<String>,
     /// One more argument for clang's device compilation (repeatable), e.g.
     /// `--clang-arg=-ffast-math`.
     #[arg(long = "clang-arg", value_name = "ARG", allow_hyphen_values = true)]

@@ -70,8 +70,8 @@ enum Valued {
     Undefine,
     /// The default stream (`per-thread` or `legacy`).
     DefaultStream,
-    /// The linker's and the host compiler's own settings.
-    Ignored,
+    /// The linker's options, comma-separated.
+    LinkerOptions,
 }
 
 /// Options that take a value, as nvcc spells them (with `=` or as the next
@@ -96,7 +96,7 @@ fn with_value(flag: &str) -> Option<Valued> {
         "-MT" | "--dependency-target-name" => Valued::Same("--dep-target"),
         "-maxrregcount" | "--maxrregcount" => Valued::MaxRegisters,
         "-ccbin" | "--compiler-bindir" => Valued::Same("--host-compiler"),
-        "-Xlinker" | "--linker-options" => Valued::Ignored,
+        "-Xlinker" | "--linker-options" => Valued::LinkerOptions,
         _ => return None,
     })
 }
@@ -232,7 +232,11 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
                         "the default stream is per-thread or legacy",
                     ))
                 }
-                Valued::Ignored => out.ignored.push(format!("{flag} {value}")),
+                Valued::LinkerOptions => {
+                    for part in value.split(',').filter(|p| !p.is_empty()) {
+                        build.push(format!("--link-arg=-Wl,{part}"));
+                    }
+                }
             }
             continue;
         }
@@ -447,13 +451,27 @@ mod tests {
 
     #[test]
     fn front_end_options_are_dropped_and_said_so() {
-        let args: Vec<String> = "--expt-extended-lambda -Xlinker -s a.cu"
+        let args: Vec<String> = "--expt-extended-lambda a.cu"
             .split_whitespace()
             .map(str::to_string)
             .collect();
         let t = translate(&args).unwrap();
         assert_eq!(t.build, ["build", "a.cu"]);
-        assert_eq!(t.ignored, ["--expt-extended-lambda", "-Xlinker -s"]);
+        assert_eq!(t.ignored, ["--expt-extended-lambda"]);
+    }
+
+    #[test]
+    fn linker_options_reach_the_link() {
+        assert_eq!(
+            build("-Xlinker -rpath,/opt/lib --linker-options=-s a.cu"),
+            [
+                "build",
+                "a.cu",
+                "--link-arg=-Wl,-rpath",
+                "--link-arg=-Wl,/opt/lib",
+                "--link-arg=-Wl,-s"
+            ]
+        );
     }
 
     #[test]

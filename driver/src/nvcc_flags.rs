@@ -151,7 +151,7 @@ pub const FLAGS: &[NvccFlag] = &[
         Supported,
         "ptxas -v",
     ),
-    flag("-Xlinker A, --linker-options", &["-Xlinker", "-s"], Ignored, "not passed to the link yet"),
+    flag("-Xlinker A,B, --linker-options", &["-Xlinker", "-s"], Supported, "linker arguments, to the link alone (`--link-arg=-Wl,A`)"),
     flag(
         "-ccbin PROGRAM (or DIR), --compiler-bindir",
         &["-ccbin", "g++"],

@@ -277,3 +277,20 @@ fn dependency_files_are_written_with_the_compile() {
     assert!(text.contains("sl1_check.h"), "{text}");
     assert!(!text.contains("cuda_runtime.h"), "{text}");
 }
+
+/// `-Xlinker` reaches the link (it was ignored): an rpath given that way
+/// is in the executable.
+#[test]
+fn linker_options_reach_the_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("upper");
+    run_ok(
+        nvcc()
+            .args(["-Xlinker", "-rpath,/opt/sl1-rpath-test", "-Itestdata/cu"])
+            .arg("testdata/cu/upper.cu")
+            .arg("-o")
+            .arg(&exe),
+    );
+    let dynamic = run_ok(Command::new("readelf").arg("-d").arg(&exe)).stdout;
+    assert!(dynamic.contains("/opt/sl1-rpath-test"), "{dynamic}");
+}

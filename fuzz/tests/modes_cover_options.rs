@@ -24,6 +24,7 @@ const NOT_CODE: &[&str] = &[
     "-l",
     "-L",
     "host-arg",
+    "link-arg",
     "host-compiler",
     "deps",
     "dep-file",
