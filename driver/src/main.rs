@@ -98,31 +98,9 @@ fn build(args: &BuildArgs) -> Result<()> {
         InputKind::Cuda | InputKind::Host => Emit::Exe,
         InputKind::Ir => Emit::Ptx,
     });
-    if kind == InputKind::Host {
-        // No device code: an object (nvcc -c main.cpp), or a program
-        // linked as several inputs are.
-        let output = args
-            .output
-            .clone()
-            .unwrap_or_else(|| default_output(&args.input, emit));
-        let tools = toolchain::resolve(&args.tools)?;
-        let report = match emit {
-            Emit::Obj => {
-                build_cu::compile_host(args, &tools, &args.input, &output)?;
-                build_many::empty_report(args, &inputs)?
-            }
-            Emit::Exe => build_many::build(args, &tools, &inputs, &output)?,
-            _ => {
-                return Err(DriverError::NoDeviceCode {
-                    path: args.input.clone(),
-                    emit: format!("{emit:?}").to_lowercase(),
-                }
-                .into())
-            }
-        };
-        return finish(args, &report, &output);
+    if kind != InputKind::Host {
+        check_archs(args, emit)?;
     }
-    check_archs(args, emit)?;
     if kind == InputKind::Ir && emit == Emit::Obj {
         return Err(DriverError::ExeFromIr {
             path: args.input.clone(),
@@ -142,9 +120,32 @@ fn build(args: &BuildArgs) -> Result<()> {
     let report = match kind {
         InputKind::Cuda => build_cu::build(args, &toolchain::resolve(&args.tools)?, emit, &output)?,
         InputKind::Ir => build_ir::build(args, emit, &output)?,
-        InputKind::Host => unreachable!("host sources are built above"),
+        InputKind::Host => build_host(args, emit, &inputs, &output)?,
     };
     finish(args, &report, &output)
+}
+
+/// A lone C or C++ source, without device code: an object (nvcc -c
+/// main.cpp), or a program linked as several inputs are.
+fn build_host(
+    args: &BuildArgs,
+    emit: Emit,
+    inputs: &[PathBuf],
+    output: &Path,
+) -> Result<sl1_pass::Report> {
+    let tools = toolchain::resolve(&args.tools)?;
+    match emit {
+        Emit::Obj => {
+            build_cu::compile_host(args, &tools, &args.input, output)?;
+            build_many::empty_report(args, inputs)
+        }
+        Emit::Exe => build_many::build(args, &tools, inputs, output),
+        _ => Err(DriverError::NoDeviceCode {
+            path: args.input.clone(),
+            emit: format!("{emit:?}").to_lowercase(),
+        }
+        .into()),
+    }
 }
 
 /// Writes and prints the report as asked.

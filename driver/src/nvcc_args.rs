@@ -313,9 +313,8 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
     }
     if let Some(from) = cuda_from {
         let host = |i: &String| {
-            std::path::Path::new(i)
-                .extension()
-                .is_some_and(|e| ["c", "cpp", "cc", "cxx", "C"].iter().any(|h| e == *h))
+            crate::build_many::part_of(std::path::Path::new(i), false)
+                .is_ok_and(|p| p == crate::build_many::Part::Host)
         };
         if inputs[from..].iter().any(host) {
             if inputs[..from].iter().any(host) {

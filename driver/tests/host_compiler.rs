@@ -7,25 +7,13 @@
 
 mod common;
 
-use common::{clang, repo, run_ok, testdata};
+use common::{fake_cudart, repo, run_ok};
 use std::process::Command;
 
 #[test]
 fn ccbin_gpp_builds_and_links_an_openmp_host() {
     let dir = tempfile::tempdir().unwrap();
-    let object = dir.path().join("fake_cudart.o");
-    run_ok(
-        Command::new(clang())
-            .args(["-x", "c", "-std=c11", "-O1", "-c", "-o"])
-            .arg(&object)
-            .arg(testdata("host/fake_cudart.c")),
-    );
-    run_ok(
-        Command::new("ar")
-            .arg("rcs")
-            .arg(dir.path().join("libfake_cudart.a"))
-            .arg(&object),
-    );
+    fake_cudart(dir.path());
     let exe = dir.path().join("omp");
     let built = run_ok(
         Command::new(env!("CARGO_BIN_EXE_sl1-nvcc"))

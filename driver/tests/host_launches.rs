@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{clang, cuda_path, driver, plugin, run_ok, testdata};
+use common::{clang, cuda_path, driver, fake_cudart, plugin, run_ok, testdata};
 
 #[test]
 fn every_launch_of_a_kernel_with_lines_is_sized_whoever_makes_it() {
@@ -82,25 +82,6 @@ fn every_launch_of_a_kernel_with_lines_is_sized_whoever_makes_it() {
             lines[i]
         );
     }
-}
-
-/// Builds `testdata/host/fake_cudart.c` into `dir/libfake_cudart.a`: the
-/// CUDA runtime of the executables below, which run without a GPU and
-/// print the dynamic shared bytes each launch is given.
-fn fake_cudart(dir: &std::path::Path) {
-    let object = dir.join("fake_cudart.o");
-    run_ok(
-        std::process::Command::new(clang())
-            .args(["-x", "c", "-std=c11", "-O1", "-c", "-o"])
-            .arg(&object)
-            .arg(testdata("host/fake_cudart.c")),
-    );
-    run_ok(
-        std::process::Command::new("ar")
-            .arg("rcs")
-            .arg(dir.join("libfake_cudart.a"))
-            .arg(&object),
-    );
 }
 
 /// Runs `exe` with `SL1_LAUNCHES=1`: each launch's kind and shared bytes,

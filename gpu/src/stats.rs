@@ -2,11 +2,10 @@
 //! --stats`): where they are (the build's JSON report names the global and the
 //! data structures) and what they say.
 
-use sl1_core::report::Report;
+use sl1_core::report::{AliasPathCounters, KernelReport, Report};
 use thiserror::Error;
 
 use crate::results::{AliasPaths, StructureStats};
-use sl1_core::report::AliasPathCounters;
 
 /// u64 counters per data structure, in the order the pass writes them
 /// (`sl1_core::stats::Counter`).
@@ -39,13 +38,7 @@ impl StatsLayout {
     /// The layout of `kernel` from an S-L1 report; `None` when that build
     /// does not count (no statistics global).
     pub fn from_report(report: &str, kernel: &str) -> Result<Option<StatsLayout>, StatsError> {
-        let report: Report =
-            serde_json::from_str(report).map_err(|e| StatsError::Json(e.to_string()))?;
-        let k = report
-            .kernels
-            .iter()
-            .find(|k| k.name == kernel)
-            .ok_or_else(|| StatsError::NoKernel(kernel.into()))?;
+        let k = kernel_of(report, kernel)?;
         let Some(symbol) = &k.transform.stats_symbol else {
             return Ok(None);
         };
@@ -102,14 +95,18 @@ pub fn alias_paths_layout(
     report: &str,
     kernel: &str,
 ) -> Result<Option<AliasPathCounters>, StatsError> {
+    Ok(kernel_of(report, kernel)?.alias_paths)
+}
+
+/// `kernel`'s part of an S-L1 report (JSON text).
+fn kernel_of(report: &str, kernel: &str) -> Result<KernelReport, StatsError> {
     let report: Report =
         serde_json::from_str(report).map_err(|e| StatsError::Json(e.to_string()))?;
-    let k = report
+    report
         .kernels
-        .iter()
+        .into_iter()
         .find(|k| k.name == kernel)
-        .ok_or_else(|| StatsError::NoKernel(kernel.into()))?;
-    Ok(k.alias_paths.clone())
+        .ok_or_else(|| StatsError::NoKernel(kernel.into()))
 }
 
 /// The alias-check path counters read back from the GPU, per check.

@@ -180,3 +180,22 @@ pub fn assert_page_holds(page: &str, (begin, end): (&str, &str), made: &str, tes
          SL1_UPDATE_DOCS=1 cargo test -p sl1-driver --test {test}\n--- page\n{current}\n--- made\n{made}"
     );
 }
+
+/// Builds `testdata/host/fake_cudart.c` into `dir/libfake_cudart.a`: a
+/// stand-in CUDA runtime (`-L dir -l fake_cudart`) under which executables
+/// run without a GPU and print the dynamic shared bytes of each launch.
+pub fn fake_cudart(dir: &Path) {
+    let object = dir.join("fake_cudart.o");
+    run_ok(
+        Command::new(clang())
+            .args(["-x", "c", "-std=c11", "-O1", "-c", "-o"])
+            .arg(&object)
+            .arg(testdata("host/fake_cudart.c")),
+    );
+    run_ok(
+        Command::new("ar")
+            .arg("rcs")
+            .arg(dir.join("libfake_cudart.a"))
+            .arg(&object),
+    );
+}
