@@ -10,7 +10,9 @@
  * the sizers first; a handle none of them knows launches as it was.
  *
  * SL1_LAUNCHES=1 in the environment prints, when the program exits, the
- * launches of each kernel with lines and the bytes the last one got.
+ * launches of each kernel with lines, the bytes the last one got, and how
+ * many of them only the wrappers sized (the launch asked for fewer bytes:
+ * no sizing in the launch's own file, as before the runtime existed).
  *
  * Types are declared here as the CUDA headers lay them out (x86-64), so
  * that the file builds without them, as C, C++ or CUDA (the CMake package
@@ -45,9 +47,11 @@ typedef struct {
   sl1_sizer sizer;
   const sl1_kernel *kernels;
   int64_t count;
-  /* Per kernel, with SL1_LAUNCHES: launches and the last one's bytes. */
+  /* Per kernel, with SL1_LAUNCHES: launches, the last one's bytes, and
+   * the launches the wrappers alone gave their bytes. */
   uint64_t *launches;
   uint64_t *last_bytes;
+  uint64_t *by_runtime;
 } sl1_module;
 
 enum { SL1_MOST_MODULES = 4096 };
@@ -70,10 +74,13 @@ static void print_launches(void) {
   int n = SL1_LOAD(&module_count);
   for (int m = 0; m < n; ++m)
     for (int64_t k = 0; k < modules[m].count; ++k)
-      fprintf(stderr, "sl1: %s: %llu launch(es) with lines, the last with %llu B\n",
+      fprintf(stderr,
+              "sl1: %s: %llu launch(es) with lines, the last with %llu B, %llu sized by the "
+              "runtime alone\n",
               modules[m].kernels[k].name,
               (unsigned long long)SL1_LOAD(&modules[m].launches[k]),
-              (unsigned long long)SL1_LOAD(&modules[m].last_bytes[k]));
+              (unsigned long long)SL1_LOAD(&modules[m].last_bytes[k]),
+              (unsigned long long)SL1_LOAD(&modules[m].by_runtime[k]));
 }
 
 /* Called by each S-L1 host module's constructor (before main, or when a
@@ -97,6 +104,7 @@ SL1_EXPORT void sl1_register_launch_sizer(sl1_sizer sizer, const sl1_kernel *ker
   if (counting) {
     modules[m].launches = (uint64_t *)calloc((size_t)count, sizeof(uint64_t));
     modules[m].last_bytes = (uint64_t *)calloc((size_t)count, sizeof(uint64_t));
+    modules[m].by_runtime = (uint64_t *)calloc((size_t)count, sizeof(uint64_t));
   }
   SL1_STORE(&module_count, m + 1);
 }
@@ -116,6 +124,8 @@ static size_t sized(const void *handle, sl1_dim3 grid, sl1_dim3 block, size_t sh
         if (modules[m].kernels[k].handle == handle) {
           __atomic_fetch_add(&modules[m].launches[k], 1, __ATOMIC_RELAXED);
           __atomic_store_n(&modules[m].last_bytes[k], (uint64_t)bytes, __ATOMIC_RELAXED);
+          if ((uint64_t)bytes != (uint64_t)shared)
+            __atomic_fetch_add(&modules[m].by_runtime[k], 1, __ATOMIC_RELAXED);
         }
     return (size_t)bytes;
   }

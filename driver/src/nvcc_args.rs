@@ -72,6 +72,8 @@ enum Valued {
     DefaultStream,
     /// The linker's options, comma-separated.
     LinkerOptions,
+    /// `sl1-driver build`'s own options, comma-separated.
+    Sl1Options,
 }
 
 /// Options that take a value, as nvcc spells them (with `=` or as the next
@@ -97,6 +99,7 @@ fn with_value(flag: &str) -> Option<Valued> {
         "-maxrregcount" | "--maxrregcount" => Valued::MaxRegisters,
         "-ccbin" | "--compiler-bindir" => Valued::Same("--host-compiler"),
         "-Xlinker" | "--linker-options" => Valued::LinkerOptions,
+        "-Xsl1" | "--sl1-options" => Valued::Sl1Options,
         _ => return None,
     })
 }
@@ -235,6 +238,19 @@ pub fn translate(args: &[String]) -> Result<Translated, NvccArgsError> {
                 Valued::LinkerOptions => {
                     for part in value.split(',').filter(|p| !p.is_empty()) {
                         build.push(format!("--link-arg=-Wl,{part}"));
+                    }
+                }
+                // S-L1's options, checked by sl1-driver build as its own.
+                Valued::Sl1Options => {
+                    for part in value.split(',').filter(|p| !p.is_empty()) {
+                        if !part.starts_with('-') {
+                            return Err(NvccArgsError::Unsupported(
+                                format!("-Xsl1 {value}"),
+                                "-Xsl1 takes sl1-driver build options, each with its value \
+                                 after `=`: -Xsl1 --line-size=32,--dynamic-shared=1024",
+                            ));
+                        }
+                        build.push(part.to_string());
                     }
                 }
             }
@@ -471,6 +487,22 @@ mod tests {
                 "--link-arg=-Wl,-s"
             ]
         );
+    }
+
+    #[test]
+    fn s_l1_options_reach_the_build() {
+        assert_eq!(
+            build("-Xsl1 --line-size=32,--dynamic-shared=1024 --sl1-options=--stats a.cu"),
+            [
+                "build",
+                "a.cu",
+                "--line-size=32",
+                "--dynamic-shared=1024",
+                "--stats"
+            ]
+        );
+        let e = translate(&["-Xsl1".into(), "32".into(), "a.cu".into()]).unwrap_err();
+        assert!(e.to_string().contains("--line-size=32"), "{e}");
     }
 
     #[test]

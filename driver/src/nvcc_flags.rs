@@ -153,6 +153,12 @@ pub const FLAGS: &[NvccFlag] = &[
     ),
     flag("-Xlinker A,B, --linker-options", &["-Xlinker", "-s"], Supported, "linker arguments, to the link alone (`--link-arg=-Wl,A`)"),
     flag(
+        "-Xsl1 A,B, --sl1-options",
+        &["-Xsl1", "--line-size=32,--dynamic-shared=1024"],
+        Supported,
+        "S-L1's own options, as `sl1-driver build` takes them (`--line-size=32`, `--dynamic-shared=N`, `--no-sl1`); not nvcc's",
+    ),
+    flag(
         "-ccbin PROGRAM (or DIR), --compiler-bindir",
         &["-ccbin", "g++"],
         Supported,

@@ -150,7 +150,10 @@ fn launches_from_another_file_get_their_lines() {
         let (launches, stderr) = launches_of(&exe);
         assert_eq!(launches, expected, "{}\n{stderr}", exe.display());
         assert!(
-            stderr.contains("sl1: _Z5scalePfPKfyy: 4 launch(es) with lines, the last with 9216 B"),
+            stderr.contains(
+                "sl1: _Z5scalePfPKfyy: 4 launch(es) with lines, the last with 9216 B, \
+                 3 sized by the runtime alone"
+            ),
             "{stderr}"
         );
     }
@@ -184,7 +187,13 @@ fn launches_in_cpp_functions_get_their_lines_in_the_executable() {
         ],
         "{stderr}"
     );
-    assert!(stderr.contains("4 launch(es) with lines"), "{stderr}");
+    // Each launch sized in its own file: none left to the wrappers.
+    assert!(
+        stderr.contains(
+            "4 launch(es) with lines, the last with 9216 B, 0 sized by the runtime alone"
+        ),
+        "{stderr}"
+    );
 }
 
 /// With the per-thread default stream (`sl1-nvcc --default-stream

@@ -3,10 +3,12 @@
 //! kernels: common CUDA patterns the apps do not cover, run the same way);
 //! `device` launches the kernels of every build (PTX) through the CUDA driver
 //! API and times them; `floor` says how far each time is from what the
-//! memory system allows; `plots` draws the results as the paper's figures.
+//! memory system allows; `exe` runs the same kernels as executables built
+//! as users build them; `plots` draws the results as the paper's figures.
 
 pub mod apps;
 pub mod device;
+pub mod exe;
 pub mod floor;
 pub mod harm;
 pub mod inputs;

@@ -49,6 +49,9 @@ pub struct Report {
     /// The memory floor measured in the same run (none in older reports).
     #[serde(default)]
     pub floor: Option<Floor>,
+    /// The executables' runs (`sl1-bench --exes`; none in older reports).
+    #[serde(default)]
+    pub executables: Vec<crate::exe::ExeMeasurement>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -563,6 +566,7 @@ mod tests {
             }],
             launch_failures: vec![],
             floor: None,
+            executables: vec![],
         };
         let json = serde_json::to_string(&report).unwrap();
         assert_eq!(serde_json::from_str::<Report>(&json).unwrap(), report);
@@ -594,6 +598,7 @@ mod tests {
             hit_rates: vec![],
             launch_failures: vec![],
             floor: None,
+            executables: vec![],
         }
     }
 

@@ -17,6 +17,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use sl1_core::report::AliasPathCounters;
 use sl1_gpu::apps::{self, check, check_args};
 use sl1_gpu::device::Gpu;
+use sl1_gpu::exe;
 use sl1_gpu::floor::{must_move_bytes, Floor};
 use sl1_gpu::line_buffer::LineBuffer;
 use sl1_gpu::results::{
@@ -84,6 +85,15 @@ struct Args {
     /// `sl1_core::carveout`).
     #[arg(long, value_delimiter = ',')]
     driver_carveout: Vec<String>,
+    /// Also run the executables under this directory (`<layout>/<app>`,
+    /// `ci/exe-bundle`), each at the configuration where the PTX of
+    /// `--exes-against` was fastest, against that PTX time.
+    #[arg(long)]
+    exes: Option<PathBuf>,
+    /// The build whose PTX the executables are compared with: theirs
+    /// (executables size their line buffers at launch).
+    #[arg(long, default_value = "sl1-launch")]
+    exes_against: String,
 }
 
 fn list_dirs(dir: &std::path::Path) -> Result<Vec<String>> {
@@ -195,6 +205,7 @@ fn main() -> Result<()> {
     let mut measurements = Vec::new();
     let mut hit_rates = Vec::new();
     let mut launch_failures = Vec::new();
+    let mut executables = Vec::new();
     for app in &wanted {
         bar.set_message(format!("{}: generating input", app.name()));
         let case = app.case(args.bytes, 1);
@@ -302,6 +313,18 @@ fn main() -> Result<()> {
                 bar.inc(1);
             }
         }
+        if let Some(dir) = &args.exes {
+            bar.set_message(format!("{}: executables", app.name()));
+            executables.extend(run_executables(
+                dir,
+                (&ptx_dir, &args.exes_against),
+                *app,
+                &case,
+                &measurements,
+                app_configs.first().copied(),
+                args.reps,
+            )?);
+        }
     }
     bar.finish_and_clear();
 
@@ -349,6 +372,20 @@ fn main() -> Result<()> {
             f.app, f.variant, f.config.blocks, f.config.threads, f.error
         );
     }
+    if args.exes.is_some() {
+        print!("{}", exe::table(&executables, &args.exes_against));
+        for r in &executables {
+            if let Some(m) = &r.mismatch {
+                println!("MISMATCH {} executable {}: {m}", r.app, r.layout);
+            }
+            if let Some(p) = r.lines_problem() {
+                println!("WITHOUT LINES {} executable {}: {p}", r.app, r.layout);
+            }
+        }
+    }
+    let exe_failed = executables
+        .iter()
+        .any(|r| r.mismatch.is_some() || r.lines_problem().is_some());
     let failed = measurements.iter().any(|m| m.mismatch.is_some());
     let report = Report {
         gpu: gpu.name(),
@@ -360,6 +397,7 @@ fn main() -> Result<()> {
         hit_rates,
         launch_failures,
         floor: Some(floor),
+        executables,
     };
     if let Some(path) = &args.json {
         std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
@@ -373,5 +411,74 @@ fn main() -> Result<()> {
     if failed {
         bail!("some outputs differ from the CPU reference");
     }
+    if exe_failed {
+        bail!("some executables gave wrong outputs or launched without their lines");
+    }
     Ok(())
+}
+
+/// Runs `app`'s executables (`<dir>/<layout>/<app>`) at the configuration
+/// where the PTX of `build` was fastest in this run (else `fallback`),
+/// checks their outputs and compares their times with that PTX time.
+fn run_executables(
+    dir: &std::path::Path,
+    (ptx_dir, build): (&std::path::Path, &str),
+    app: &dyn apps::App,
+    case: &apps::Case,
+    measurements: &[Measurement],
+    fallback: Option<sl1_gpu::sweep::Config>,
+    reps: usize,
+) -> Result<Vec<exe::ExeMeasurement>> {
+    let found = exe::executables(dir, app.name())?;
+    let sl1 = measurements
+        .iter()
+        .filter(|m| m.app == app.name() && m.variant == build && m.mismatch.is_none());
+    let best = sl1
+        .clone()
+        .min_by(|a, b| a.median_ms.total_cmp(&b.median_ms));
+    let Some(config) = best.map(|m| m.config).or(fallback) else {
+        return Ok(Vec::new());
+    };
+    if found.is_empty() {
+        return Ok(Vec::new());
+    }
+    let report = ptx_dir
+        .join(build)
+        .join(format!("{}.report.json", app.name()));
+    let line_buffer = match std::fs::read_to_string(&report) {
+        Ok(text) => LineBuffer::from_report(&text, app.kernel())
+            .map_err(|e| anyhow::anyhow!("{}: {e}", report.display()))?,
+        Err(_) => None,
+    };
+    let shape = app.shape(config);
+    let own = app.shared_bytes(case);
+    let block_threads = u64::from(shape.block.0) * u64::from(shape.block.1);
+    let problem = tempfile::tempdir().context("cannot make a problem directory")?;
+    exe::write_inputs(problem.path(), case)?;
+    let args = app.args(case, config.total_threads());
+    let launch = exe::HostLaunch {
+        shape,
+        shared: own,
+        reps,
+    };
+    exe::write_spec(problem.path(), case, &args, launch)?;
+    let mut runs = Vec::new();
+    for (layout, path) in found {
+        let run = exe::run(&path, problem.path(), case.outputs.len())?;
+        runs.push(exe::ExeMeasurement {
+            app: app.name().into(),
+            layout,
+            config,
+            exe_ms: run.median_ms,
+            ptx_ms: sl1
+                .clone()
+                .find(|m| m.config == config)
+                .map(|m| m.median_ms),
+            ptx_bytes: line_buffer.map(|b| b.launch_bytes(block_threads, own)),
+            launches: run.launches.into_iter().find(|l| l.kernel == app.kernel()),
+            expected_launches: reps as u64 + 1,
+            mismatch: check(case, &run.outputs).err(),
+        });
+    }
+    Ok(runs)
 }

@@ -594,6 +594,7 @@ pub(crate) mod tests {
             hit_rates,
             launch_failures: vec![],
             floor: None,
+            executables: vec![],
         }
     }
 
