@@ -2,6 +2,7 @@
 //! output, and what the pair says of S-L1 (wrong, slower).
 
 use serde::{Deserialize, Serialize};
+use sl1_core::launches::KernelLaunches;
 
 /// What one run of one build gave.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -19,6 +20,11 @@ pub struct RunResult {
     /// What it printed, lines with times left out (to compare builds).
     pub output: String,
     pub exit_code: Option<i32>,
+    /// The S-L1 runtime's account of the run's launches (`SL1_LAUNCHES=1`:
+    /// one entry per kernel with lines), for an S-L1 build that exited by
+    /// itself; none for other runs and in older corpus.json files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub launches: Option<Vec<KernelLaunches>>,
 }
 
 /// A run's outcome.

@@ -1,16 +1,27 @@
 //! Runs a corpus program's two builds (on the GPU machine) with the
 //! arguments of its `run` target, in its own directory, under a time limit:
 //! the program's own verdict (PASS or FAIL), whether the two builds print
-//! the same results, and their times.
+//! the same results, and their times. The S-L1 build runs with
+//! `SL1_LAUNCHES=1`: the S-L1 runtime's account of its launches, printed
+//! to standard error at exit, is kept and left out of what is compared.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use sl1_core::launches;
+
 use crate::outcome::{RunResult, Runs, Verdict};
 
 /// Runs `exe args` in `dir`, killed after `limit`.
 pub fn run(exe: &Path, args: &[String], dir: &Path, limit: Duration) -> RunResult {
+    run_as(exe, args, dir, limit, false)
+}
+
+/// `run`; with `count`, `SL1_LAUNCHES=1` in the environment (an S-L1
+/// build): the runtime's lines on standard error give
+/// `RunResult::launches`.
+fn run_as(exe: &Path, args: &[String], dir: &Path, limit: Duration, count: bool) -> RunResult {
     let not_run = |why: String| RunResult {
         verdict: Verdict::NotRun,
         seconds: 0.0,
@@ -18,11 +29,12 @@ pub fn run(exe: &Path, args: &[String], dir: &Path, limit: Duration) -> RunResul
         rate: None,
         output: why,
         exit_code: None,
+        launches: None,
     };
-    let Ok(out) = tempfile::tempfile() else {
-        return not_run("no temporary file".into());
-    };
-    let Ok(err) = out.try_clone() else {
+    // Standard output and standard error apart: the runtime writes its
+    // lines at exit, before the C library flushes what standard output
+    // still buffers, so in one file they could land inside a line.
+    let (Ok(out), Ok(err)) = (tempfile::tempfile(), tempfile::tempfile()) else {
         return not_run("no temporary file".into());
     };
     let start = Instant::now();
@@ -31,13 +43,18 @@ pub fn run(exe: &Path, args: &[String], dir: &Path, limit: Duration) -> RunResul
     // then fails with ETXTBSY for a moment.
     const ETXTBSY: i32 = 26;
     let spawn = || {
-        Command::new(exe)
-            .args(args)
+        let mut cmd = Command::new(exe);
+        cmd.args(args)
             .current_dir(dir)
             .stdin(Stdio::null())
             .stdout(out.try_clone().expect("a cloned handle"))
-            .stderr(err.try_clone().expect("a cloned handle"))
-            .spawn()
+            .stderr(err.try_clone().expect("a cloned handle"));
+        if count {
+            cmd.env("SL1_LAUNCHES", "1");
+        } else {
+            cmd.env_remove("SL1_LAUNCHES");
+        }
+        cmd.spawn()
     };
     let mut child = spawn();
     for _ in 0..50 {
@@ -66,8 +83,12 @@ pub fn run(exe: &Path, args: &[String], dir: &Path, limit: Duration) -> RunResul
         }
     };
     let seconds = start.elapsed().as_secs_f64();
-    let text = read_all(out);
+    let stderr = read_all(err);
+    let text = without_runtime_lines(&read_all(out), &stderr);
     let exit_code = status.and_then(|s| s.code());
+    // The account is printed at exit: none from a run killed at the limit
+    // or by a signal.
+    let launches = (count && exit_code.is_some()).then(|| launches::parse(&stderr));
     let verdict = match status {
         None => Verdict::Timeout,
         Some(s) => verdict_of(&text, s.success()),
@@ -79,7 +100,23 @@ pub fn run(exe: &Path, args: &[String], dir: &Path, limit: Duration) -> RunResul
         rate: rate(&text),
         output: without_times(&text),
         exit_code,
+        launches,
     }
+}
+
+/// What a run printed, standard output then standard error, without the
+/// S-L1 runtime's lines (standard error's lines that start `sl1: `): they
+/// are the S-L1 build's alone, and no part of the program's output.
+pub fn without_runtime_lines(stdout: &str, stderr: &str) -> String {
+    let mut text = stdout.to_string();
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    for line in stderr.lines().filter(|l| !l.starts_with("sl1: ")) {
+        text.push_str(line);
+        text.push('\n');
+    }
+    text
 }
 
 /// Whether two files hold the same bytes (two builds of one program that
@@ -99,7 +136,9 @@ pub struct Executables<'a> {
 
 /// Every build of a program: the two builds once where they are the same
 /// bytes, else `reps` times each, alternating (nvcc's with them), keeping
-/// the first run's verdict and output and the fastest times.
+/// the first run's verdict and output and the fastest times. The S-L1
+/// build runs with the runtime's account of its launches (its first run's
+/// is kept).
 pub fn run_both(
     exes: Executables<'_>,
     args: &[String],
@@ -111,8 +150,10 @@ pub fn run_both(
     if same_bytes(no_sl1, sl1) {
         // Nothing to time between the two; against nvcc, as often as
         // builds that differ are.
+        // The S-L1 build here is the build without it: it runs as that,
+        // without the runtime's account.
         let mut timed = alternating(
-            &[Some(no_sl1), nvcc]
+            &[Some((no_sl1, false)), nvcc.map(|e| (e, false))]
                 .into_iter()
                 .flatten()
                 .collect::<Vec<_>>(),
@@ -130,10 +171,14 @@ pub fn run_both(
         };
     }
     let mut timed = alternating(
-        &[Some(no_sl1), Some(sl1), nvcc]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>(),
+        &[
+            Some((no_sl1, false)),
+            Some((sl1, true)),
+            nvcc.map(|e| (e, false)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>(),
         (args, dir, limit),
         reps,
     );
@@ -156,19 +201,23 @@ pub fn run_both(
 
 /// Runs each of `exes` once, then `reps - 1` more rounds, one run of each
 /// in turn, while every one ran to the end (a hang is not timed twice):
-/// the first run's verdict and output, the fastest times.
+/// the first run's verdict, output and account of launches, the fastest
+/// times. Each executable comes with whether to ask for that account.
 fn alternating(
-    exes: &[&Path],
+    exes: &[(&Path, bool)],
     (args, dir, limit): (&[String], &Path, Duration),
     reps: u32,
 ) -> Vec<RunResult> {
-    let mut best: Vec<RunResult> = exes.iter().map(|e| run(e, args, dir, limit)).collect();
+    let mut best: Vec<RunResult> = exes
+        .iter()
+        .map(|&(e, count)| run_as(e, args, dir, limit, count))
+        .collect();
     for _ in 1..reps {
         if !best.iter().all(finished) {
             break;
         }
-        for (exe, best) in exes.iter().zip(best.iter_mut()) {
-            let next = run(exe, args, dir, limit);
+        for (&(exe, count), best) in exes.iter().zip(best.iter_mut()) {
+            let next = run_as(exe, args, dir, limit, count);
             best.seconds = best.seconds.min(next.seconds);
             if let (Some(a), Some(b)) = (best.kernel_ms, next.kernel_ms) {
                 best.kernel_ms = Some(a.min(b));
@@ -454,6 +503,89 @@ mod tests {
         assert!(against.identical);
         assert_eq!(against.nvcc.as_ref().unwrap().kernel_ms, Some(1.0));
         assert_eq!(against.nvcc_ratio(), Some(3.0));
+    }
+
+    #[test]
+    fn the_runtime_s_lines_leave_the_output_apart() {
+        assert_eq!(
+            without_runtime_lines(
+                "sum = 3",
+                "sl1: _Z6bypassPf: 2 launch(es) with lines, the last with 64 B, 0 sized by the \
+                 runtime alone\nwarning: x\nsl1x: y\n"
+            ),
+            "sum = 3\nwarning: x\nsl1x: y\n"
+        );
+        assert_eq!(without_runtime_lines("", "sl1: k: x\n"), "");
+    }
+
+    #[test]
+    fn the_s_l1_build_gives_its_launches_and_the_outputs_still_agree() {
+        let dir = tempfile::tempdir().unwrap();
+        // The runtime's line only with SL1_LAUNCHES, on standard error; a
+        // kernel named `bypass` would read as PASS in the output.
+        let body = |extra: &str| {
+            format!(
+                "#!/bin/sh\nprintf 'kernel time: 2 (ms)\\nsum = 3'\n\
+                 if [ -n \"$SL1_LAUNCHES\" ]; then echo 'sl1: _Z6bypassPf: 6 launch(es) with \
+                 lines, the last with 20480 B, 2 sized by the runtime alone' >&2; fi\n\
+                 echo ' done'\n{extra}"
+            )
+        };
+        let no_sl1 = dir.path().join("no_sl1");
+        let sl1 = dir.path().join("sl1");
+        std::fs::write(&no_sl1, body("")).unwrap();
+        std::fs::write(&sl1, body("# another build\n")).unwrap();
+        make_executable(&no_sl1);
+        make_executable(&sl1);
+        let exes = Executables {
+            no_sl1: &no_sl1,
+            sl1: &sl1,
+            nvcc: None,
+        };
+        let runs = run_both(exes, &[], dir.path(), Duration::from_secs(10), 2);
+        assert_eq!(
+            runs.sl1.launches,
+            Some(vec![launches::KernelLaunches {
+                kernel: "_Z6bypassPf".into(),
+                launches: 6,
+                last_bytes: 20480,
+                by_runtime: 2,
+            }])
+        );
+        assert_eq!(runs.no_sl1.launches, None);
+        assert_eq!(runs.sl1.output, "sum = 3 done\n");
+        assert_eq!(runs.sl1.output, runs.no_sl1.output);
+        assert_eq!(runs.sl1.verdict, Verdict::NoVerdict);
+        assert_eq!(runs.wrong(), None);
+        assert!(!runs.nondeterministic);
+
+        // A build that printed no line: an account of no kernel. One killed
+        // at the limit: no account.
+        let quiet = dir.path().join("quiet");
+        std::fs::write(&quiet, "#!/bin/sh\necho sum = 3\n").unwrap();
+        make_executable(&quiet);
+        let r = run_as(&quiet, &[], dir.path(), Duration::from_secs(10), true);
+        assert_eq!(r.launches, Some(vec![]));
+        let slow = dir.path().join("slow");
+        std::fs::write(&slow, "#!/bin/sh\nsleep 5\n").unwrap();
+        make_executable(&slow);
+        let r = run_as(&slow, &[], dir.path(), Duration::from_millis(200), true);
+        assert_eq!(r.launches, None);
+
+        // The same bytes both ways: run once, as the build without S-L1.
+        let same = run_both(
+            Executables {
+                no_sl1: &sl1,
+                sl1: &sl1,
+                nvcc: None,
+            },
+            &[],
+            dir.path(),
+            Duration::from_secs(10),
+            2,
+        );
+        assert!(same.identical);
+        assert_eq!(same.sl1.launches, None);
     }
 
     fn make_executable(path: &Path) {

@@ -5,6 +5,8 @@ use std::fmt::Write;
 
 use serde::{Deserialize, Serialize};
 
+use sl1_core::launches::KernelLaunches;
+
 use crate::build::BuildResult;
 use crate::makefile::MakeInfo;
 use crate::outcome::{Runs, Verdict, SLOWER};
@@ -126,6 +128,123 @@ pub fn runs_text(entries: &[Entry]) -> String {
             "SLOWER {program}: {:.2}x of the build without S-L1",
             1.0 / x
         );
+    }
+    out.push_str(&launches_text(&launch_counts(entries)));
+    out
+}
+
+/// What the S-L1 runtime said (`SL1_LAUNCHES=1`) of the launches of the
+/// programs S-L1 transformed that ran.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct LaunchCounts<'a> {
+    /// Programs S-L1 transformed that ran.
+    pub transformed: usize,
+    /// Of those, the ones whose S-L1 build gave the runtime's account: it
+    /// differs from the build without S-L1 and exited by itself.
+    pub accounted: usize,
+    /// Of those, the ones each of whose transformed kernels launched with
+    /// lines.
+    pub with_lines: usize,
+    /// Of `with_lines`, those whose launches all asked for their bytes
+    /// themselves (sized in their own files): lines before the runtime
+    /// too.
+    pub before: usize,
+    /// Each kernel some of whose launches only the runtime sized (no lines
+    /// before it), with its program.
+    pub by_runtime: Vec<(&'a str, &'a KernelLaunches)>,
+    /// Each transformed kernel of an accounted program that launched
+    /// without lines or not at all, with its program.
+    pub without_lines: Vec<(&'a str, &'a str)>,
+    /// Transformed programs run without the runtime's account.
+    pub unaccounted: Vec<&'a str>,
+}
+
+pub fn launch_counts(entries: &[Entry]) -> LaunchCounts<'_> {
+    let mut counts = LaunchCounts::default();
+    for e in entries {
+        let Some(runs) = &e.runs else { continue };
+        if e.sl1.transformed.is_empty() {
+            continue;
+        }
+        counts.transformed += 1;
+        let Some(account) = &runs.sl1.launches else {
+            counts.unaccounted.push(&e.program);
+            continue;
+        };
+        counts.accounted += 1;
+        let mut kernels: Vec<&str> = Vec::new();
+        for k in &e.sl1.transformed {
+            if !kernels.contains(&k.as_str()) {
+                kernels.push(k);
+            }
+        }
+        // A kernel registered by several modules has a line for each.
+        let launched = |kernel: &str| {
+            account
+                .iter()
+                .filter(|l| l.kernel == kernel)
+                .map(|l| l.launches)
+                .sum::<u64>()
+        };
+        let without: Vec<&str> = kernels.into_iter().filter(|k| launched(k) == 0).collect();
+        let sized_by_runtime: Vec<&KernelLaunches> =
+            account.iter().filter(|l| l.by_runtime > 0).collect();
+        if without.is_empty() {
+            counts.with_lines += 1;
+            if sized_by_runtime.is_empty() {
+                counts.before += 1;
+            }
+        }
+        counts
+            .without_lines
+            .extend(without.into_iter().map(|k| (e.program.as_str(), k)));
+        counts.by_runtime.extend(
+            sized_by_runtime
+                .into_iter()
+                .map(|l| (e.program.as_str(), l)),
+        );
+    }
+    counts
+}
+
+/// The launch counts as the run's summary prints them; nothing where S-L1
+/// transformed no program that ran.
+pub fn launches_text(c: &LaunchCounts<'_>) -> String {
+    let mut out = String::new();
+    if c.transformed == 0 {
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "launches (SL1_LAUNCHES=1) of the {} transformed programs run: the runtime's account \
+         from {}; every transformed kernel launched with lines in {}, {} of which sized all \
+         their launches in their own files (lines before the runtime)",
+        c.transformed, c.accounted, c.with_lines, c.before
+    );
+    if !c.unaccounted.is_empty() {
+        let _ = writeln!(
+            out,
+            "no account (the same executable both ways, or no exit of its own): {}",
+            c.unaccounted.join(" ")
+        );
+    }
+    for (program, l) in &c.by_runtime {
+        let _ = writeln!(
+            out,
+            "SIZED BY THE RUNTIME {program}: {} {} of {} launches with lines (no lines before \
+             the runtime), the last {} B",
+            l.kernel, l.by_runtime, l.launches, l.last_bytes
+        );
+    }
+    if !c.without_lines.is_empty() {
+        let _ = writeln!(
+            out,
+            "transformed kernels with no launch with lines (not launched by the run, or through \
+             an API the runtime does not wrap, such as cuLaunchKernel):"
+        );
+    }
+    for (program, kernel) in &c.without_lines {
+        let _ = writeln!(out, "NO LINES {program}: {kernel}");
     }
     out
 }
@@ -309,6 +428,7 @@ mod tests {
             rate: None,
             output: output.into(),
             exit_code: Some(0),
+            launches: None,
         }
     }
 
@@ -409,5 +529,123 @@ mod tests {
             table.contains("| c | 0 | Pass | yes | 0.50x | 0.50x |"),
             "{table}"
         );
+    }
+
+    fn line(kernel: &str, launches: u64, by_runtime: u64) -> KernelLaunches {
+        KernelLaunches {
+            kernel: kernel.into(),
+            launches,
+            last_bytes: 512,
+            by_runtime,
+        }
+    }
+
+    #[test]
+    fn launches_with_lines_before_and_after_the_runtime_are_counted() {
+        let entry = |name: &str, transformed: &[&str], launches: Option<Vec<KernelLaunches>>| {
+            let sl1 = RunResult {
+                launches,
+                ..run_result(Verdict::Pass, Some(1.0), "x\n")
+            };
+            Entry {
+                program: name.into(),
+                make: None,
+                sl1: result(Mode::Sl1, true, "", transformed),
+                no_sl1: result(Mode::NoSl1, true, "", &[]),
+                nvcc: None,
+                runs: Some(Runs {
+                    identical: false,
+                    nondeterministic: false,
+                    no_sl1: run_result(Verdict::Pass, Some(1.0), "x\n"),
+                    sl1,
+                    nvcc: None,
+                }),
+            }
+        };
+        let mut not_run = entry("f", &["k"], None);
+        not_run.runs = None;
+        let entries = vec![
+            // Every launch sized in its own file.
+            entry(
+                "a",
+                &["k1", "k2"],
+                Some(vec![line("k1", 4, 0), line("k2", 1, 0)]),
+            ),
+            // Two of three launches sized by the runtime alone; a kernel
+            // registered by two modules, launched from one of them.
+            entry(
+                "b",
+                &["k", "t"],
+                Some(vec![line("k", 3, 2), line("t", 0, 0), line("t", 5, 0)]),
+            ),
+            // One kernel launched with lines, one never with lines, one
+            // the runtime has no line for.
+            entry(
+                "c",
+                &["k", "dead", "gone"],
+                Some(vec![line("k", 1, 0), line("dead", 0, 0)]),
+            ),
+            // The S-L1 build gave no account (same executable, killed).
+            entry("d", &["k"], None),
+            // Not transformed, or not run: not counted.
+            entry("e", &[], Some(vec![])),
+            not_run,
+        ];
+        let counts = launch_counts(&entries);
+        let b_line = line("k", 3, 2);
+        assert_eq!(
+            counts,
+            LaunchCounts {
+                transformed: 4,
+                accounted: 3,
+                with_lines: 2,
+                before: 1,
+                by_runtime: vec![("b", &b_line)],
+                without_lines: vec![("c", "dead"), ("c", "gone")],
+                unaccounted: vec!["d"],
+            }
+        );
+        let text = runs_text(&entries);
+        assert!(
+            text.contains(
+                "launches (SL1_LAUNCHES=1) of the 4 transformed programs run: the runtime's \
+                 account from 3; every transformed kernel launched with lines in 2, 1 of which \
+                 sized all their launches in their own files (lines before the runtime)"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "SIZED BY THE RUNTIME b: k 2 of 3 launches with lines (no lines before the \
+                 runtime), the last 512 B"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("NO LINES c: dead\nNO LINES c: gone\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("no account (the same executable both ways, or no exit of its own): d\n"),
+            "{text}"
+        );
+        // Nothing transformed ran: nothing said.
+        assert_eq!(launches_text(&launch_counts(&entries[4..])), "");
+    }
+
+    #[test]
+    fn the_runtime_s_account_is_kept_in_corpus_json_and_older_files_load() {
+        let mut r = run_result(Verdict::Pass, Some(1.0), "x\n");
+        let old = serde_json::to_value(&r).unwrap();
+        assert!(old.get("launches").is_none());
+        let read: RunResult = serde_json::from_value(old).unwrap();
+        assert_eq!(read.launches, None);
+        r.launches = Some(vec![line("k", 2, 1)]);
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(
+            json.contains("\"launches\":[{\"kernel\":\"k\",\"launches\":2"),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<RunResult>(&json).unwrap(), r);
     }
 }

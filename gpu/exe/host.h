@@ -61,9 +61,21 @@ struct DeviceFree {
 };
 using DeviceBuffer = std::unique_ptr<void, DeviceFree>;
 
+// cudaMalloc, as programs allocate; SL1X_ALLOC=async takes the stream-ordered
+// pool allocator instead (cudaMallocAsync on the null stream), which is how
+// sl1-bench's PTX runs allocate (cudarc), to tell the two apart.
 inline DeviceBuffer device_buffer(size_t bytes) {
+  static const bool pooled = [] {
+    const char *env = std::getenv("SL1X_ALLOC");
+    return env && std::string(env) == "async";
+  }();
   void *p = nullptr;
-  check(cudaMalloc(&p, std::max<size_t>(bytes, 1)), "cudaMalloc");
+  if (pooled) {
+    check(cudaMallocAsync(&p, std::max<size_t>(bytes, 1), nullptr), "cudaMallocAsync");
+    check(cudaStreamSynchronize(nullptr), "cudaMallocAsync");
+  } else {
+    check(cudaMalloc(&p, std::max<size_t>(bytes, 1)), "cudaMalloc");
+  }
   return DeviceBuffer(p);
 }
 

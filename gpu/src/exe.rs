@@ -117,8 +117,28 @@ pub struct ExeRun {
     pub launches: Vec<KernelLaunches>,
 }
 
-/// Runs `exe` on the problem in `dir` (`outputs` buffers come back).
-pub fn run(exe: &Path, dir: &Path, outputs: usize) -> Result<ExeRun, ExeError> {
+/// How an executable's host allocates its buffers (`gpu/exe/host.h`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Alloc {
+    /// The stream-ordered pool (`cudaMallocAsync`), as the PTX runs
+    /// allocate (cudarc): the kernels then see the same memory.
+    Pool,
+    /// `cudaMalloc`, as most programs allocate.
+    Malloc,
+}
+
+impl Alloc {
+    fn env(self) -> &'static str {
+        match self {
+            Alloc::Pool => "async",
+            Alloc::Malloc => "sync",
+        }
+    }
+}
+
+/// Runs `exe` on the problem in `dir` (`outputs` buffers come back), its
+/// buffers allocated as `alloc` says.
+pub fn run(exe: &Path, dir: &Path, outputs: usize, alloc: Alloc) -> Result<ExeRun, ExeError> {
     for i in 0..outputs {
         // A stale output of another layout must not pass for this one's.
         let _ = std::fs::remove_file(dir.join(format!("out{i}.bin")));
@@ -126,6 +146,7 @@ pub fn run(exe: &Path, dir: &Path, outputs: usize) -> Result<ExeRun, ExeError> {
     let out = Command::new(exe)
         .arg(dir)
         .env("SL1_LAUNCHES", "1")
+        .env("SL1X_ALLOC", alloc.env())
         .output()
         .map_err(io(exe))?;
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -178,6 +199,8 @@ pub struct ExeMeasurement {
     pub app: String,
     pub layout: String,
     pub config: Config,
+    /// How the executable allocated its buffers.
+    pub alloc: Alloc,
     pub exe_ms: f32,
     /// The PTX build's time at the same configuration in the same run.
     pub ptx_ms: Option<f32>,
@@ -220,9 +243,14 @@ impl ExeMeasurement {
 
 /// The table of executables against the PTX of `build`, and a summary
 /// line.
-pub fn table(runs: &[ExeMeasurement], build: &str) -> String {
+pub fn table(runs: &[ExeMeasurement], build: &str, alloc: Alloc) -> String {
+    let how = match alloc {
+        Alloc::Pool => "buffers from the stream-ordered pool, as the PTX runs' are",
+        Alloc::Malloc => "buffers from cudaMalloc; the PTX runs' come from the stream-ordered pool",
+    };
     let mut s = format!(
-        "executables (S-L1 as users build it) against the PTX of {build} at the same configuration\n"
+        "executables (S-L1 as users build it) against the PTX of {build} at the same \
+         configuration ({how})\n"
     );
     s += &format!(
         "{:<18} {:<16} {:>10} {:>9} {:>9} {:>8} {:>16}\n",
@@ -334,6 +362,7 @@ mod tests {
                 blocks: 132,
                 threads: 256,
             },
+            alloc: Alloc::Pool,
             exe_ms: 1.02,
             ptx_ms: Some(1.0),
             ptx_bytes,
@@ -375,6 +404,6 @@ mod tests {
         assert!(s.contains("1 of 2 within 3%"), "{s}");
         assert!(s.contains("slowest 1.200x"), "{s}");
         assert!(s.contains("1 of 2 with lines got"), "{s}");
-        assert!(table(&runs, "sl1-launch").contains("4096/4096"));
+        assert!(table(&runs, "sl1-launch", Alloc::Pool).contains("4096/4096"));
     }
 }

@@ -39,6 +39,22 @@ enum Suite {
     All,
 }
 
+/// `exe::Alloc` on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ExeAlloc {
+    Pool,
+    Malloc,
+}
+
+impl From<ExeAlloc> for exe::Alloc {
+    fn from(a: ExeAlloc) -> exe::Alloc {
+        match a {
+            ExeAlloc::Pool => exe::Alloc::Pool,
+            ExeAlloc::Malloc => exe::Alloc::Malloc,
+        }
+    }
+}
+
 #[derive(Parser, Debug)]
 #[command(version, about = "Check and time S-L1's app suite on the GPU")]
 struct Args {
@@ -94,6 +110,11 @@ struct Args {
     /// (executables size their line buffers at launch).
     #[arg(long, default_value = "sl1-launch")]
     exes_against: String,
+    /// How the executables allocate their buffers: `pool` as the PTX runs
+    /// do (the same memory under the same kernel), `malloc` as most
+    /// programs do (which alone moves some kernels' times by a few percent).
+    #[arg(long, value_enum, default_value_t = ExeAlloc::Pool)]
+    exes_alloc: ExeAlloc,
 }
 
 fn list_dirs(dir: &std::path::Path) -> Result<Vec<String>> {
@@ -322,7 +343,7 @@ fn main() -> Result<()> {
                 &case,
                 &measurements,
                 app_configs.first().copied(),
-                args.reps,
+                (args.reps, args.exes_alloc.into()),
             )?);
         }
     }
@@ -373,7 +394,10 @@ fn main() -> Result<()> {
         );
     }
     if args.exes.is_some() {
-        print!("{}", exe::table(&executables, &args.exes_against));
+        print!(
+            "{}",
+            exe::table(&executables, &args.exes_against, args.exes_alloc.into())
+        );
         for r in &executables {
             if let Some(m) = &r.mismatch {
                 println!("MISMATCH {} executable {}: {m}", r.app, r.layout);
@@ -427,7 +451,7 @@ fn run_executables(
     case: &apps::Case,
     measurements: &[Measurement],
     fallback: Option<sl1_gpu::sweep::Config>,
-    reps: usize,
+    (reps, alloc): (usize, exe::Alloc),
 ) -> Result<Vec<exe::ExeMeasurement>> {
     let found = exe::executables(dir, app.name())?;
     let sl1 = measurements
@@ -464,11 +488,12 @@ fn run_executables(
     exe::write_spec(problem.path(), case, &args, launch)?;
     let mut runs = Vec::new();
     for (layout, path) in found {
-        let run = exe::run(&path, problem.path(), case.outputs.len())?;
+        let run = exe::run(&path, problem.path(), case.outputs.len(), alloc)?;
         runs.push(exe::ExeMeasurement {
             app: app.name().into(),
             layout,
             config,
+            alloc,
             exe_ms: run.median_ms,
             ptx_ms: sl1
                 .clone()
