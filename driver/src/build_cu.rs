@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context, Result};
-use sl1_core::option_list::PluginSettings;
+use sl1_core::option_list::{PluginSettings, DEVICE_TUNING_LLVM};
 use sl1_pass::Report;
 
 use crate::build_ir::pass_options;
@@ -16,22 +16,16 @@ use crate::runner::Runner;
 use crate::toolchain::Toolchain;
 
 /// LLVM options the device compilation gets unless `--no-device-tuning`
-/// (`--clang-arg` comes after them, so it can override them). A budget of 6
-/// instead of 4 for expanding SCEV expressions lets the runtime unroller
-/// compute trip counts like `min(n, tid*chunk + chunk) - tid*chunk`, so the
-/// per-thread chunk loops of the app suite unroll as nvcc unrolls them:
-/// measured on the H100, affinity 0.92x to 1.00x of nvcc, pvc 1.21x to 1.25x,
-/// the other apps unchanged (docs/benchmarks.md). SLP's search for
-/// horizontal reductions finds none worth a vector on NVPTX but costs time
-/// that grows with a block's length: `wc`'s 127-copy full runs spent 0.15 s
-/// in it; without it the PTX of the apps, the do-no-harm kernels, the test
-/// programs and 275 HeCBench programs is unchanged (2026-11-27).
-pub const DEVICE_TUNING: &[&str] = &[
-    "-mllvm",
-    "-scev-cheap-expansion-budget=6",
-    "-mllvm",
-    "-slp-vectorize-hor=false",
-];
+/// (`--clang-arg` comes after them, so it can override them): the plugin's
+/// own (`sl1_core::option_list::DEVICE_TUNING_LLVM`, which it sets itself
+/// where a command line does not), given on the command line too so that
+/// what runs before the plugin's pass sees them.
+fn device_tuning() -> Vec<String> {
+    DEVICE_TUNING_LLVM
+        .iter()
+        .flat_map(|(name, value)| ["-mllvm".to_string(), format!("-{name}={value}")])
+        .collect()
+}
 
 /// The plugin's options for the device compile: the pass's options of
 /// `args` (`build_ir::pass_options`) in the plugin's spelling, and where the
@@ -85,7 +79,7 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
             device.arg("-fno-jump-tables");
         }
         if !args.no_device_tuning {
-            device.args(DEVICE_TUNING);
+            device.args(device_tuning());
         }
         device.args(&args.clang_args);
         match emit {

@@ -89,15 +89,6 @@ pub fn target_machine(arch: &str, level: u8) -> Result<TargetMachine> {
         .context("LLVM has no NVPTX target machine for this architecture")
 }
 
-/// What clang's `-fno-jump-tables` does: the attribute on every function
-/// (see `BuildArgs::jump_tables`).
-fn forbid_jump_tables(context: &Context, module: &Module<'_>) {
-    let attribute = context.create_string_attribute("no-jump-tables", "true");
-    for function in module.get_functions() {
-        function.add_attribute(inkwell::attributes::AttributeLoc::Function, attribute);
-    }
-}
-
 /// What clang's `--cuda-gpu-arch` does: the architecture as `target-cpu` on
 /// every function defined without one, so that IR inputs reach the device
 /// tuning as clang's modules do (`tuning::aggregate_atomics` reads it).
@@ -129,7 +120,7 @@ fn compile(
     name: &str,
 ) -> Result<Report> {
     if !args.jump_tables {
-        forbid_jump_tables(context, module);
+        sl1_pass::llvm::ir::forbid_jump_tables(module);
     }
     name_target_cpu(context, module, args.primary_arch());
     module.set_data_layout(&machine.get_target_data().get_data_layout());

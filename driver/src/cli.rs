@@ -184,7 +184,7 @@ pub struct BuildArgs {
     #[command(flatten)]
     pub pass: PassFlags,
     /// Leave LLVM's own tuning for the device compilation: by default the
-    /// driver passes the options in `DEVICE_TUNING` (a larger budget for the
+    /// driver passes the options in `DEVICE_TUNING_LLVM` (a larger budget for the
     /// trip counts the runtime unroller computes, no search for horizontal
     /// reductions in SLP) and the plugin's device
     /// rewrites (see --no-device-rewrites); this leaves out both.
@@ -320,9 +320,17 @@ impl BuildArgs {
     /// with what the driver sets itself (the device rewrites, where line
     /// buffers live) and what a GPU profile fills in.
     pub fn settings(&self, emit: Emit) -> Result<PluginSettings, sl1_core::Error> {
-        let mut set = Vec::new();
-        if self.device_rewrites() {
-            set.push(("device-tuning", "true"));
+        // Device tuning is on unless turned off: given either way.
+        let mut set = vec![(
+            "device-tuning",
+            if self.device_rewrites() {
+                "true"
+            } else {
+                "false"
+            },
+        )];
+        if self.jump_tables {
+            set.push(("jump-tables", "true"));
         }
         if self.launch_sized(emit) {
             set.push(("launch-sized", "true"));

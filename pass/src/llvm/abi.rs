@@ -73,8 +73,9 @@ fn option_strings() -> &'static [(CString, CString)] {
     })
 }
 
-/// Option `index`'s name (`sl1-NAME`), help, kind and whether `-help`
-/// hides it; the strings live as long as the plugin.
+/// Option `index`'s name (`sl1-NAME`), help, kind, whether `-help` hides
+/// it and whether a flag is on when not given; the strings live as long as
+/// the plugin.
 ///
 /// # Safety
 /// `index` is below `sl1_option_count()` and the out-pointers are valid.
@@ -85,6 +86,7 @@ pub unsafe extern "C" fn sl1_option_info(
     help: *mut *const c_char,
     kind: *mut u32,
     hidden: *mut bool,
+    default_on: *mut bool,
 ) {
     let option = &PASS_OPTIONS[index as usize];
     let (n, h) = &option_strings()[index as usize];
@@ -94,6 +96,7 @@ pub unsafe extern "C" fn sl1_option_info(
         *help = h.as_ptr();
         *kind = option.kind as u32;
         *hidden = option.hidden;
+        *default_on = option.default_on;
     }
 }
 

@@ -26,6 +26,17 @@ pub fn discard_value_names(context: &inkwell::context::Context) {
     unsafe { LLVMContextSetDiscardValueNames(context.as_ctx_ref(), 1) }
 }
 
+/// What clang's `-fno-jump-tables` does: the attribute on every function
+/// (`-sl1-jump-tables` and the driver's `--jump-tables` keep them).
+pub fn forbid_jump_tables(module: &Module<'_>) {
+    let attribute = module
+        .get_context()
+        .create_string_attribute("no-jump-tables", "true");
+    for function in module.get_functions() {
+        function.add_attribute(inkwell::attributes::AttributeLoc::Function, attribute);
+    }
+}
+
 /// The calling convention number LLVM gives `ptx_kernel` functions.
 pub const PTX_KERNEL_CALL_CONV: u32 = 71;
 

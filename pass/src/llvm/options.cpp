@@ -19,3 +19,18 @@ extern "C" int sl1_set_bool_option(const char *Name, bool Value) {
   Flag->setValue(Value);
   return Before ? 1 : 0;
 }
+
+// Gives the registered option `Name` the value `Value` as if the command
+// line had, unless the command line named it; returns 1 when set, 0 when
+// the command line named it, -1 when this LLVM has no such option or the
+// value does not parse.
+extern "C" int sl1_default_option(const char *Name, const char *Value) {
+  auto &Options = cl::getRegisteredOptions();
+  auto It = Options.find(Name);
+  if (It == Options.end())
+    return -1;
+  cl::Option *Option = It->second;
+  if (Option->getNumOccurrences())
+    return 0;
+  return Option->addOccurrence(0, Name, Value) ? -1 : 1;
+}

@@ -11,6 +11,28 @@ use std::sync::{Mutex, MutexGuard};
 
 extern "C" {
     fn sl1_set_bool_option(name: *const std::ffi::c_char, value: bool) -> i32;
+    fn sl1_default_option(name: *const std::ffi::c_char, value: *const std::ffi::c_char) -> i32;
+}
+
+/// Gives each of LLVM's options `(name, value)` its value for the rest of
+/// the process, as if the command line had, where the command line did not
+/// name it (the plugin's defaults in a device compile, which is a process
+/// of its own); an option this LLVM lacks is left out.
+pub fn default_options(options: &[(&str, &str)]) {
+    let _held = SETTING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    for (name, value) in options {
+        let (Ok(name), Ok(value)) = (
+            std::ffi::CString::new(*name),
+            std::ffi::CString::new(*value),
+        ) else {
+            continue;
+        };
+        // SAFETY: two NUL-terminated strings; the shim parses the value as
+        // the option's own command-line value.
+        unsafe { sl1_default_option(name.as_ptr(), value.as_ptr()) };
+    }
 }
 
 /// Held while options are set.

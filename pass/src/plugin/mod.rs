@@ -14,7 +14,7 @@ use crate::llvm::diagnostics::{Diagnostics, Severity};
 
 use crate::panic::panic_message;
 use crate::report::{Finding, Report};
-use sl1_core::option_list::{Hint, PluginSettings};
+use sl1_core::option_list::{Hint, PluginSettings, DEVICE_TUNING_LLVM};
 
 /// Remarks: what was done for `-Rpass=sl1`, what was left and why for
 /// `-Rpass-missed=sl1`, every finding for `-Rpass-analysis=sl1`.
@@ -55,6 +55,13 @@ pub(crate) fn run_on_module(view: &Module<'_>, diagnostics: Diagnostics, given: 
         }
         if settings.panic_for_testing {
             panic!("panic requested by -sl1-panic-for-testing");
+        }
+        // The driver's defaults, where the command line left them.
+        if !settings.jump_tables {
+            crate::llvm::ir::forbid_jump_tables(view);
+        }
+        if settings.options.device_tuning {
+            crate::llvm::options::default_options(DEVICE_TUNING_LLVM);
         }
         let report =
             crate::pipeline::run_on_module(view, &settings.options).map_err(|e| e.to_string())?;

@@ -39,7 +39,7 @@ enum Sl1OptionKind { Sl1Flag = 0, Sl1Number = 1, Sl1Bytes = 2, Sl1File = 3 };
 
 extern "C" unsigned sl1_option_count();
 extern "C" void sl1_option_info(unsigned Index, const char **Name, const char **Help,
-                                unsigned *Kind, bool *Hidden);
+                                unsigned *Kind, bool *Hidden, bool *DefaultOn);
 
 namespace {
 
@@ -51,12 +51,12 @@ struct Sl1Options {
     for (unsigned I = 0, N = sl1_option_count(); I < N; ++I) {
       const char *Name, *Help;
       unsigned Kind;
-      bool Hidden;
-      sl1_option_info(I, &Name, &Help, &Kind, &Hidden);
+      bool Hidden, DefaultOn;
+      sl1_option_info(I, &Name, &Help, &Kind, &Hidden, &DefaultOn);
       auto Visibility = Hidden ? cl::ReallyHidden : cl::NotHidden;
       if (Kind == Sl1Flag) {
-        Flags.push_back(std::make_unique<cl::opt<bool>>(StringRef(Name), cl::desc(Help), cl::init(false),
-                                                        Visibility));
+        Flags.push_back(std::make_unique<cl::opt<bool>>(StringRef(Name), cl::desc(Help),
+                                                        cl::init(DefaultOn), Visibility));
       } else {
         const char *Unit = Kind == Sl1File ? "file" : Kind == Sl1Bytes ? "bytes" : "n";
         Values.push_back(std::make_unique<cl::opt<std::string>>(
