@@ -120,7 +120,10 @@ fn the_plugin_s_defaults_give_way_to_the_command_line() {
         run_ok(&mut raw_clang(source, &ptx, &report, extra));
         std::fs::read_to_string(&ptx).unwrap().contains("brx.idx")
     };
-    assert!(!jump_tables(&[]), "no jump tables by default, as the driver");
+    assert!(
+        !jump_tables(&[]),
+        "no jump tables by default, as the driver"
+    );
     assert!(jump_tables(&["-mllvm", "-sl1-jump-tables"]));
     // Device tuning off: the report says no device rewrites ran.
     run_ok(&mut raw_clang(
