@@ -101,6 +101,44 @@ fn a_program_with_launch_sized_lines_links_under_clang_19() {
     assert!(report.kernels.iter().any(|k| k.transform.applied));
 }
 
+/// The raw clang line under clang 19 (docs/install.md): the plugin loaded
+/// before the command line is read too (clang 19 knows `-mllvm -sl1-*` only
+/// then), and a whole executable with ci/setup's CUDA layout, whose
+/// `fatbinary` takes clang 19's `--image=profile=...` (CUDA 13's own
+/// fatbinary no longer does).
+#[test]
+fn the_raw_clang_19_line_builds_an_executable() {
+    let plugin = plugin_19();
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("upper");
+    let report = dir.path().join("upper.json");
+    run_ok(
+        std::process::Command::new(clang_19())
+            .current_dir(repo())
+            .args([
+                "-x",
+                "cuda",
+                "testdata/cu/upper.cu",
+                "--cuda-gpu-arch=sm_90",
+                "-O3",
+            ])
+            .arg(format!("--cuda-path={}", cuda_path().display()))
+            .args(["-Wno-unknown-cuda-version", "--no-offload-new-driver"])
+            .args(["-Xclang", "-load", "-Xclang"])
+            .arg(&plugin)
+            .arg(format!("-fpass-plugin={}", plugin.display()))
+            .arg("-mllvm")
+            .arg(format!("-sl1-report={}", report.display()))
+            .arg(format!("-L{}", cuda_path().join("lib64").display()))
+            .args(["-lcudart_static", "-ldl", "-lrt", "-lpthread", "-o"])
+            .arg(&exe),
+    );
+    assert_eq!(&std::fs::read(&exe).unwrap()[..4], b"\x7fELF");
+    let report = read_report(&report);
+    assert!(report.target.starts_with("nvptx64"), "{}", report.target);
+    assert!(report.kernels.iter().any(|k| k.transform.applied));
+}
+
 #[test]
 fn a_plugin_built_for_another_llvm_is_refused() {
     plugin_19();
