@@ -1,4 +1,4 @@
-# The register-line experiment (docs/benchmarks.md, sixth session), run on the
+# The register-line experiment (docs/benchmarks.md, 2026-11-23), run on the
 # GPU machine as `bash run.sh --reps 5 --bytes 268435493 --builds
 # nvcc,sl1,handc,hand,hand32 --apps wc,grep,opinion,invindex,pvc,dna,matmul,affinity,kmeans`
 # from a folder holding bin/sl1-bench, apps/ (testdata/apps sources), hand/
