@@ -686,22 +686,8 @@ fn no_sl1_build_reports_transform_off() {
 }
 
 fn plain_clang_upper(out: &std::path::Path, extra: &[&str]) -> Command {
-    let mut cmd = Command::new(clang());
-    cmd.current_dir(repo())
-        .args([
-            "-x",
-            "cuda",
-            "testdata/cu/upper.cu",
-            "--cuda-gpu-arch=sm_90",
-            "-O3",
-            // As in the README: the classic offload path links with ld alone.
-            "--no-offload-new-driver",
-        ])
-        .arg(format!("--cuda-path={}", cuda_path().display()))
-        .arg(format!("-fpass-plugin={}", plugin().display()))
-        .args(extra)
-        .arg("-o")
-        .arg(out);
+    let mut cmd = readme_clang(&clang(), &plugin(), "testdata/cu/upper.cu");
+    cmd.args(extra).arg("-o").arg(out);
     cmd
 }
 
@@ -710,21 +696,11 @@ fn plain_clang_with_the_plugin_builds_an_executable() {
     let dir = tempfile::tempdir().unwrap();
     let exe = dir.path().join("upper");
     let report = dir.path().join("upper.json");
-    let lib = cuda_path().join("lib64");
-    let out = run_ok(&mut plain_clang_upper(
-        &exe,
-        &[
-            &format!("-L{}", lib.display()),
-            "-lcudart_static",
-            "-ldl",
-            "-lrt",
-            "-lpthread",
-            "-mllvm",
-            &format!("-sl1-report={}", report.display()),
-            "-Rpass-analysis=sl1",
-            "-Rpass=sl1",
-        ],
-    ));
+    let link = cudart_static_link();
+    let mut extra: Vec<&str> = link.iter().map(String::as_str).collect();
+    let report_arg = format!("-sl1-report={}", report.display());
+    extra.extend(["-mllvm", &report_arg, "-Rpass-analysis=sl1", "-Rpass=sl1"]);
+    let out = run_ok(&mut plain_clang_upper(&exe, &extra));
     assert_eq!(&std::fs::read(&exe).unwrap()[..4], b"\x7fELF");
     // The host compilation loads the plugin too; only the device module reports.
     let report = read_report(&report);

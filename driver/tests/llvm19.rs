@@ -113,24 +113,13 @@ fn the_raw_clang_19_line_builds_an_executable() {
     let exe = dir.path().join("upper");
     let report = dir.path().join("upper.json");
     run_ok(
-        std::process::Command::new(clang_19())
-            .current_dir(repo())
-            .args([
-                "-x",
-                "cuda",
-                "testdata/cu/upper.cu",
-                "--cuda-gpu-arch=sm_90",
-                "-O3",
-            ])
-            .arg(format!("--cuda-path={}", cuda_path().display()))
-            .args(["-Wno-unknown-cuda-version", "--no-offload-new-driver"])
+        readme_clang(&clang_19(), &plugin, "testdata/cu/upper.cu")
             .args(["-Xclang", "-load", "-Xclang"])
             .arg(&plugin)
-            .arg(format!("-fpass-plugin={}", plugin.display()))
             .arg("-mllvm")
             .arg(format!("-sl1-report={}", report.display()))
-            .arg(format!("-L{}", cuda_path().join("lib64").display()))
-            .args(["-lcudart_static", "-ldl", "-lrt", "-lpthread", "-o"])
+            .args(cudart_static_link())
+            .arg("-o")
             .arg(&exe),
     );
     assert_eq!(&std::fs::read(&exe).unwrap()[..4], b"\x7fELF");

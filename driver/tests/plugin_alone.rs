@@ -10,7 +10,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{clang, cuda_path, driver, plugin, read_report, repo, run_ok};
+use common::{clang, driver, plugin, read_report, readme_clang, run_ok};
 
 /// PTX without its comments (block names, loop depths) and blank lines.
 fn code(ptx: &Path) -> Vec<String> {
@@ -50,13 +50,8 @@ fn decisions(report: &Path) -> Vec<(String, bool, Vec<String>, String)> {
 
 /// The README's line, device code only, with `extra` after it.
 fn raw_clang(source: &str, ptx: &Path, report: &Path, extra: &[&str]) -> Command {
-    let mut cmd = Command::new(clang());
-    cmd.current_dir(repo())
-        .args(["-x", "cuda", source, "--cuda-gpu-arch=sm_90", "-O3"])
-        .arg(format!("--cuda-path={}", cuda_path().display()))
-        .args(["-Wno-unknown-cuda-version", "--no-offload-new-driver"])
-        .arg(format!("-fpass-plugin={}", plugin().display()))
-        .args(["--cuda-device-only", "-S", "-mllvm"])
+    let mut cmd = readme_clang(&clang(), &plugin(), source);
+    cmd.args(["--cuda-device-only", "-S", "-mllvm"])
         .arg(format!("-sl1-report={}", report.display()))
         .args(extra)
         .arg("-o")

@@ -281,7 +281,7 @@ pub fn table(runs: &[ExeMeasurement], build: &str, alloc: Alloc) -> String {
     s
 }
 
-/// `executables: N runs, M within 3% of their PTX (worst ...), ...`.
+/// `executables: N runs, M at most 3% slower than their PTX (worst ...), ...`.
 pub fn summary(runs: &[ExeMeasurement]) -> String {
     let timed: Vec<(&ExeMeasurement, f32)> =
         runs.iter().filter_map(|r| Some((r, r.ratio()?))).collect();
@@ -299,7 +299,7 @@ pub fn summary(runs: &[ExeMeasurement]) -> String {
         .count();
     let mismatches = runs.iter().filter(|r| r.mismatch.is_some()).count();
     format!(
-        "executables: {} run(s), {within} of {} within 3% of their PTX{worst}; \
+        "executables: {} run(s), {within} of {} at most 3% slower than their PTX{worst}; \
          {lines_ok} of {with_lines} with lines got the PTX's bytes on every launch; \
          {mismatches} mismatch(es)\n",
         runs.len(),
@@ -401,7 +401,7 @@ mod tests {
             },
         ];
         let s = summary(&runs);
-        assert!(s.contains("1 of 2 within 3%"), "{s}");
+        assert!(s.contains("1 of 2 at most 3% slower"), "{s}");
         assert!(s.contains("slowest 1.200x"), "{s}");
         assert!(s.contains("1 of 2 with lines got"), "{s}");
         assert!(table(&runs, "sl1-launch", Alloc::Pool).contains("4096/4096"));

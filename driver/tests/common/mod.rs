@@ -51,6 +51,26 @@ pub fn clang() -> PathBuf {
     which::which("clang++-22").expect("clang++-22 not on PATH: run ci/setup")
 }
 
+/// The README's raw clang line for `source` (relative to the repository)
+/// with `plugin` loaded, before its outputs: sm_90, -O3, the classic
+/// offload path (it links with ld alone).
+pub fn readme_clang(clang: &Path, plugin: &Path, source: &str) -> Command {
+    let mut cmd = Command::new(clang);
+    cmd.current_dir(repo())
+        .args(["-x", "cuda", source, "--cuda-gpu-arch=sm_90", "-O3"])
+        .arg(format!("--cuda-path={}", cuda_path().display()))
+        .args(["-Wno-unknown-cuda-version", "--no-offload-new-driver"])
+        .arg(format!("-fpass-plugin={}", plugin.display()));
+    cmd
+}
+
+/// The README's link of an executable with the static CUDA runtime.
+pub fn cudart_static_link() -> Vec<String> {
+    let mut args = vec![format!("-L{}", cuda_path().join("lib64").display())];
+    args.extend(["-lcudart_static", "-ldl", "-lrt", "-lpthread"].map(String::from));
+    args
+}
+
 /// Asserts that ptxas accepts `ptx` for sm_90.
 pub fn assert_ptxas_accepts(ptx: &Path) {
     let out = Command::new(cuda_path().join("bin/ptxas"))

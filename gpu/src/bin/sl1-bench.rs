@@ -128,6 +128,17 @@ fn list_dirs(dir: &std::path::Path) -> Result<Vec<String>> {
     Ok(names)
 }
 
+/// The line buffer of `kernel` in the S-L1 report next to `ptx`; None for a
+/// build without a report (nvcc's) or a kernel left alone.
+fn line_buffer_of(ptx: &std::path::Path, kernel: &str) -> Result<Option<LineBuffer>> {
+    let report = ptx.with_extension("report.json");
+    match std::fs::read_to_string(&report) {
+        Ok(text) => LineBuffer::from_report(&text, kernel)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", report.display())),
+        Err(_) => Ok(None),
+    }
+}
+
 /// The statistics layouts of a build whose S-L1 report (next to its PTX)
 /// names counters globals (per structure, per alias check); None for
 /// builds that do not count.
@@ -249,12 +260,7 @@ fn main() -> Result<()> {
             }
             let kernel = gpu.load(&path, app.kernel())?;
             let (layout, alias_layout) = stats_layouts(&path, app.kernel())?;
-            let report = path.with_extension("report.json");
-            let line_buffer = match std::fs::read_to_string(&report) {
-                Ok(text) => LineBuffer::from_report(&text, app.kernel())
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", report.display()))?,
-                Err(_) => None,
-            };
+            let line_buffer = line_buffer_of(&path, app.kernel())?;
             let fit_carveout = !args.driver_carveout.contains(build);
             let inputs = gpu.upload(&case)?;
             for &config in &app_configs {
@@ -466,14 +472,10 @@ fn run_executables(
     if found.is_empty() {
         return Ok(Vec::new());
     }
-    let report = ptx_dir
-        .join(build)
-        .join(format!("{}.report.json", app.name()));
-    let line_buffer = match std::fs::read_to_string(&report) {
-        Ok(text) => LineBuffer::from_report(&text, app.kernel())
-            .map_err(|e| anyhow::anyhow!("{}: {e}", report.display()))?,
-        Err(_) => None,
-    };
+    let line_buffer = line_buffer_of(
+        &ptx_dir.join(build).join(format!("{}.ptx", app.name())),
+        app.kernel(),
+    )?;
     let shape = app.shape(config);
     let own = app.shared_bytes(case);
     let block_threads = u64::from(shape.block.0) * u64::from(shape.block.1);
