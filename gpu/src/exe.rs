@@ -202,7 +202,8 @@ pub struct ExeMeasurement {
     /// How the executable allocated its buffers.
     pub alloc: Alloc,
     pub exe_ms: f32,
-    /// The PTX build's time at the same configuration in the same run.
+    /// The PTX build's time at the same configuration, timed just before
+    /// and just after the executable (the mean of the two medians).
     pub ptx_ms: Option<f32>,
     /// The dynamic shared bytes the PTX launch gave (lines and the
     /// kernel's own); None for a kernel S-L1 left alone.
@@ -250,7 +251,7 @@ pub fn table(runs: &[ExeMeasurement], build: &str, alloc: Alloc) -> String {
     };
     let mut s = format!(
         "executables (S-L1 as users build it) against the PTX of {build} at the same \
-         configuration ({how})\n"
+         configuration, the PTX timed just before and just after each ({how})\n"
     );
     s += &format!(
         "{:<18} {:<16} {:>10} {:>9} {:>9} {:>8} {:>16}\n",
