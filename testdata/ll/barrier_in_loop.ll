@@ -1,18 +1,61 @@
 ; Tiles staged through __shared__ memory with __syncthreads() in the loop.
 ;
-; SL1-RUN: PAPER --no-static-prediction --cache-read-only --line-size=16
+; SL1-RUN: CHECK
+; SL1-RUN: PAPER --cache-read-only --no-static-prediction --line-size=16
 ;
-; With a barrier in the loop every thread of the block runs it equally
-; often: the monitoring slice is left block-wide (__syncthreads_or of
-; "reached the threshold") and the cached copy chosen block-wide
-; (__syncthreads_and), so all threads meet each barrier at one instruction.
+; By default each thread's `in` moves 1 KiB an iteration (a tile of 256
+; floats): no line pays (the report: nothing_predicted_to_pay), the loop
+; and its barriers stay as they were.
+; CHECK-NOT: @sl1.lines
+; CHECK-LABEL: define ptx_kernel void @staged(
+; CHECK-NOT: sl1
+; CHECK: %v = load float, ptr %src, align 4
+; CHECK: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; CHECK: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; CHECK: br i1 %done, label %exit, label %loop
+; CHECK-NOT: sl1
+;
+; With the paper's options, under LLVM 22: with a barrier in the loop every
+; thread of the block runs it equally often: the monitoring slice is left
+; block-wide (__syncthreads_or of "reached the threshold") and the cached
+; copy chosen block-wide (__syncthreads_and), so all threads meet each
+; barrier at one instruction; every copy of the loop keeps both barriers.
 ; PAPER-LABEL: define ptx_kernel void @staged(
-; PAPER: sl1.latch.sl1.monitor:
-; PAPER: %sl1.block = call i1 @llvm.nvvm.barrier.cta.red.or.aligned.all(i32 0, i1 %sl1.monitored)
-; PAPER: loop.sl1.monitor:
-; PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
-; PAPER: sl1.decide:
-; PAPER: call i1 @llvm.nvvm.barrier.cta.red.and.aligned.all(i32 0, i1 %sl1.cached)
+; LLVM22-PAPER: {{^}}sl1.latch.sl1.monitor:
+; LLVM22-PAPER: %sl1.block = call i1 @llvm.nvvm.barrier.cta.red.or.aligned.all(i32 0, i1 %sl1.monitored)
+; LLVM22-PAPER-NEXT: br i1 %sl1.block, label %sl1.decide, label %loop.sl1.monitor
+; LLVM22-PAPER: {{^}}loop.sl1.monitor:
+; LLVM22-PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; LLVM22-PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; LLVM22-PAPER: {{^}}loop.sl1.cached:
+; LLVM22-PAPER: store <4 x i32> {{%[0-9]+}}, ptr addrspace(3) %sl1.line, align 4
+; LLVM22-PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; LLVM22-PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; LLVM22-PAPER: {{^}}sl1.decide:
+; LLVM22-PAPER: %sl1.line = getelementptr i8, ptr addrspace(3) @sl1.lines.staged, i64
+; LLVM22-PAPER: %sl1.block{{[0-9]+}} = call i1 @llvm.nvvm.barrier.cta.red.and.aligned.all(i32 0, i1 %sl1.cached)
+; LLVM22-PAPER-NEXT: %sl1.block{{[0-9]+}} = call i1 @llvm.nvvm.barrier.cta.red.and.aligned.all(i32 0, i1 %sl1.none.cached)
+; LLVM22-PAPER-NEXT: br i1 %sl1.block{{[0-9]+}}, label %loop.sl1.cached, label %sl1.some.cached
+; LLVM22-PAPER: {{^}}loop.sl1.plain:
+; LLVM22-PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; LLVM22-PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; LLVM22-PAPER: {{^}}sl1.some.cached:
+; LLVM22-PAPER-NEXT: br i1 %sl1.block{{[0-9]+}}, label %loop.sl1.plain, label %loop
+; LLVM22-PAPER: {{^}}loop:
+; LLVM22-PAPER: br i1 %sl1.cached, label %cached.i, label %direct.i
+; LLVM22-PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; LLVM22-PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; LLVM22-PAPER: ret void
+;
+; LLVM 19 has no llvm.nvvm.barrier.cta.* intrinsics (clang 19 emits
+; llvm.nvvm.barrier0): it declares these calls without LLVM 22's
+; `convergent`, the plan takes no loop (the report under LLVM 19: no main
+; loop), and the kernel stays as it was.
+; LLVM19-PAPER-NOT: sl1
+; LLVM19-PAPER: br i1 %has, label %loop, label %exit
+; LLVM19-PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; LLVM19-PAPER: br i1 %done, label %exit, label %loop
+; LLVM19-PAPER-NOT: sl1
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -1,6 +1,51 @@
 ; The driver's device tuning (pass/src/tuning): switches that only choose
 ; values become selects, divisions that nested loops build on are frozen.
 ; Also a report case: no restrict structure is cached here.
+;
+; SL1-RUN: CHECK
+; SL1-RUN: CHECK --cache-read-only --no-static-prediction --line-size=16
+; SL1-RUN: TUNED --device-tuning
+;
+; S-L1 caches nothing here, by default or with the paper's options (the
+; report: `columns` predicted to gain nothing, the other kernels without a
+; main loop), and without --device-tuning nothing else changes either:
+; the switches stay switches.
+; CHECK-NOT: sl1
+; CHECK-LABEL: define i32 @decode(
+; CHECK: switch i8 %c, label %other [
+; CHECK-LABEL: define i32 @spaces(
+; CHECK: switch i8 %a, label %a_other [
+; CHECK: switch i8 %b, label %b_other [
+; CHECK-LABEL: define ptx_kernel void @columns(
+; CHECK-NOT: sl1
+; CHECK: %v = load i32, ptr %addr, align 4
+; CHECK: store i32 %out, ptr %dst, align 4
+; CHECK-LABEL: define ptx_kernel void @totals(
+; CHECK: %a0 = atomicrmw add ptr %totals, i64 %n seq_cst, align 8
+; CHECK-NOT: sl1
+;
+; The pass's part of the device tuning (the rest runs in the driver's
+; pipeline after it, pass/tests/device_tuning.rs): switches that only
+; choose values become compares and selects; a switch with a store in a
+; case, or with more cases than the rewrite takes, stays.
+; TUNED-NOT: sl1
+; TUNED-LABEL: define i32 @decode(
+; TUNED-NOT: switch
+; TUNED: [[A:%[0-9]+]] = icmp eq i8 %c, 65
+; TUNED: select i1 [[A]], i32 0, i32 -7
+; TUNED: %sum = add i32 {{%[0-9]+}}, %flag
+; TUNED-LABEL: define i32 @spaces(
+; TUNED-NOT: switch
+; TUNED: icmp eq i8 %a, 32
+; TUNED: icmp eq i8 %b, 10
+; TUNED: %n = add i32 {{%[0-9]+}}, {{%[0-9]+}}
+; TUNED-LABEL: define i32 @stores(
+; TUNED: switch i8 %c, label %other [
+; TUNED-LABEL: define i32 @many(
+; TUNED: switch i32 %x, label %join [
+; TUNED-LABEL: define ptx_kernel void @columns(
+; TUNED-NOT: sl1
+; TUNED: ret void
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

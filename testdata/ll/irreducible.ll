@@ -1,6 +1,23 @@
 ; A cycle with two entries (irreducible control flow): the chunk loop is
 ; entered at `a` or at `b` depending on the first byte. No natural loop, so
 ; S-L1 leaves the kernel as it is and says so.
+;
+; SL1-RUN: CHECK
+; SL1-RUN: CHECK --cache-read-only --no-static-prediction --line-size=16
+;
+; Left exactly as it was, by default and with the paper's options (the
+; report: no main loop, and a note on the irreducible cycle): both entries
+; of the cycle stay, no S-L1 block is put in front of either.
+; CHECK-NOT: sl1
+; CHECK-LABEL: define ptx_kernel void @irreducible(
+; CHECK: br i1 %odd, label %a, label %b
+; CHECK: a:
+; CHECK: store i8 %c.a, ptr %dst.a, align 1
+; CHECK: br i1 %more.a, label %b, label %exit
+; CHECK: b:
+; CHECK: store i8 %d.b, ptr %dst.b, align 1
+; CHECK: br i1 %more.b, label %a, label %exit
+; CHECK-NOT: sl1
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

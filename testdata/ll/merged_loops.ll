@@ -21,7 +21,71 @@
 ;            and the compare with the pattern inside it, which goes on while
 ;            bytes are equal, gets its first iteration taken out in front.
 ;
+; SL1-RUN: CHECK
+; SL1-RUN: PAPER --cache-read-only --no-static-prediction --line-size=16
 ; SL1-RUN: TUNED --device-tuning
+;
+; By default S-L1 caches none of these (the report: nothing predicted to
+; pay, or loops that only read), and without --device-tuning no loop is
+; merged: every kernel keeps its nest as it was.
+; CHECK-NOT: sl1
+; CHECK-LABEL: define ptx_kernel void @lines(
+; CHECK-NOT: sl1
+; CHECK: br i1 %more, label %body, label %done
+; CHECK-NOT: vote
+; CHECK-LABEL: define ptx_kernel void @every(
+; CHECK-NOT: sl1
+; CHECK-LABEL: define ptx_kernel void @barrier(
+; CHECK-NOT: sl1
+; CHECK: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; CHECK-LABEL: define ptx_kernel void @pattern(
+; CHECK-NOT: sl1
+; CHECK: ret void
+; CHECK-NOT: sl1
+;
+; With the paper's options the outer loops are sliced (but that of `rows`,
+; no main loop) with their inner loops inside each copy: both reads of
+; `text`, in the outer loop and in the inner one, go through the one line
+; of `text`, its tag carried through the inner loop; each store to `out`
+; stays direct (cold).
+; PAPER: @sl1.lines.lines = internal addrspace(3) global [20480 x i8] poison, align 16
+; PAPER: @sl1.lines.pattern = internal addrspace(3) global [20480 x i8] poison, align 16
+; PAPER-LABEL: define ptx_kernel void @lines(
+; PAPER: br label %outer.sl1.monitor
+; PAPER: {{^}}outer.sl1.monitor:
+; PAPER: %sl1.text.sim.tag.0 = phi i64 [ -1, %entry ]
+; PAPER: {{^}}inner.sl1.monitor:
+; PAPER: {{^}}outer.sl1.cached:
+; PAPER: %sl1.text.tag.[[T:[0-9]+]] = phi i64 [ -1, %sl1.decide ]
+; PAPER: {{^}}check.sl1.cached:
+; PAPER: %hit.i{{[0-9]+}} = icmp eq i64 %sl1.text.tag.[[T]], %line.i{{[0-9]+}}
+; PAPER: {{^}}inner.sl1.cached:
+; PAPER-NEXT: %sl1.text.tag.{{[0-9]+}} = phi i64
+; PAPER: {{^}}inner.load.sl1.cached:
+; PAPER: store <4 x i32> {{%[0-9]+}}, ptr addrspace(3) %sl1.line, align 4
+; PAPER: {{^}}store.sl1.cached:
+; PAPER: store i64 {{%[0-9]+}}, ptr {{%[0-9]+}}, align 8
+; PAPER: {{^}}sl1.decide:
+; PAPER: br i1 %sl1.cached.not, label %outer.sl1.plain, label %outer.sl1.cached
+; PAPER: {{^}}inner.sl1.plain:
+; PAPER-LABEL: define ptx_kernel void @rows(
+; PAPER-NOT: sl1
+; PAPER: br i1 %more, label %body, label %done
+; PAPER-NOT: sl1
+; PAPER-LABEL: define ptx_kernel void @counted(
+; PAPER: {{^}}outer.sl1.cached:
+; The barrier kernel: its copy chosen block-wide under LLVM 22; LLVM 19
+; declares the barrier without `convergent` (it has no
+; llvm.nvvm.barrier.cta.*), so nothing marks the loop as one the whole
+; block runs and each thread decides alone.
+; PAPER-LABEL: define ptx_kernel void @barrier(
+; LLVM19-PAPER-NOT: %sl1.block
+; LLVM22-PAPER: %sl1.block = call i1 @llvm.nvvm.barrier.cta.red.or.aligned.all(i32 0, i1 %sl1.monitored)
+; PAPER: %sl1.line = getelementptr i8, ptr addrspace(3) @sl1.lines.barrier, i64
+; LLVM22-PAPER: call i1 @llvm.nvvm.barrier.cta.red.and.aligned.all(i32 0, i1 %sl1.cached)
+; LLVM19-PAPER-NOT: %sl1.block
+; PAPER-LABEL: define ptx_kernel void @pattern(
+; PAPER: {{^}}outer.sl1.cached:
 ;
 ; lines: one loop dispatches to the inner loop or the own iterations; the
 ; warp votes who goes where (the members: the lanes that entered), and a

@@ -6,6 +6,8 @@
 ; 32 B, as in loops that do not only stream. stream_lines.rs checks those.)
 ; SL1-RUN: FIXED --line-size=16 --no-line-runs
 ; SL1-RUN: PIECES --stream-max-line-size=32
+; SL1-RUN: DEFAULT
+; SL1-RUN: PAPER --cache-read-only --no-static-prediction --line-size=16
 ;
 ; The buffer: a 16 B line and 4 B of padding per structure and thread of a
 ; 1024-thread block.
@@ -22,7 +24,7 @@
 ; CHECK: br i1 %sl1.run.full{{[0-9]*}}, label %loop.sl1.cached16.run.full0, label %sl1.run.pick
 ; A run's iteration: one fewer left, no tag check.
 ; CHECK: loop.sl1.cached16.run:
-; CHECK: %sl1.run.left{{[0-9]*}} = add nsw i64 %sl1.run{{[0-9]*}}.0, -1
+; CHECK: %sl1.run.left{{[0-9]*}} = add {{(nsw )?}}i64 %sl1.run{{[0-9]*}}.0, -1
 ; CHECK-NOT: call
 ; CHECK: br i1 {{%[0-9]+}}, label %loop.sl1.cached16.run, label %loop.sl1.cached16
 ; `in` is staged a run ahead: its stage starts empty.
@@ -34,7 +36,8 @@
 ; The decision: the largest line size the block leaves room for, and the
 ; warp threshold (a line when the last lane of the warp has one).
 ; CHECK: sl1.decide:
-; CHECK: %sl1.line.size = select i1 {{%[0-9]+}}, i32 32, i32 16
+; LLVM22-CHECK: %sl1.line.size = select i1 [[ROOM:%[0-9]+]], i32 32, i32 16
+; LLVM19-CHECK: %sl1.line.size = select i1 [[ROOM:%[0-9]+]], i32 16, i32 32
 ; CHECK: %sl1.capacity = udiv i32 40960,
 ; CHECK: %sl1.warp.last = call i32 @llvm.umin.i32
 ; CHECK: %sl1.fits = icmp ult i32 {{%[0-9]+}}, %sl1.capacity
@@ -43,10 +46,11 @@
 ; CHECK: loop.sl1.plain:
 ; CHECK: load i8, ptr {{%[0-9]+}}, align 1
 ; CHECK: sl1.pick.line:
-; CHECK-NEXT: br i1 {{%[0-9]+}}, label %loop.sl1.cached32, label %loop.sl1.cached16
+; LLVM22-CHECK-NEXT: br i1 [[ROOM]], label %loop.sl1.cached32, label %loop.sl1.cached16
+; LLVM19-CHECK-NEXT: br i1 [[ROOM]], label %loop.sl1.cached16, label %loop.sl1.cached32
 ; Every exit writes `out`'s dirty line back.
 ; CHECK: sl1.flush.exit{{[0-9]*}}:
-; CHECK: icmp eq i32 %sl1.out.dirty.1, 0
+; CHECK: icmp eq i32 %sl1.out.dirty.{{[0-9]+}}, 0
 ; CHECK: ret void
 ;
 ; A partly written line of `out` goes back by 16-byte groups from the one
@@ -77,6 +81,67 @@
 ; FIXED-NOT: sl1.line.size
 ; FIXED-NOT: sl1.run
 ; FIXED: ret void
+;
+; By default the loop streams (each structure only read or only written,
+; each byte once, one stride): lines up to 128 B, one cached copy per size.
+; The decision takes the largest size that gives both structures a line
+; for every thread (`line.all`); where that is 16 B, the largest that gives
+; the written one a line (`line.fitted`), or both where more threads are
+; resident on an SM than its L1 serves (`sl1.crowded`).
+; DEFAULT: @sl1.lines.restrict_loop = internal addrspace(3) global [40960 x i8] poison, align 16
+; DEFAULT-LABEL: define ptx_kernel void @restrict_loop(
+; DEFAULT: br i1 %empty.not, label %sl1.decide, label %exit
+; DEFAULT: {{^}}loop.sl1.cached16:
+; DEFAULT: {{^}}loop.sl1.cached32:
+; DEFAULT: {{^}}loop.sl1.cached64:
+; 128 B lines: the next line of `in` staged by the warp together (each
+; lane loads 16 B of a line and the owner takes it by shuffle), else by
+; each thread alone.
+; DEFAULT: {{^}}sl1.latch.sl1.cached128:
+; DEFAULT: {{^}}warp.stage.i:
+; DEFAULT: call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1,
+; DEFAULT: {{^}}thread.stage.i:
+; DEFAULT: {{^}}sl1.stage.exit:
+; DEFAULT: {{^}}loop.sl1.cached128:
+; DEFAULT: %sl1.all.warp.staged.i = icmp eq i32 {{%[0-9]+}}, -1
+; DEFAULT: {{^}}loop.sl1.some128:
+; DEFAULT: {{^}}sl1.decide:
+; DEFAULT: %sl1.crowded = icmp ugt i32 %sl1.resident, 1024
+; DEFAULT: %sl1.line.all2 = select i1 {{%[0-9]+}}, i32 128, i32 %sl1.line.all1
+; DEFAULT: %sl1.line.fitted4 = select i1 {{%[0-9]+}}, i32 128, i32 %sl1.line.fitted3
+; DEFAULT: %sl1.line.size = select i1 {{%[0-9]+}}, i32 %sl1.line.fitted4, i32 %sl1.line.all2
+; DEFAULT: %sl1.capacity = udiv i32 40960,
+; DEFAULT: {{^}}sl1.pick.line{{[0-9]*}}:
+; DEFAULT-NEXT: switch i32 %sl1.line.size, label %loop.sl1.cached128 [
+; DEFAULT: {{^}}sl1.flush.exit{{[0-9]*}}:
+;
+; The paper's options: monitored, 16 B lines; both structures cached, each
+; decided on its own (a thread with a line for one structure only runs the
+; checked copy, each access testing its structure's decision).
+; PAPER: @sl1.lines.restrict_loop = internal addrspace(3) global [40960 x i8] poison, align 16
+; PAPER-LABEL: define ptx_kernel void @restrict_loop(
+; PAPER-NOT: sl1.run
+; PAPER: br i1 %empty.not, label %loop.sl1.monitor, label %exit
+; PAPER: {{^}}sl1.latch.sl1.monitor:
+; PAPER: %sl1.monitored = icmp ugt i32 {{%[0-9]+}}, 299
+; PAPER: {{^}}loop.sl1.monitor:
+; PAPER: %sl1.out.sim.tag.0 = phi i64
+; PAPER: %sl1.in.sim.tag.0 = phi i64
+; PAPER: {{^}}loop.sl1.cached:
+; PAPER: br i1 %hit.i{{[0-9]+}}, label %sl1.load.i8.a1.exit, label %fill.i
+; PAPER: br i1 %hit.i{{[0-9]+}}, label %sl1.store.i8.a1.exit, label %miss.i{{[0-9]+}}
+; PAPER: {{^}}sl1.decide:
+; PAPER: %sl1.fits = icmp ult i32 {{%[0-9]+}}, 2048
+; PAPER: %sl1.cached = and i1 {{%[0-9]+}}, %sl1.fits
+; PAPER: %sl1.cached2 = and i1 {{%[0-9]+}}, %sl1.fits1
+; PAPER: %sl1.all.cached{{[0-9]*}} = and i1 %sl1.cached, %sl1.cached2
+; PAPER: {{^}}loop.sl1.plain:
+; PAPER: {{^}}sl1.some.cached:
+; PAPER: {{^}}loop:
+; PAPER: br i1 %sl1.cached, label %cached.i, label %direct.i
+; PAPER: br i1 %sl1.cached2, label %cached.i{{[0-9]+}}, label %direct.i{{[0-9]+}}
+; PAPER: {{^}}sl1.flush.exit{{[0-9]*}}:
+; PAPER: switch i32 %sl1.out.dirty.{{[0-9]+}}, label %pieces.i.i [
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

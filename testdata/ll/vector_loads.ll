@@ -1,6 +1,31 @@
 ; Unrolled loops that read adjacent elements (pass/src/tuning/vector_loads.rs):
 ; which get a copy reading 16 B at a time, and that the copy computes what
 ; the loop did, aligned or not.
+;
+; SL1-RUN: CHECK
+; SL1-RUN: CHECK --cache-read-only --no-static-prediction --line-size=16
+;
+; S-L1 leaves the module as it was, by default and with the paper's
+; options: the kernel has no loop (the report: no main loop), and the
+; loops are in device functions. The 16-byte copies are the driver's
+; pipeline's, after the pass (pass/tests/vector_loads.rs): the pass alone
+; leaves every load scalar.
+; CHECK-NOT: sl1
+; CHECK-NOT: load <4 x
+; CHECK-LABEL: define i32 @dot(
+; CHECK-NOT: load <4 x
+; CHECK: %a0 = load i32, ptr %pa0, align 4
+; CHECK: %a3 = load i32, ptr %pa3, align 4
+; CHECK-NOT: load <4 x
+; CHECK-LABEL: define float @floats(
+; CHECK-NOT: load <4 x
+; CHECK: %f3 = load float, ptr %q3, align 4
+; CHECK-LABEL: define ptx_kernel void @dots(
+; CHECK-NEXT: entry:
+; CHECK-NEXT: %d = call i32 @dot(ptr %a, ptr %b, i64 %n, i64 %m)
+; CHECK-NEXT: store i32 %d, ptr %out, align 4
+; CHECK-NOT: sl1
+; CHECK-NOT: load <4 x
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
