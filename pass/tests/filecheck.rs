@@ -61,8 +61,6 @@ fn options_of(flags: &[&str]) -> Options {
                 options.stream_max_line_size = bytes();
             }
             "--stream-max-line-size" => options.stream_max_line_size = bytes(),
-            "--read-only-max-line-size" => options.read_only_max_line_size = bytes(),
-            "--max-threads" => options.max_threads = bytes(),
             "--dynamic-shared" => options.dynamic_shared = Some(bytes().into()),
             "--cache-read-only" => options.cache_read_only = true,
             "--no-static-prediction" => options.static_prediction = false,
@@ -71,10 +69,6 @@ fn options_of(flags: &[&str]) -> Options {
             "--no-full-runs" => options.full_runs = false,
             "--no-warp-copies" => options.warp_copies = false,
             "--device-tuning" => options.device_tuning = true,
-            "--no-loop-merging" => options.loop_merging = false,
-            "--no-alias-checks" => options.alias_checks = false,
-            "--no-vector-loads" => options.vector_loads = false,
-            "--force-uncached" => options.force_uncached = true,
             // The driver's `--line-buffer launch`.
             "--launch-sized" => options.launch_sized = true,
             "--stats" => options.stats = true,
@@ -203,9 +197,6 @@ fn check_lines_of_the_ll_cases_hold() {
     for case in &cases {
         let text = std::fs::read_to_string(case).unwrap();
         let runs = runs_of(&text);
-        if runs.is_empty() {
-            continue;
-        }
         // Every case checks what the default and the paper's options leave.
         for (what, options) in [("default", Options::default()), ("paper", paper())] {
             if !runs.iter().any(|(_, o)| *o == options) {

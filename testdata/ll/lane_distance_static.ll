@@ -9,6 +9,56 @@
 ; `aliased_broadcast` is a row-per-thread product without restrict, the sum
 ; kept in `y[i]` (it may alias), every lane reading the same `x[j]`;
 ; `rebased` sums `xx[i - begin]` over each thread's chunk from `begin`.
+;
+; SL1-RUN: CHECK,ALL
+; SL1-RUN: PAPER,ALL --cache-read-only --no-static-prediction --line-size=16
+;
+; Lanes whose distance the IR settles need no run-time lane test: no
+; kernel here has one. Buffers for the three kernels cached by default and
+; with the paper's options: @rows256, @aliased_chunks, @aliased_broadcast.
+; ALL-NOT: sl1.lanes
+; ALL: @sl1.lines.rows256 = internal addrspace(3) global [40960 x i8] poison, align 16
+; ALL: @sl1.lines.aliased_chunks = internal addrspace(3) global [40960 x i8] poison, align 16
+; ALL: @sl1.lines.aliased_broadcast = internal addrspace(3) global [40960 x i8] poison, align 16
+; ALL-NOT: @sl1.lines
+; Lanes 0 B and 64 B apart (the report: nothing predicted to pay; no main
+; loop for the paper's options): left as they were.
+; ALL-LABEL: define ptx_kernel void @broadcast(
+; ALL-NOT: sl1
+; ALL-LABEL: define ptx_kernel void @keys16(
+; ALL-NOT: sl1
+; Rows 256 B apart: cached, decided in the entry block.
+; ALL-LABEL: define ptx_kernel void @rows256(
+; ALL-NOT: sl1.lanes
+; CHECK: {{^}}loop.sl1.cached128:
+; CHECK: {{^}}sl1.pick.line{{[0-9]*}}: {{.*}}; preds = %entry
+; PAPER: {{^}}loop.sl1.monitor:
+; PAPER: {{^}}sl1.decide:
+; ALL-LABEL: define ptx_kernel void @aliased_close(
+; ALL-NOT: sl1
+; Arguments without restrict, a run-time chunk apart: an aliased group.
+; ALL-LABEL: define ptx_kernel void @aliased_chunks(
+; ALL: %holds2.i{{[0-9]*}} = icmp eq i64 %sl1.out.tag.{{[0-9]+}}, %line.i{{[0-9]*}}
+; ALL: {{^}}sl1.astore.i32.a4.g2.o1.exit{{[0-9]*}}:
+; ALL-LABEL: define ptx_kernel void @window_max(
+; ALL-NOT: sl1
+; A row-per-thread product without restrict: `y` and `a` an aliased
+; group, `x` (the same element in every lane) read directly; before that
+; direct load the line of `y`, then of `a`, that holds its address is
+; evicted (written back where dirty), not every line.
+; ALL-LABEL: define ptx_kernel void @aliased_broadcast(
+; ALL: {{^}}sl1.aload.float.a4.g2.o1.exit{{[0-9]*}}:
+; ALL: [[HOLDS_Y:%[0-9]+]] = icmp eq i64 %sl1.y.tag.{{[0-9]+}}, [[LINE:%line.i[0-9]*]]
+; ALL-NEXT: br i1 [[HOLDS_Y]], label %evict.i{{[0-9]*}}, label %sl1.evict.exit{{[0-9]*}}
+; ALL: switch i32 %sl1.y.dirty.{{[0-9]+}}, label %pieces
+; ALL: {{^}}sl1.evict.exit{{[0-9]*}}:
+; ALL: [[HOLDS_A:%[0-9]+]] = icmp eq i64 %sl1.a.tag.{{[0-9]+}}, [[LINE]]
+; ALL-NEXT: br i1 [[HOLDS_A]], label %evict.i{{[0-9]*}}, label %sl1.evict.exit{{[0-9]*}}
+; ALL: {{^}}sl1.evict.exit{{[0-9]*}}:
+; ALL: load float, ptr {{%[0-9]+}}, align 4
+; ALL-LABEL: define ptx_kernel void @rebased(
+; ALL-NOT: sl1
+; ALL: ret void
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -12,6 +12,93 @@
 ;             store byte by byte.
 ;   multiplies: stores each byte times 3, which no byte-vector operation
 ;             computes: its full runs put each word together from bytes.
+;
+; SL1-RUN: CHECK
+; SL1-RUN: PAPER --cache-read-only --no-static-prediction --line-size=16
+;
+; By default (the 16 B versions checked here; each kernel also has 32 B
+; and wider ones): a checked iteration's latch works out how many
+; iterations stay in the resident lines, then runs them without tag
+; checks; where the lines start whole, a full run unrolled over the line.
+; counted: the run's length cut to the loop's count, no exit test in the
+; run; the full run moves the line's words as <4 x i8> at once.
+; CHECK-LABEL: define ptx_kernel void @counted(
+; CHECK: {{^}}sl1.latch.sl1.cached16:
+; CHECK: %sl1.run.off = sub i64
+; CHECK: %sl1.run.left{{[0-9]+}} = call i64 @llvm.umin.i64(
+; CHECK: br i1 %sl1.run.full{{[0-9]+}}, label %loop.sl1.cached16.run.full0, label %sl1.run.pick
+; CHECK: {{^}}loop.sl1.cached16.run:
+; CHECK-NOT: %hit
+; CHECK: %sl1.run.left{{[0-9]+}} = add {{(nsw )?}}i64 %sl1.run.0, -1
+; CHECK: {{^}}loop.sl1.cached16.run.full0:
+; CHECK: %sl1.lanes = xor <4 x i8> {{%[0-9]+}}, {{.*}}32
+; CHECK: store <4 x i8> %sl1.lanes, ptr addrspace(3) %sl1.full.word{{[0-9]+}}, align 4
+; CHECK: add i64 %sl1.phi.{{[0-9]+}}, 16
+; CHECK-NEXT: br label %loop.sl1.cached16
+; narrow: the i32 counter widened by zext, counted too.
+; CHECK-LABEL: define ptx_kernel void @narrow(
+; CHECK: {{^}}loop.sl1.cached16.run.full0:
+; stops: leaves at the first zero byte as well: its runs keep the exit
+; tests (a latch of their own), and no full run.
+; CHECK-LABEL: define ptx_kernel void @stops(
+; CHECK-NOT: run.full
+; CHECK: {{^}}sl1.latch.sl1.cached16.run:
+; CHECK: {{^}}loop.sl1.cached16.run:
+; CHECK: br i1 {{%[0-9]+}}, label %sl1.flush.exit{{[0-9]+}}, label %latch.sl1.cached16.run
+; CHECK: {{^}}latch.sl1.cached16.run:
+; CHECK-NOT: run.full
+; backward: walks down: no runs.
+; CHECK-LABEL: define ptx_kernel void @backward(
+; CHECK-NOT: sl1.run
+; CHECK: {{^}}loop.sl1.cached16:
+; CHECK: {{^}}sl1.decide:
+; CHECK-NOT: sl1.run
+; spread: 2-byte stores 4 B apart: a full run of 3 iterations after the
+; checked one, each store setting its own 2 dirty bits.
+; CHECK-LABEL: define ptx_kernel void @spread(
+; CHECK: %sl1.run.full = icmp eq i64 %sl1.run.left{{[0-9]+}}, 3
+; CHECK: {{^}}loop.sl1.cached16.run.full0:
+; CHECK: load <2 x i16>, ptr addrspace(3) %sl1.full.word, align 4
+; CHECK: shl i32 3,
+; CHECK: add i64 %sl1.phi.{{[0-9]+}}, 4
+; in_place: one structure read and written: its full run moves each byte
+; on its own (no word read ahead of the stores).
+; CHECK-LABEL: define ptx_kernel void @in_place(
+; CHECK: {{^}}loop.sl1.cached16.run.full0:
+; CHECK-NOT: <4 x i8>
+; CHECK: load i8, ptr addrspace(3) %sl1.full, align 4
+; CHECK: store i8 {{%[0-9]+}}, ptr addrspace(3) %sl1.full, align 4
+; CHECK: {{^}}sl1.run.pick:
+; branches: whole words read at the top, the bytes stored one by one.
+; CHECK-LABEL: define ptx_kernel void @branches(
+; CHECK: {{^}}loop.sl1.cached16.run.full0:
+; CHECK: [[W:%[0-9]+]] = load <4 x i8>, ptr addrspace(3) %sl1.full.word, align 4
+; CHECK: extractelement <4 x i8> [[W]], i64 0
+; CHECK: store i8 {{%[0-9]+}}, ptr addrspace(3) %sl1.full, align 4
+; multiplies: each word put together from its bytes times 3.
+; CHECK-LABEL: define ptx_kernel void @multiplies(
+; CHECK: {{^}}loop.sl1.cached16.run.full0:
+; CHECK: load <4 x i8>, ptr addrspace(3) %sl1.full.word, align 4
+; CHECK: mul i8 {{%[0-9]+}}, 3
+; CHECK: [[WORD:%[0-9]+]] = insertelement <4 x i8> {{.*}}, i64 3
+; CHECK: store <4 x i8> [[WORD]], ptr addrspace(3) %sl1.full.word{{[0-9]+}}, align 4
+;
+; The paper's options: monitored, so no run (runs need predicted strides).
+; PAPER-NOT: sl1.run
+; PAPER-LABEL: define ptx_kernel void @counted(
+; PAPER: {{^}}loop.sl1.monitor:
+; PAPER: {{^}}loop.sl1.cached:
+; PAPER-NOT: sl1.run
+; PAPER-LABEL: define ptx_kernel void @stops(
+; PAPER-NOT: sl1.run
+; PAPER: {{^}}loop.sl1.cached:
+; PAPER-LABEL: define ptx_kernel void @in_place(
+; PAPER-NOT: sl1.run
+; PAPER: {{^}}loop.sl1.cached:
+; PAPER-LABEL: define ptx_kernel void @multiplies(
+; PAPER-NOT: sl1.run
+; PAPER: {{^}}loop.sl1.cached:
+; PAPER-NOT: sl1.run
 target datalayout = "e-p6:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -7,6 +7,53 @@
 ;   the kernel is left alone.
 ; - @prologue_then_flat: the board is worked on by a single loop, as deep as
 ;   the copy loop: transformed.
+;
+; SL1-RUN: CHECK,ALL
+; SL1-RUN: PAPER,ALL --cache-read-only --no-static-prediction --line-size=16
+;
+; One line buffer, for @prologue_then_flat only. @prologue_then_search is
+; left exactly as it was (the report: local_nest, the search two loops
+; deep); @prologue_then_flat's copy loop is sliced, and the loop on its
+; board after it stays as it was, its accesses to local memory direct.
+; ALL-NOT: @sl1.lines.prologue_then_search
+; ALL: @sl1.lines.prologue_then_flat = internal addrspace(3) global [40960 x i8] poison, align 16
+; ALL-NOT: @sl1.lines.prologue_then_search
+; ALL-LABEL: define ptx_kernel void @prologue_then_search(
+; ALL-NOT: sl1
+; ALL: %board = alloca [20 x i8], align 1
+; ALL: {{^}}copy:
+; ALL: store i8 %v, ptr %cell, align 1
+; ALL: store i8 %w, ptr %dst, align 1
+; ALL: {{^}}scan:
+; ALL: {{^}}done:
+; ALL-NOT: sl1
+; ALL-LABEL: define ptx_kernel void @prologue_then_flat(
+; ALL: %board = alloca [20 x i8], align 1
+; By default the copy streams: its versions per line size, line runs; the
+; board's store stays direct in each.
+; CHECK: {{^}}copy.sl1.cached16.run:
+; CHECK: store i8 {{%.*}}, ptr {{%[0-9]+}}, align 1
+; CHECK: {{^}}copy.sl1.cached16:
+; CHECK: {{^}}copy.sl1.cached128:
+; CHECK: {{^}}sl1.decide:
+; CHECK: %sl1.line.size = select i1
+; CHECK: {{^}}copy.sl1.plain:
+; CHECK: {{^}}sl1.flush.exit{{[0-9]+}}:
+; The paper's options: monitored, 16 B lines.
+; PAPER: {{^}}copy.sl1.monitor:
+; PAPER: %sl1.in.sim.tag.0 = phi i64
+; PAPER-NOT: %sl1.board
+; PAPER: {{^}}copy.sl1.cached:
+; PAPER: {{^}}sl1.decide:
+; PAPER: {{^}}copy.sl1.plain:
+; PAPER: {{^}}sl1.flush.exit{{[0-9]+}}:
+; ALL: {{^}}work:
+; ALL-NOT: sl1
+; ALL: %b = load i8, ptr %read, align 1
+; ALL: store i8 %s8, ptr %put, align 1
+; ALL: br i1 %working, label %work, label %done
+; ALL-NOT: sl1
+; ALL: ret void
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -6,6 +6,51 @@
 ; - @first_row: `if (threadIdx.y == 0)`: a whole row of lanes, transformed.
 ; - @all_but_first: the loop on the other side of `threadIdx.x == 0`:
 ;   transformed.
+;
+; SL1-RUN: CHECK,ALL
+; SL1-RUN: PAPER,ALL --cache-read-only --no-static-prediction --line-size=16
+;
+; Line buffers for the two kernels that are transformed only; the loops
+; one lane of a warp runs stay exactly as they were (the report:
+; lone_lane, guard at `entry`).
+; ALL-NOT: @sl1.lines.first_thread
+; ALL-NOT: @sl1.lines.last_in_grid
+; ALL: @sl1.lines.first_row = internal addrspace(3) global [40960 x i8] poison, align 16
+; ALL: @sl1.lines.all_but_first = internal addrspace(3) global [40960 x i8] poison, align 16
+; ALL-LABEL: define ptx_kernel void @first_thread(
+; ALL-NOT: sl1
+; ALL: br i1 %cond, label %pre, label %exit
+; ALL: br i1 %empty, label %exit, label %loop
+; ALL: store i8 %y, ptr %dst, align 1
+; ALL: br i1 %more, label %loop, label %exit
+; ALL-NOT: sl1
+; ALL-LABEL: define ptx_kernel void @last_in_grid(
+; ALL-NOT: sl1
+; ALL: br i1 %cond, label %pre, label %exit
+; ALL: br i1 %more, label %loop, label %exit
+; ALL-NOT: sl1
+; A row of lanes, and all lanes but one: sliced behind their guards.
+; ALL-LABEL: define ptx_kernel void @first_row(
+; ALL: br i1 %cond, label %pre, label %exit
+; CHECK: br i1 %empty, label %exit, label %sl1.decide
+; CHECK: {{^}}loop.sl1.cached16:
+; CHECK: {{^}}loop.sl1.cached128:
+; CHECK: {{^}}sl1.decide:
+; CHECK: %sl1.line.size = select i1
+; PAPER: br i1 %empty, label %exit, label %loop.sl1.monitor
+; PAPER: {{^}}loop.sl1.monitor:
+; PAPER: {{^}}loop.sl1.cached:
+; PAPER: {{^}}sl1.decide:
+; ALL: {{^}}sl1.flush.exit{{[0-9]+}}:
+; ALL-LABEL: define ptx_kernel void @all_but_first(
+; ALL: br i1 %cond, label %exit, label %pre
+; CHECK: br i1 %empty, label %exit, label %sl1.decide
+; CHECK: {{^}}loop.sl1.cached16:
+; CHECK: {{^}}sl1.decide:
+; PAPER: br i1 %empty, label %exit, label %loop.sl1.monitor
+; PAPER: {{^}}loop.sl1.cached:
+; PAPER: {{^}}sl1.decide:
+; ALL: {{^}}sl1.flush.exit{{[0-9]+}}:
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

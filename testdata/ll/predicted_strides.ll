@@ -7,6 +7,68 @@
 ;   value: `out` is left direct (an indirect access), `in` and `idx` are
 ;   decided statically.
 ; - @sometimes: a store on some iterations only: monitored.
+;
+; SL1-RUN: CHECK
+; SL1-RUN: PAPER --cache-read-only --no-static-prediction --line-size=16
+;
+; By default the decisions are static: no monitoring slice anywhere.
+; @column gets no buffer (the report: nothing_predicted_to_pay, 0% hits);
+; @pointer_walk's three structures take all 48 KiB.
+; CHECK: @sl1.lines.pointer_walk = internal addrspace(3) global [49152 x i8] poison, align 16
+; CHECK-NOT: @sl1.lines.column
+; CHECK: @sl1.lines.mixed = internal addrspace(3) global [40960 x i8] poison, align 16
+; CHECK: @sl1.lines.sometimes = internal addrspace(3) global [20480 x i8] poison, align 16
+; CHECK-NOT: sl1.monitor
+; @pointer_walk: runs stop where `w`'s second word (4 B after the first)
+; would leave the line: 12 B of a 16 B line.
+; CHECK-LABEL: define ptx_kernel void @pointer_walk(
+; CHECK: br i1 %empty, label %exit, label %sl1.decide
+; CHECK: {{^}}sl1.latch.sl1.cached16:
+; CHECK: %sl1.run.off{{[0-9]*}} = sub i64 %a.i{{[0-9]+}}, %sl1.in.tag.{{[0-9]+}}
+; CHECK: %sl1.run.off[[W:[0-9]+]] = sub i64 %a.i{{[0-9]+}}, %sl1.w.tag.{{[0-9]+}}
+; CHECK-NEXT: sub i64 12, %sl1.run.off[[W]]
+; CHECK: {{^}}sl1.decide:
+; CHECK: %sl1.capacity = udiv i32 49152,
+; CHECK-LABEL: define ptx_kernel void @column(
+; CHECK-NOT: sl1
+; CHECK: store i32 {{.*}}, ptr %dst, align 4
+; CHECK-NOT: sl1
+; @mixed: `out` is indexed by a loaded value: its stores stay direct, in
+; the runs too.
+; CHECK-LABEL: define ptx_kernel void @mixed(
+; CHECK: {{^}}loop.sl1.cached16.run:
+; CHECK: store i8 %v.i{{[0-9]+}}, ptr {{%[0-9]+}}, align 1
+; CHECK: {{^}}loop.sl1.cached16:
+; CHECK-NOT: %sl1.out
+; CHECK: store i8 %v{{[0-9]+}}.i{{[0-9]+}}, ptr {{%[0-9]+}}, align 1
+; @sometimes: the store on some iterations only stays direct; `in` is
+; cached.
+; CHECK-LABEL: define ptx_kernel void @sometimes(
+; CHECK: {{^}}write.sl1.cached16:
+; CHECK-NEXT: [[OUT:%[0-9]+]] = getelementptr inbounds i8, ptr %out,
+; CHECK-NEXT: store i8 %v{{[0-9]+}}.i{{[0-9]+}}, ptr [[OUT]], align 1
+;
+; The paper's options: every loop monitored, every structure a 16 B line
+; (`out` of @mixed and @sometimes cached too); @column has no main loop
+; for them.
+; PAPER: @sl1.lines.pointer_walk = internal addrspace(3) global [49152 x i8] poison, align 16
+; PAPER: @sl1.lines.mixed = internal addrspace(3) global [49152 x i8] poison, align 16
+; PAPER: @sl1.lines.sometimes = internal addrspace(3) global [40960 x i8] poison, align 16
+; PAPER-LABEL: define ptx_kernel void @pointer_walk(
+; PAPER: {{^}}loop.sl1.monitor:
+; PAPER: %sl1.w.sim.tag.{{[0-9]+}} = phi i64
+; PAPER: {{^}}loop.sl1.cached:
+; PAPER: {{^}}sl1.decide:
+; PAPER-LABEL: define ptx_kernel void @column(
+; PAPER-NOT: sl1
+; PAPER-LABEL: define ptx_kernel void @mixed(
+; PAPER: {{^}}loop.sl1.monitor:
+; PAPER: %sl1.out.sim.tag.{{[0-9]+}} = phi i64
+; PAPER: {{^}}loop.sl1.cached:
+; PAPER-LABEL: define ptx_kernel void @sometimes(
+; PAPER: {{^}}write.sl1.monitor:
+; PAPER: {{^}}write.sl1.cached:
+; PAPER: %hit.i{{[0-9]+}} = icmp eq i64 %sl1.out.tag.{{[0-9]+}}, %line.i{{[0-9]+}}
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

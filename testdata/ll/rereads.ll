@@ -5,6 +5,58 @@
 ;           to the hardware L1.
 ;   table:  every thread reads the same table (it does not move with the
 ;           main loop): left to the hardware L1.
+;
+; SL1-RUN: CHECK
+; SL1-RUN: PAPER --cache-read-only --no-static-prediction --line-size=16
+;
+; By default only `reread` is cached: the point's line stays resident
+; across the loop over centres (the tag carried through `mid` and
+; `inner`), no line runs (`pts` is read in an inner loop), `best` stored
+; directly (cold). `search` and `table` are left as they were (the report:
+; only_reads; nothing_predicted_to_pay).
+; CHECK: @sl1.lines.reread = internal addrspace(3) global [20480 x i8] poison, align 16
+; CHECK-NOT: @sl1.lines.search
+; CHECK-NOT: @sl1.lines.table
+; CHECK-LABEL: define ptx_kernel void @reread(
+; CHECK-NOT: sl1.run
+; CHECK: {{^}}outer.sl1.cached16:
+; CHECK: %sl1.pts.tag.[[T0:[0-9]+]] = phi i64 [ -1, %sl1.pick.line ]
+; CHECK: {{^}}mid.sl1.cached16:
+; CHECK-NEXT: %sl1.pts.tag.[[T1:[0-9]+]] = phi i64 [ %sl1.pts.tag.[[T0]], %outer.sl1.cached16 ]
+; CHECK: {{^}}inner.sl1.cached16:
+; CHECK-NEXT: %sl1.pts.tag.[[T2:[0-9]+]] = phi i64 [ %sl1.pts.tag.[[T1]], %mid.sl1.cached16 ]
+; CHECK: %hit.i{{[0-9]+}} = icmp eq i64 %sl1.pts.tag.[[T2]], %line.i{{[0-9]+}}
+; CHECK: {{^}}outer.latch.sl1.cached16:
+; CHECK: [[B:%[0-9]+]] = getelementptr inbounds i32, ptr %best,
+; CHECK-NEXT: store i32 {{%[0-9]+}}, ptr [[B]], align 4
+; CHECK: {{^}}inner.sl1.cached32:
+; CHECK: {{^}}sl1.decide:
+; CHECK: {{^}}inner.sl1.plain:
+; CHECK-NOT: sl1.run
+; CHECK-LABEL: define ptx_kernel void @search(
+; CHECK-NOT: sl1
+; CHECK: %v = load i32, ptr %a, align 4
+; CHECK-LABEL: define ptx_kernel void @table(
+; CHECK-NOT: sl1
+; CHECK: ret void
+;
+; The paper's options cache `search` too (monitored); `table` has no main
+; loop for them.
+; PAPER: @sl1.lines.reread = internal addrspace(3) global [20480 x i8] poison, align 16
+; PAPER: @sl1.lines.search = internal addrspace(3) global [20480 x i8] poison, align 16
+; PAPER-NOT: @sl1.lines.table
+; PAPER-LABEL: define ptx_kernel void @reread(
+; PAPER: {{^}}inner.sl1.monitor:
+; PAPER: {{^}}inner.sl1.cached:
+; PAPER: {{^}}sl1.decide:
+; PAPER: {{^}}inner.sl1.plain:
+; PAPER-LABEL: define ptx_kernel void @search(
+; PAPER: {{^}}inner.sl1.monitor:
+; PAPER: {{^}}inner.sl1.cached:
+; PAPER: {{^}}sl1.decide:
+; PAPER-LABEL: define ptx_kernel void @table(
+; PAPER-NOT: sl1
+; PAPER: ret void
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -7,6 +7,61 @@
 ; widen:      out[i] = in[i] (1 B read, 4 B written)       strides differ
 ; four_reads: out[i] = a[i] + b[i] + c[i] + d[i] (ints)    streams, 4 reads
 ; pairs:      out[2i] = p[2i + 1], out[2i + 1] = p[2i]      streams, 1 read
+;
+; SL1-RUN: CHECK
+; SL1-RUN: PAPER --cache-read-only --no-static-prediction --line-size=16
+;
+; By default: streams (copy, pairs) get a cached version for each line size
+; up to 128 B and pick one per launch; the others stop at 32 B.
+; CHECK: @sl1.lines.copy = internal addrspace(3) global [40960 x i8] poison, align 16
+; CHECK: @sl1.lines.four_reads = internal addrspace(3) global [49152 x i8] poison, align 16
+; CHECK-LABEL: define ptx_kernel void @copy(
+; CHECK: {{^}}sl1.latch.sl1.cached64:
+; CHECK: {{^}}sl1.latch.sl1.cached128:
+; CHECK: {{^}}sl1.decide:
+; CHECK: %sl1.line.all2 = select i1 {{%[0-9]+}}, i32 128, i32 %sl1.line.all1
+; CHECK: %sl1.capacity = udiv i32 40960,
+; CHECK: switch i32 %sl1.line.size, label %loop.sl1.cached128 [
+; y read and written: 16 or 32 B.
+; CHECK-LABEL: define ptx_kernel void @rmw(
+; CHECK-NOT: sl1.cached64
+; CHECK: {{^}}sl1.latch.sl1.cached32:
+; CHECK-NOT: sl1.cached64
+; CHECK: {{^}}sl1.decide:
+; CHECK-NOT: sl1.cached64
+; CHECK-LABEL: define ptx_kernel void @widen(
+; CHECK-NOT: sl1.cached64
+; CHECK: {{^}}sl1.decide:
+; CHECK-NOT: sl1.cached64
+; Five structures, with the lane test: 16 or 32 B, sized in the preheader.
+; CHECK-LABEL: define ptx_kernel void @four_reads(
+; CHECK-NOT: sl1.cached64
+; CHECK: {{^}}sl1.preheader:
+; CHECK: %sl1.lanes.neighbour = call i32 @llvm.nvvm.shfl.sync.bfly.i32(
+; CHECK: %sl1.capacity = udiv i32 49152,
+; CHECK-NOT: sl1.cached64
+; CHECK-LABEL: define ptx_kernel void @pairs(
+; CHECK: {{^}}sl1.preheader:
+; CHECK: %sl1.line.all{{[0-9]*}} = select i1 {{%[0-9]+}}, i32 128,
+; CHECK: {{^}}sl1.latch.sl1.cached128:
+; CHECK: switch i32 %sl1.line.size, label %loop.sl1.cached128 [
+;
+; The paper's options: 16 B lines only, monitored, in every kernel.
+; PAPER: @sl1.lines.copy = internal addrspace(3) global [40960 x i8] poison, align 16
+; PAPER-NOT: sl1.cached32
+; PAPER-LABEL: define ptx_kernel void @copy(
+; PAPER: {{^}}loop.sl1.monitor:
+; PAPER: {{^}}loop.sl1.cached:
+; PAPER-NOT: sl1.line.size
+; PAPER-LABEL: define ptx_kernel void @rmw(
+; PAPER: {{^}}loop.sl1.cached:
+; PAPER-LABEL: define ptx_kernel void @widen(
+; PAPER: {{^}}loop.sl1.cached:
+; PAPER-LABEL: define ptx_kernel void @four_reads(
+; PAPER: {{^}}loop.sl1.cached:
+; PAPER-LABEL: define ptx_kernel void @pairs(
+; PAPER: {{^}}loop.sl1.cached:
+; PAPER-NOT: sl1.cached32
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

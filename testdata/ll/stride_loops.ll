@@ -1,6 +1,40 @@
 ; Three loops over restrict arguments: a block-stride loop (i += blockDim.x),
 ; a grid-stride loop (i += blockDim.x * gridDim.x, through a zext), both left
 ; as they are, and a per-thread chunk loop, which S-L1 slices.
+;
+; SL1-RUN: CHECK,ALL
+; SL1-RUN: PAPER,ALL --cache-read-only --no-static-prediction --line-size=16
+;
+; The block- and grid-stride loops stay as they were, direct (the report:
+; cooperative_stride, for each); only the chunk loop `walk` is sliced.
+; ALL-LABEL: define ptx_kernel void @stride_loops(
+; ALL-NOT: sl1
+; ALL: {{^}}block:
+; ALL: store i8 %c, ptr %dst, align 1
+; ALL: br i1 %more, label %block, label %grid.entry
+; ALL: {{^}}grid:
+; ALL: store i8 %gc, ptr %gdst, align 1
+; ALL: br i1 %gmore, label %grid, label %chunk.entry
+; ALL-NOT: sl1
+; ALL: {{^}}chunk.entry:
+; By default `walk` streams: one version per line size, line runs.
+; CHECK: br i1 %empty.not, label %sl1.decide, label %exit
+; CHECK: {{^}}walk.sl1.cached16.run:
+; CHECK: {{^}}walk.sl1.cached16:
+; CHECK: {{^}}walk.sl1.cached128:
+; CHECK: {{^}}walk.sl1.some32:
+; CHECK: {{^}}sl1.decide:
+; CHECK: %sl1.line.size = select i1
+; CHECK: {{^}}walk.sl1.plain:
+; CHECK: {{^}}sl1.flush.exit{{[0-9]+}}:
+; The paper's options: `walk` monitored, 16 B lines.
+; PAPER: br i1 %empty.not, label %walk.sl1.monitor, label %exit
+; PAPER: {{^}}walk.sl1.monitor:
+; PAPER: %sl1.in.sim.tag.0 = phi i64
+; PAPER: {{^}}walk.sl1.cached:
+; PAPER: {{^}}sl1.decide:
+; PAPER: {{^}}walk.sl1.plain:
+; PAPER: {{^}}sl1.flush.exit{{[0-9]+}}:
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

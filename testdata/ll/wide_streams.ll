@@ -7,6 +7,60 @@
 ; - @int4_vectors: the same with <4 x i32> accesses: left direct.
 ; - @words: i32 in, i32 out, read and written: cached (up to 3.1x).
 ; - @doubles: double read and written: cached (up to 1.6x).
+;
+; SL1-RUN: CHECK
+; SL1-RUN: PAPER --cache-read-only --no-static-prediction --line-size=16
+;
+; By default the two int4 kernels are left as they were (the report:
+; nothing_predicted_to_pay: a line moves no fewer sectors than their 16 B
+; accesses); @words and @doubles are cached, @doubles with 8 B of padding
+; a line for its 8-byte elements.
+; CHECK-NOT: @sl1.lines.int4
+; CHECK: @sl1.lines.words = internal addrspace(3) global [40960 x i8] poison, align 16
+; CHECK: @sl1.lines.doubles = internal addrspace(3) global [24576 x i8] poison, align 16
+; CHECK-LABEL: define ptx_kernel void @int4_words(
+; CHECK-NOT: sl1
+; CHECK: %a = load i32, ptr %src, align 16
+; CHECK: store i32 %da, ptr %dst3, align 4
+; CHECK-LABEL: define ptx_kernel void @int4_vectors(
+; CHECK-NOT: sl1
+; CHECK: %v = load <4 x i32>, ptr %src, align 16
+; CHECK: store <4 x i32> %w, ptr %dst, align 16
+; CHECK-NOT: sl1
+; @words: `out` read and written (its stores fetch the line), `in` staged.
+; CHECK-LABEL: define ptx_kernel void @words(
+; CHECK: {{^}}loop.sl1.cached16:
+; CHECK: {{^}}sl1.load.i32.a4.staged.exit{{[0-9]+}}:
+; CHECK: {{^}}sl1.store.i32.a4.fetch.exit{{[0-9]+}}:
+; CHECK: {{^}}sl1.decide:
+; CHECK: %sl1.crowded = icmp ugt i32 %sl1.resident, 1024
+; CHECK: %sl1.capacity = udiv i32 40960,
+; CHECK-LABEL: define ptx_kernel void @doubles(
+; CHECK: {{^}}sl1.store.double.a8.fetch.exit{{[0-9]+}}:
+; CHECK: {{^}}sl1.decide:
+; CHECK: mul i32 %sl1.threads, 40
+; CHECK: %sl1.capacity = udiv i32 24576,
+; CHECK: {{^}}sl1.exit:
+;
+; The paper's options cache every kernel: the int4 words through 16 B
+; lines (each access its own alignment), the <4 x i32> vectors whole, with
+; 16 B of padding a line.
+; PAPER: @sl1.lines.int4_words = internal addrspace(3) global [40960 x i8] poison, align 16
+; PAPER: @sl1.lines.int4_vectors = internal addrspace(3) global [49152 x i8] poison, align 16
+; PAPER-LABEL: define ptx_kernel void @int4_words(
+; PAPER: {{^}}loop.sl1.cached:
+; PAPER: {{^}}sl1.load.i32.a16.exit:
+; PAPER: {{^}}sl1.load.i32.a8.exit:
+; PAPER-LABEL: define ptx_kernel void @int4_vectors(
+; PAPER: {{^}}loop.sl1.cached:
+; PAPER: store <4 x i32> {{%[0-9]+}}, ptr addrspace(3) %sl1.line, align 16
+; PAPER: %v2.i = load <4 x i32>, ptr addrspace(3) %s1.i, align 16
+; PAPER: {{^}}sl1.decide:
+; PAPER-LABEL: define ptx_kernel void @words(
+; PAPER: {{^}}sl1.store.i32.a4.fetch.exit:
+; PAPER-LABEL: define ptx_kernel void @doubles(
+; PAPER: {{^}}loop.sl1.monitor:
+; PAPER: {{^}}sl1.store.double.a8.fetch.exit:
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
