@@ -1,5 +1,8 @@
 //! The analysis report of every hand-written IR case, as insta snapshots in
-//! `snapshots/`, plus the errors of `run_on_module`.
+//! `snapshots/`, five golden transformed modules beside them, the
+//! snapshots' line budget, plus the errors of `run_on_module`. The IR
+//! surgery of every case is checked by its FileCheck lines
+//! (`filecheck.rs`).
 
 use std::path::{Path, PathBuf};
 
@@ -55,25 +58,35 @@ fn report_of_every_ll_case() {
     }
 }
 
+/// The cases whose whole transformed module is kept as a golden snapshot
+/// (`snapshots/ir__<case>.snap`, default options, LLVM 22): small ones that
+/// between them show the slicing, the decision, line runs, warp copies,
+/// flushes before a fence, atomics beside a read stream, two loops of one
+/// kernel, an annotated kernel and loops merged. Every case's IR surgery is
+/// checked by pass by its FileCheck lines (`filecheck.rs`), under LLVM 22
+/// and 19; these modules show the whole of it in a few places.
+const GOLDEN_IR: [&str; 5] = [
+    "fence_in_loop",
+    "atomic_in_loop",
+    "two_loops",
+    "merged_loops",
+    "annotated_kernel",
+];
+
+/// The most lines `snapshots/` may hold in all: whole-module snapshots of
+/// every case (322,655 lines once) are re-blessed, not read.
+const SNAPSHOT_LINE_BUDGET: usize = 30_000;
+
 #[test]
-fn transformed_ir_of_every_ll_case() {
-    // By default and as the paper does (read-only structures cached too,
-    // every loop monitored, 16 B lines).
-    let paper = Options {
-        cache_read_only: true,
-        static_prediction: false,
-        max_line_size: 16,
-        ..Options::default()
-    };
-    for (case, (prefix, options)) in ll_cases().into_iter().flat_map(|c| {
-        [
-            (c.clone(), ("ir", Options::default())),
-            (c, ("ir_paper", paper.clone())),
-        ]
-    }) {
-        let name = case.file_stem().unwrap().to_string_lossy().into_owned();
+#[cfg_attr(
+    feature = "llvm19",
+    ignore = "the golden modules are LLVM 22's; LLVM 19's IR is checked by the FileCheck lines"
+)]
+fn golden_ir_modules() {
+    for name in GOLDEN_IR {
+        let case = repo().join("testdata/ll").join(format!("{name}.ll"));
         let ir = with_module(&case, |m| {
-            run_on_module(m, &options).unwrap();
+            run_on_module(m, &Options::default()).unwrap();
             m.verify().unwrap();
             m.print_to_string().to_string()
         });
@@ -89,16 +102,90 @@ fn transformed_ir_of_every_ll_case() {
             omit_expression => true,
             input_file => &case,
         }, {
-            // The IR differs between LLVM versions: LLVM 19's build keeps
-            // its own snapshots (`ir_llvm19__*`), the reports are shared.
-            let version = if sl1_pass::LLVM_MAJOR == 22 {
-                String::new()
-            } else {
-                format!("_llvm{}", sl1_pass::LLVM_MAJOR)
-            };
-            insta::assert_snapshot!(format!("{prefix}{version}__{name}"), ir);
+            insta::assert_snapshot!(format!("ir__{name}"), ir);
         });
     }
+}
+
+/// The snapshot files of `snapshots/`, as (file name, lines).
+fn snapshot_files() -> Vec<(String, usize)> {
+    let mut files: Vec<(String, usize)> = std::fs::read_dir(repo().join("snapshots"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            let lines = std::fs::read_to_string(&p).unwrap().lines().count();
+            (name, lines)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn snapshots_stay_within_their_line_budget() {
+    let mut files = snapshot_files();
+    let total: usize = files.iter().map(|(_, lines)| lines).sum();
+    files.sort_by_key(|(_, lines)| std::cmp::Reverse(*lines));
+    let biggest: Vec<String> = files
+        .iter()
+        .take(5)
+        .map(|(name, lines)| format!("{name} ({lines} lines)"))
+        .collect();
+    assert!(
+        total <= SNAPSHOT_LINE_BUDGET,
+        "snapshots/ holds {total} lines, more than its budget of {SNAPSHOT_LINE_BUDGET}: \
+         check the IR surgery with FileCheck lines in the testdata/ll cases (filecheck.rs) \
+         rather than whole-module snapshots. The biggest: {}",
+        biggest.join(", ")
+    );
+}
+
+/// A snapshot no test writes any more is not checked by anything: every
+/// file in `snapshots/` is a report of a `testdata/ll` case or a golden
+/// module (both written above), or written by the test its `source:`
+/// header names, `report__<name>_cu` from `testdata/cu/<name>.cu`
+/// (`driver/tests/cuda_builds.rs`).
+#[test]
+fn every_snapshot_is_written_by_a_test() {
+    let cases: Vec<String> = ll_cases()
+        .iter()
+        .map(|c| c.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let mut orphans = Vec::new();
+    for (file, _) in snapshot_files() {
+        let Some(name) = file.strip_suffix(".snap") else {
+            orphans.push(format!("{file} (not an insta snapshot)"));
+            continue;
+        };
+        let text = std::fs::read_to_string(repo().join("snapshots").join(&file)).unwrap();
+        let source = text
+            .lines()
+            .find_map(|l| l.strip_prefix("source: "))
+            .unwrap_or_default();
+        let written = if source == "pass/tests/analysis_reports.rs" {
+            name.strip_prefix("report__")
+                .is_some_and(|case| cases.iter().any(|c| c == case))
+                || name
+                    .strip_prefix("ir__")
+                    .is_some_and(|case| GOLDEN_IR.contains(&case))
+        } else {
+            repo().join(source).is_file()
+                && name
+                    .strip_prefix("report__")
+                    .and_then(|n| n.strip_suffix("_cu"))
+                    .is_some_and(|cu| repo().join(format!("testdata/cu/{cu}.cu")).is_file())
+        };
+        if !written {
+            orphans.push(format!("{file} (source: {source})"));
+        }
+    }
+    assert!(
+        orphans.is_empty(),
+        "snapshots no test writes (git rm them): {}",
+        orphans.join(", ")
+    );
 }
 
 #[test]
