@@ -193,6 +193,21 @@ pub fn executables(dir: &Path, app: &str) -> Result<Vec<(String, PathBuf)>, ExeE
     Ok(found)
 }
 
+/// Launches timed per executable (and per PTX timing beside it): at least
+/// `reps`, and enough for about [`MIN_TIMED_MS`] of kernel time, so that the
+/// median of a 65 us kernel is not one of five launches 1-3 us apart.
+pub fn reps_for(reps: usize, kernel_ms: Option<f32>) -> usize {
+    let enough = kernel_ms
+        .filter(|ms| *ms > 0.0)
+        .map_or(0, |ms| (MIN_TIMED_MS / ms).ceil() as usize);
+    reps.max(enough.min(MAX_REPS))
+}
+
+/// Kernel time each executable's median is taken over, at least.
+pub const MIN_TIMED_MS: f32 = 20.0;
+/// Launches per timing, at most (a 20 us kernel).
+const MAX_REPS: usize = 1000;
+
 /// An executable's run beside the PTX of the same build.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ExeMeasurement {
@@ -376,6 +391,14 @@ mod tests {
             expected_launches: 6,
             mismatch: None,
         }
+    }
+
+    #[test]
+    fn short_kernels_are_timed_over_more_launches() {
+        assert_eq!(reps_for(5, Some(0.067)), 299);
+        assert_eq!(reps_for(5, Some(4.0)), 5);
+        assert_eq!(reps_for(5, None), 5);
+        assert_eq!(reps_for(5, Some(0.001)), MAX_REPS);
     }
 
     #[test]

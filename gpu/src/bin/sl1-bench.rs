@@ -473,6 +473,7 @@ fn run_executables(
     let Some(config) = best.map(|m| m.config).or(fallback) else {
         return Ok(Vec::new());
     };
+    let reps = exe::reps_for(reps, best.map(|m| m.median_ms));
     if found.is_empty() {
         return Ok(Vec::new());
     }
