@@ -15,47 +15,43 @@
 ; CHECK: br i1 %done, label %exit, label %loop
 ; CHECK-NOT: sl1
 ;
-; With the paper's options, under LLVM 22: with a barrier in the loop every
-; thread of the block runs it equally often: the monitoring slice is left
-; block-wide (__syncthreads_or of "reached the threshold") and the cached
-; copy chosen block-wide (__syncthreads_and), so all threads meet each
-; barrier at one instruction; every copy of the loop keeps both barriers.
+; With the paper's options: with a barrier in the loop every thread of the
+; block runs it equally often: the monitoring slice is left block-wide
+; (__syncthreads_or of "reached the threshold") and the cached copy chosen
+; block-wide (__syncthreads_and), so all threads meet each barrier at one
+; instruction; every copy of the loop keeps both barriers. The votes are
+; LLVM 22's llvm.nvvm.barrier.cta.red.* and LLVM 19's llvm.nvvm.barrier0.*;
+; LLVM 19 declares LLVM 22's barrier calls of this case without
+; `convergent`, and the pass knows them by name.
 ; PAPER-LABEL: define ptx_kernel void @staged(
-; LLVM22-PAPER: {{^}}sl1.latch.sl1.monitor:
+; PAPER: {{^}}sl1.latch.sl1.monitor:
 ; LLVM22-PAPER: %sl1.block = call i1 @llvm.nvvm.barrier.cta.red.or.aligned.all(i32 0, i1 %sl1.monitored)
 ; LLVM22-PAPER-NEXT: br i1 %sl1.block, label %sl1.decide, label %loop.sl1.monitor
-; LLVM22-PAPER: {{^}}loop.sl1.monitor:
-; LLVM22-PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
-; LLVM22-PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
-; LLVM22-PAPER: {{^}}loop.sl1.cached:
-; LLVM22-PAPER: store <4 x i32> {{%[0-9]+}}, ptr addrspace(3) %sl1.line, align 4
-; LLVM22-PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
-; LLVM22-PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
-; LLVM22-PAPER: {{^}}sl1.decide:
-; LLVM22-PAPER: %sl1.line = getelementptr i8, ptr addrspace(3) @sl1.lines.staged, i64
+; LLVM19-PAPER: %sl1.block = call i32 @llvm.nvvm.barrier0.or(i32
+; PAPER: {{^}}loop.sl1.monitor:
+; PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; PAPER: {{^}}loop.sl1.cached:
+; PAPER: store <4 x i32> {{%[0-9]+}}, ptr addrspace(3) %sl1.line, align 4
+; PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; PAPER: {{^}}sl1.decide:
+; PAPER: %sl1.line = getelementptr i8, ptr addrspace(3) @sl1.lines.staged, i64
 ; LLVM22-PAPER: %sl1.block{{[0-9]+}} = call i1 @llvm.nvvm.barrier.cta.red.and.aligned.all(i32 0, i1 %sl1.cached)
 ; LLVM22-PAPER-NEXT: %sl1.block{{[0-9]+}} = call i1 @llvm.nvvm.barrier.cta.red.and.aligned.all(i32 0, i1 %sl1.none.cached)
 ; LLVM22-PAPER-NEXT: br i1 %sl1.block{{[0-9]+}}, label %loop.sl1.cached, label %sl1.some.cached
-; LLVM22-PAPER: {{^}}loop.sl1.plain:
-; LLVM22-PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
-; LLVM22-PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
-; LLVM22-PAPER: {{^}}sl1.some.cached:
+; LLVM19-PAPER: %sl1.block{{[0-9]+}} = call i32 @llvm.nvvm.barrier0.and(i32
+; LLVM19-PAPER: %sl1.block{{[0-9]+}} = call i32 @llvm.nvvm.barrier0.and(i32
+; PAPER: {{^}}loop.sl1.plain:
+; PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; PAPER: {{^}}sl1.some.cached:
 ; LLVM22-PAPER-NEXT: br i1 %sl1.block{{[0-9]+}}, label %loop.sl1.plain, label %loop
-; LLVM22-PAPER: {{^}}loop:
-; LLVM22-PAPER: br i1 %sl1.cached, label %cached.i, label %direct.i
-; LLVM22-PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
-; LLVM22-PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
-; LLVM22-PAPER: ret void
-;
-; LLVM 19 has no llvm.nvvm.barrier.cta.* intrinsics (clang 19 emits
-; llvm.nvvm.barrier0): it declares these calls without LLVM 22's
-; `convergent`, the plan takes no loop (the report under LLVM 19: no main
-; loop), and the kernel stays as it was.
-; LLVM19-PAPER-NOT: sl1
-; LLVM19-PAPER: br i1 %has, label %loop, label %exit
-; LLVM19-PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
-; LLVM19-PAPER: br i1 %done, label %exit, label %loop
-; LLVM19-PAPER-NOT: sl1
+; PAPER: {{^}}loop:
+; PAPER: br i1 %sl1.cached, label %cached.i, label %direct.i
+; PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; PAPER: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; PAPER: ret void
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

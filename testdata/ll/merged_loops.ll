@@ -74,16 +74,15 @@
 ; PAPER-NOT: sl1
 ; PAPER-LABEL: define ptx_kernel void @counted(
 ; PAPER: {{^}}outer.sl1.cached:
-; The barrier kernel: its copy chosen block-wide under LLVM 22; LLVM 19
-; declares the barrier without `convergent` (it has no
-; llvm.nvvm.barrier.cta.*), so nothing marks the loop as one the whole
-; block runs and each thread decides alone.
+; The barrier kernel: its copy chosen block-wide (LLVM 19's votes are
+; llvm.nvvm.barrier0.*; it declares LLVM 22's barrier of this case without
+; `convergent`, and the pass knows it by name).
 ; PAPER-LABEL: define ptx_kernel void @barrier(
-; LLVM19-PAPER-NOT: %sl1.block
 ; LLVM22-PAPER: %sl1.block = call i1 @llvm.nvvm.barrier.cta.red.or.aligned.all(i32 0, i1 %sl1.monitored)
+; LLVM19-PAPER: %sl1.block = call i32 @llvm.nvvm.barrier0.or(i32
 ; PAPER: %sl1.line = getelementptr i8, ptr addrspace(3) @sl1.lines.barrier, i64
 ; LLVM22-PAPER: call i1 @llvm.nvvm.barrier.cta.red.and.aligned.all(i32 0, i1 %sl1.cached)
-; LLVM19-PAPER-NOT: %sl1.block
+; LLVM19-PAPER: call i32 @llvm.nvvm.barrier0.and(i32
 ; PAPER-LABEL: define ptx_kernel void @pattern(
 ; PAPER: {{^}}outer.sl1.cached:
 ;

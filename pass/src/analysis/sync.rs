@@ -141,12 +141,16 @@ pub fn convergent_calls(blocks: &[Block<'_>]) -> Vec<ConvergentCall> {
             let plain_asm = inst
                 .inline_asm()
                 .is_some_and(|(text, _)| !asm_is_collective(&text));
-            if inst.is_convergent_call() && !plain_asm {
+            let block_barrier = inst
+                .called_function_name()
+                .is_some_and(|n| is_block_barrier(&n));
+            // A barrier by name is one even where its declaration is not
+            // convergent: LLVM 19 does not know LLVM 20's
+            // `llvm.nvvm.barrier.cta.*` and declares them as plain calls.
+            if (inst.is_convergent_call() || block_barrier) && !plain_asm {
                 out.push(ConvergentCall {
                     block: index,
-                    block_barrier: inst
-                        .called_function_name()
-                        .is_some_and(|n| is_block_barrier(&n)),
+                    block_barrier,
                 });
             }
         }
