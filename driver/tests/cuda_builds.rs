@@ -816,3 +816,54 @@ fn the_line_copy_micro_benchmark_builds_with_its_kernels() {
         assert!(text.contains(kernel), "no kernel `{kernel}`");
     }
 }
+
+/// The `.entry NAME(` parameter list of a PTX text, one entry per line.
+fn entry_params(ptx: &str, name: &str) -> usize {
+    let start = ptx
+        .find(&format!(".entry {name}("))
+        .unwrap_or_else(|| panic!("no entry `{name}`"));
+    let list = &ptx[start..ptx[start..].find(')').unwrap() + start];
+    list.matches(".param").count()
+}
+
+#[test]
+fn expert_builds_are_the_apps_kernels_and_their_byte_rules_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    // The four-byte rules against the apps' byte rules, on the host.
+    let check = dir.path().join("check");
+    run_ok(
+        Command::new(clang())
+            .args(["-std=c++17", "-O2"])
+            .arg(testdata("expert/check.cpp"))
+            .arg("-o")
+            .arg(&check),
+    );
+    let out = run_ok(&mut Command::new(&check));
+    assert!(out.stdout.contains("PASS: 0 failure(s)"), "{}", out.stdout);
+    // Each expert kernel builds, and has the name and parameters of the
+    // app's, so that the bench launches it with the app's arguments.
+    for app in ["upper", "wc"] {
+        let expert = dir.path().join(format!("{app}.expert.ptx"));
+        let plain = dir.path().join(format!("{app}.ptx"));
+        for (source, ptx) in [
+            (testdata(&format!("expert/{app}.cu")), &expert),
+            (testdata(&format!("apps/{app}/{app}.cu")), &plain),
+        ] {
+            run_ok(
+                driver()
+                    .arg("build")
+                    .arg(&source)
+                    .args(["--no-sl1", "--emit", "ptx", "-o"])
+                    .arg(ptx),
+            );
+        }
+        assert_ptxas_accepts(&expert);
+        let expert = std::fs::read_to_string(&expert).unwrap();
+        let plain = std::fs::read_to_string(&plain).unwrap();
+        assert_eq!(entry_params(&expert, app), entry_params(&plain, app));
+        assert!(
+            expert.contains("ld.global.cs.v4.u32"),
+            "{app}: the expert build reads 16 B at a time"
+        );
+    }
+}
