@@ -47,7 +47,7 @@ impl LoopSlice<'_, '_> {
             let at = edit::first_non_phi(exit);
             for s in &sorted.loop_states {
                 call_flush(rt, at, *s, self.bytes_at(at));
-                if let Some(stats) = &self.stats {
+                if let Some(stats) = &self.slots.stats {
                     stats.flush_counts(&Builder::before(at), s);
                 }
             }

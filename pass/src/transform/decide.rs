@@ -8,6 +8,7 @@ use crate::analysis::Mode;
 use crate::llvm::build;
 use crate::llvm::edit::{self, Builder};
 
+use super::lane_tests::LaneTests;
 use super::slice::LoopSlice;
 use super::state::{const_int, line_address, read_only_companion, CachedLine, State};
 
@@ -103,7 +104,7 @@ impl LoopSlice<'_, '_> {
         &self,
         decide: LLVMBasicBlockRef,
         cached: &[(Access<'_>, State, Mode)],
-        lanes: &super::slice::LaneTests,
+        lanes: &LaneTests,
     ) -> Vec<CachedLine> {
         let function = self.k.function.as_raw();
         let mut structures: Vec<(State, Mode)> = Vec::new();
@@ -119,8 +120,8 @@ impl LoopSlice<'_, '_> {
         let companion: Vec<bool> = structures
             .iter()
             .map(|(s, mode)| {
-                read_only_companion(s.restrict, *mode, self.options)
-                    && !self.rereads.contains(&s.id)
+                read_only_companion(s.restrict, *mode, self.cache_read_only())
+                    && !self.chosen.rereads.contains(&s.id)
             })
             .collect();
         let line = self.emit_line_size(&ir, &threads, buffer_bytes, &companion);
@@ -159,8 +160,8 @@ impl LoopSlice<'_, '_> {
     /// dynamic shared memory: the kernel has none of its own), up to the
     /// size a static one would have.
     fn emit_buffer_bytes(&self, ir: &DecideIr<'_>) -> LLVMValueRef {
-        let most = const_int(ir.i32t, self.buffer_bytes as i64);
-        if !self.launch_sized {
+        let most = const_int(ir.i32t, self.plan.buffer as i64);
+        if self.plan.launch_bytes.is_none() {
             return most;
         }
         let given = ir.dynamic_shared_bytes();
@@ -189,8 +190,8 @@ impl LoopSlice<'_, '_> {
         companion: &[bool],
     ) -> LLVMValueRef {
         let (r, i32t) = (ir.b, ir.i32t);
-        let smallest = const_int(i32t, i64::from(self.options.line_size));
-        if self.line_bytes.is_none() {
+        let smallest = const_int(i32t, i64::from(self.plan.lines.smallest));
+        if self.slots.line_bytes.is_none() {
             return smallest;
         }
         let written = companion.iter().filter(|c| !**c).count();
@@ -198,15 +199,15 @@ impl LoopSlice<'_, '_> {
         let largest_fitting = |sized: LLVMValueRef, name: &std::ffi::CStr| {
             let all = r.mul(threads.count, sized, c"");
             let mut line = smallest;
-            for size in self.options.line_sizes().into_iter().skip(1) {
-                let pitch = const_int(i32t, i64::from(size + self.pad));
+            for size in self.plan.lines.all().into_iter().skip(1) {
+                let pitch = const_int(i32t, i64::from(size + self.plan.pad));
                 let need = r.mul(all, pitch, c"");
                 let fits = ir.compare(LLVMIntPredicate::LLVMIntULE, need, buffer_bytes);
                 line = r.select(fits, const_int(i32t, i64::from(size)), line, name);
             }
             line
         };
-        if let Some(all) = self.kernel_structures {
+        if let Some(all) = self.kernel_structures() {
             return largest_fitting(const_int(i32t, all as i64), c"sl1.line.size");
         }
         if written == 0 || written == total {
@@ -214,7 +215,7 @@ impl LoopSlice<'_, '_> {
         }
         let fitted =
             self.structures_to_fit(r, &|name| ir.sreg(name), threads.count, written, total);
-        if self.options.line_sizes().len() <= 2 {
+        if self.plan.lines.all().len() <= 2 {
             // Two sizes: the fitted structures' size is the pick (it is
             // the larger one wherever every structure's is).
             return largest_fitting(fitted, c"sl1.line.size");
@@ -241,10 +242,10 @@ impl LoopSlice<'_, '_> {
     ) -> Lines {
         let (r, i32t, i64t) = (ir.b, ir.i32t, ir.i64t);
         let line64 = r.zext(line, i64t, c"");
-        if let Some(slot) = self.line_bytes {
+        if let Some(slot) = self.slots.line_bytes {
             ir.b.store(line64, slot);
         }
-        let pitch = r.add(line, const_int(i32t, i64::from(self.pad)), c"");
+        let pitch = r.add(line, const_int(i32t, i64::from(self.plan.pad)), c"");
         let pitch64 = r.zext(pitch, i64t, c"");
         let per_line = r.mul(threads.count, pitch, c"");
         let cln = r.udiv(buffer_bytes, per_line, c"sl1.cln");
@@ -270,21 +271,19 @@ impl LoopSlice<'_, '_> {
         ir: &DecideIr<'_>,
         structures: &[(State, Mode)],
         companion: &[bool],
-        lanes: &super::slice::LaneTests,
+        lanes: &LaneTests,
     ) -> (Vec<LLVMValueRef>, Vec<LLVMValueRef>) {
         let (r, i32t, i64t) = (ir.b, ir.i32t, ir.i64t);
         // (accesses, hits) per structure: simulated, or predicted.
         let counts: Vec<(LLVMValueRef, LLVMValueRef)> = structures
             .iter()
-            .map(
-                |(s, _)| match self.static_rates.as_ref().map(|r| r[&s.id]) {
-                    Some(rate) => (
-                        const_int(i32t, 100 * i64::from(rate.sites)),
-                        const_int(i32t, i64::from(rate.hit_percent * rate.sites)),
-                    ),
-                    None => (ir.b.load(i32t, s.sim_accesses), ir.b.load(i32t, s.sim_hits)),
-                },
-            )
+            .map(|(s, _)| match self.static_rates().map(|r| r[&s.id]) {
+                Some(rate) => (
+                    const_int(i32t, 100 * i64::from(rate.sites)),
+                    const_int(i32t, i64::from(rate.hit_percent * rate.sites)),
+                ),
+                None => (ir.b.load(i32t, s.sim_accesses), ir.b.load(i32t, s.sim_hits)),
+            })
             .collect();
         let mut eligible = Vec::new();
         let mut score = Vec::new();
@@ -366,7 +365,7 @@ impl LoopSlice<'_, '_> {
             let counts = r.and(better, eligible[e], c"");
             rank = r.add(rank, r.zext(counts, i32t, c""), c"");
         }
-        let fits = if self.uniform {
+        let fits = if self.uniform() {
             ir.compare(LLVMIntPredicate::LLVMIntULT, rank, lines.cln)
         } else {
             let slot = r.add(r.mul(rank, threads.count, c""), lines.warp_last, c"");
@@ -377,13 +376,13 @@ impl LoopSlice<'_, '_> {
                 c"sl1.fits",
             )
         };
-        let on = if self.options.force_uncached {
+        let on = if self.options().force_uncached {
             build::const_int(build::type_of(fits), 0, false)
         } else {
             r.and(eligible[d], fits, c"sl1.cached")
         };
         ir.b.store(on, s.cached);
-        if let Some(stats) = &self.stats {
+        if let Some(stats) = &self.slots.stats {
             let hits = ir.b.load(i32t, s.sim_hits);
             let accesses = ir.b.load(i32t, s.sim_accesses);
             stats.record_decision(ir.b, s, hits, accesses, on);
@@ -391,8 +390,8 @@ impl LoopSlice<'_, '_> {
         // Slot-major: line `rank` of thread `tid` is element rank*threads + tid.
         let index = r.add(r.mul(rank, threads.count, c""), threads.tid, c"");
         let index = r.zext(index, i64t, c"");
-        let ptr = line_address(r, self.buffer, index, lines.pitch64, c"sl1.line");
-        let chosen = r.select(on, ptr, self.buffer, c"");
+        let ptr = line_address(r, self.slots.buffer, index, lines.pitch64, c"sl1.line");
+        let chosen = r.select(on, ptr, self.slots.buffer, c"");
         ir.b.store(chosen, s.line);
         index
     }

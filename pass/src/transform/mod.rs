@@ -8,7 +8,7 @@ use crate::llvm::build;
 use std::collections::BTreeMap;
 
 use inkwell::llvm_sys::prelude::*;
-use inkwell::module::{Linkage, Module};
+use inkwell::module::Module;
 use inkwell::types::AnyTypeEnum;
 use inkwell::values::{AsValueRef, FunctionValue};
 use inkwell::AddressSpace;
@@ -22,6 +22,7 @@ use crate::runtime::{Runtime, ADDRSPACE_SHARED};
 mod coherence;
 pub mod cost;
 mod decide;
+mod lane_tests;
 mod lanes;
 mod line_runs;
 mod local_nests;
@@ -32,6 +33,7 @@ pub mod reasons;
 mod reports;
 mod sites;
 mod slice;
+mod slots;
 mod state;
 pub mod stats;
 
@@ -43,8 +45,8 @@ pub use reports::{
     DirectAccess, LaneTestReport, LaunchBytes, LineRunsReport, RereadReport, TransformReport,
 };
 use slice::LoopSlice;
-use state::{const_int, i32_type, new_state, store_before_entry_end, State};
-use stats::Stats;
+use slots::{line_buffer_name, KernelSlots};
+use state::State;
 
 pub use crate::options::STATIC_SHARED_LIMIT;
 
@@ -126,11 +128,10 @@ pub fn transform_kernel(
     let Some(plan) = plan_kernel(&first, options, shared, &mut report) else {
         return report;
     };
-    let options = &plan.options;
     let mut rt = Runtime::new(
         module,
-        options.line_size,
-        options.max_line_size,
+        plan.lines.smallest,
+        plan.lines.largest,
         options.prefetch,
         plan.pad,
         options.warp_copies,
@@ -197,81 +198,16 @@ fn shared_beside_lines(
     Some(KernelShared { bytes, dynamic })
 }
 
-/// What every sliced loop of a kernel shares: the line buffer, each cached
-/// structure's state, the monitoring count, the picked line size and the
-/// statistics counters.
-struct KernelSlots {
-    buffer: LLVMValueRef,
-    states: Vec<Option<State>>,
-    count: LLVMValueRef,
-    /// The line size each loop's decision picks, when it may pick one.
-    line_bytes: Option<LLVMValueRef>,
-    stats: Option<Stats>,
-}
-
-impl KernelSlots {
-    fn add(
-        module: &Module<'_>,
-        kernel: FunctionValue<'_>,
-        k: &crate::analysis::KernelAnalysis<'_>,
-        plan: &KernelPlan,
-        report: &mut TransformReport,
-    ) -> KernelSlots {
-        let options = &plan.options;
-        let line = options.line_size;
-        let buffer = add_line_buffer(
-            module,
-            kernel,
-            plan.launch_bytes.is_none().then_some(plan.buffer),
-        );
-        let function = kernel.as_value_ref();
-        let kernel_name = kernel.get_name().to_string_lossy().into_owned();
-        let stats = options.stats.then(|| {
-            report.stats_symbol = Some(stats::symbol(&kernel_name));
-            Stats::add_global(module.as_mut_ptr(), &kernel_name, k.data_structures.len())
-        });
-        let states: Vec<Option<State>> = k
-            .data_structures
-            .iter()
-            .map(|d| {
-                plan.structures
-                    .contains(&d.id)
-                    .then(|| new_state(function, buffer, d, options))
-            })
-            .collect();
-        let count = edit::entry_alloca(function, i32_type(function), "sl1.count");
-        store_before_entry_end(function, count, const_int(i32_type(function), 0));
-        let line_bytes = (options.max_line_size > line).then(|| {
-            let i64t = build::i64_type(build::context_of(function));
-            let slot = edit::entry_alloca(function, i64t, "sl1.line.bytes");
-            store_before_entry_end(function, slot, const_int(i64t, i64::from(line)));
-            slot
-        });
-        KernelSlots {
-            buffer,
-            states,
-            count,
-            line_bytes,
-            stats,
-        }
-    }
-}
-
 /// Slices chosen loop `chosen` on a fresh analysis of the kernel (earlier
 /// loops changed it) and adds what was done to `report`.
 fn emit_loop(
     module: &Module<'_>,
     kernel: FunctionValue<'_>,
     rt: &mut Runtime<'_, '_>,
-    (plan, slots): (&KernelPlan, &KernelSlots),
+    (plan, slots): (&KernelPlan<'_>, &KernelSlots),
     chosen: &ChosenLoop,
     report: &mut TransformReport,
 ) {
-    let options = &plan.options;
-    let loop_options = Options {
-        cache_read_only: options.cache_read_only || chosen.read_only_in_runs,
-        ..options.clone()
-    };
     let fresh = analyse_kernel(module, kernel);
     // The arguments the loop's alias checks keep apart are restrict here,
     // as the plan took them.
@@ -326,29 +262,17 @@ fn emit_loop(
         .collect();
     let slice = LoopSlice {
         k: &k,
+        plan,
+        chosen,
+        slots,
         blocks: l
             .blocks
             .iter()
             .map(|&b| k.blocks[b].as_raw_block())
             .collect(),
-        header: chosen.header,
-        options: &loop_options,
-        states: &loop_states,
-        count: slots.count,
-        line_bytes: slots.line_bytes,
-        kernel_structures: (plan.loops.len() > 1).then_some(plan.structures.len()),
-        buffer: slots.buffer,
-        buffer_bytes: plan.buffer,
-        launch_sized: plan.launch_bytes.is_some(),
-        pad: plan.pad,
-        uniform: chosen.uniform,
-        direct: chosen.direct.clone(),
-        static_rates: chosen.static_rates.clone(),
-        rereads: chosen.rereads.clone(),
-        stats: slots.stats,
+        states: loop_states,
         exit: scope.counted_exit(),
         lane_forms,
-        lane_distances: chosen.lane_distances.clone(),
     };
     let (cached, direct, mut runs) = slice.apply(rt, &chosen.label);
     if let Some(r) = runs.as_mut().filter(|_| chosen.read_only_in_runs) {
@@ -356,7 +280,7 @@ fn emit_loop(
             "; the loop only reads the structures it caches, and its read-only structures \
              are cached for these runs (checked lines of a read-only stream lose to the \
              hardware L1), in lines of up to {} B",
-            options.max_line_size
+            plan.lines.largest
         ));
     }
     report.accesses_cached += cached;
@@ -418,38 +342,5 @@ fn cleanup(module: &Module<'_>, kernel: FunctionValue<'_>, rt: &Runtime<'_, '_>)
                 build::delete_function(f);
             }
         }
-    }
-}
-
-/// The line buffer: a static array of `bytes`, or without them the
-/// launch-sized one, an `extern __shared__` array (PTX `.extern .shared`)
-/// that starts where the launch's dynamic shared memory does.
-fn add_line_buffer(
-    module: &Module<'_>,
-    kernel: FunctionValue<'_>,
-    bytes: Option<u64>,
-) -> LLVMValueRef {
-    let ctx = module.get_context();
-    let ty = ctx.i8_type().array_type(bytes.unwrap_or(0) as u32);
-    let name = line_buffer_name(kernel, bytes.is_none());
-    let global = module.add_global(ty, Some(AddressSpace::from(ADDRSPACE_SHARED)), &name);
-    if bytes.is_some() {
-        global.set_linkage(Linkage::Internal);
-        global.set_initializer(&ty.get_poison());
-    } else {
-        global.set_linkage(Linkage::External);
-    }
-    global.set_alignment(crate::runtime::LINE_BUFFER_ALIGN);
-    global.as_value_ref()
-}
-
-/// The buffer's global: a launch-sized one is external, and PTX keeps
-/// external names as they are, so its name is a PTX identifier.
-fn line_buffer_name(kernel: FunctionValue<'_>, launch_sized: bool) -> String {
-    let kernel = kernel.get_name().to_string_lossy();
-    if launch_sized {
-        format!("sl1_lines_{kernel}")
-    } else {
-        format!("sl1.lines.{kernel}")
     }
 }

@@ -10,8 +10,9 @@ use crate::analysis::Mode;
 use crate::llvm::edit::{self, Builder};
 use crate::runtime::{Runtime, Simulated};
 
+use super::lane_tests::LaneTests;
 use super::sites::pointer_operand;
-use super::slice::{block_reduce, BlockReduction, LaneTests, LoopSlice};
+use super::slice::{block_reduce, BlockReduction, LoopSlice};
 use super::state::{const_int, State};
 
 impl LoopSlice<'_, '_> {
@@ -30,13 +31,14 @@ impl LoopSlice<'_, '_> {
     ) {
         let function = self.k.function.as_raw();
         let clone = edit::clone_blocks(order, preheader, ".sl1.monitor");
-        edit::retarget_edges(preheader, self.header, clone.blocks[&self.header]);
+        let header = self.header();
+        edit::retarget_edges(preheader, header, clone.blocks[&header]);
         let pre = Builder::before(edit::terminator(preheader));
         let (i32t, i64t) = {
             let ctx = build::context_of(function);
             (build::i32_type(ctx), build::i64_type(ctx))
         };
-        pre.store(const_int(i32t, 0), self.count);
+        pre.store(const_int(i32t, 0), self.slots.count);
         for s in loop_states {
             pre.store(const_int(i64t, -1), s.sim_tag);
             pre.store(const_int(i32t, 0), s.sim_hits);
@@ -49,7 +51,7 @@ impl LoopSlice<'_, '_> {
         // simulating.
         if let Some(close) = lanes.declined {
             let old = edit::terminator(preheader);
-            pre.cond_br(close, decide, clone.blocks[&self.header]);
+            pre.cond_br(close, decide, clone.blocks[&header]);
             edit::erase(old);
         }
         drop(pre);
@@ -62,26 +64,26 @@ impl LoopSlice<'_, '_> {
                 hits: state.sim_hits,
                 accesses: state.sim_accesses,
             };
-            rt.emit_simulate(after, pointer_operand(copy, a.kind), sim, self.count);
+            rt.emit_simulate(after, pointer_operand(copy, a.kind), sim, self.slots.count);
         }
 
         // Leave monitoring after THRESHOLD accesses: latch -> decide -> slice 2.
         let monitor_latch = clone.blocks[&latch];
         let old_br = edit::terminator(monitor_latch);
         let b = Builder::before(old_br);
-        let n = b.load(i32t, self.count);
+        let n = b.load(i32t, self.slots.count);
         let done = b.icmp(
             inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGE,
             n,
-            const_int(i32t, i64::from(self.options.threshold)),
+            const_int(i32t, i64::from(self.options().threshold)),
             c"sl1.monitored",
         );
-        let done = if self.uniform {
+        let done = if self.uniform() {
             block_reduce(&b, function, BlockReduction::Or, done)
         } else {
             done
         };
-        b.cond_br(done, decide, clone.blocks[&self.header]);
+        b.cond_br(done, decide, clone.blocks[&header]);
         edit::erase(old_br);
     }
 }

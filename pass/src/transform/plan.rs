@@ -45,15 +45,41 @@ pub struct KernelShared {
     pub dynamic: bool,
 }
 
+/// The line sizes of one kernel: from the smallest (`Options::line_size`)
+/// up to the largest, doubling.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LineSizes {
+    pub smallest: u32,
+    /// `Options::max_line_size`, or more where longer lines pay
+    /// (`kernel_line_sizes`).
+    pub largest: u32,
+}
+
+impl LineSizes {
+    /// Every size, from the smallest up.
+    pub fn all(&self) -> Vec<u32> {
+        std::iter::successors(Some(self.smallest), |s| Some(s * 2))
+            .take_while(|&s| s <= self.largest)
+            .collect()
+    }
+
+    /// Whether the decision picks among several sizes.
+    pub fn picked(&self) -> bool {
+        self.largest > self.smallest
+    }
+}
+
 /// The transform of one kernel, before it is emitted.
-pub struct KernelPlan {
+pub struct KernelPlan<'o> {
     /// The main loops to slice, in the kernel's loop order.
     pub loops: Vec<ChosenLoop>,
     /// Structures that get a line in some loop.
     pub structures: BTreeSet<u32>,
-    /// The options the kernel is transformed with: those given, with the
+    /// The options given.
+    pub options: &'o Options,
+    /// The line sizes the kernel is transformed with: those given, with the
     /// read-only line size as the largest when every loop only reads.
-    pub options: Options,
+    pub lines: LineSizes,
     /// Bytes after each line (`line_pad`).
     pub pad: u32,
     /// Bytes of the line buffer at the largest block.
@@ -81,7 +107,7 @@ pub struct ChosenLoop {
     pub read_only_in_runs: bool,
     /// When every structure the loop caches streams (`cost::streams_whole`),
     /// all by the same stride, in counted line runs: how many of them it
-    /// reads (each is staged). Longer lines pay there (`kernel_options`).
+    /// reads (each is staged). Longer lines pay there (`kernel_line_sizes`).
     pub streams: Option<u32>,
     /// Read-only structures an inner loop reads again (`RereadReport`):
     /// cached on their own, not as companions of written ones.
@@ -96,12 +122,12 @@ pub struct ChosenLoop {
 /// Plans the transform of kernel `k`, which uses `shared` itself. What
 /// stays untransformed, and why, goes to `report`; `None` when nothing is
 /// transformed.
-pub fn plan_kernel(
+pub fn plan_kernel<'o>(
     k: &KernelAnalysis<'_>,
-    options: &Options,
+    options: &'o Options,
     shared: KernelShared,
     report: &mut TransformReport,
-) -> Option<KernelPlan> {
+) -> Option<KernelPlan<'o>> {
     // Each main loop sees the arguments its alias checks keep apart as
     // restrict (`scopes`); a loop without any sees the kernel as it is.
     let main_loops: Vec<&Loop> = k.loops.loops.iter().filter(|l| l.depth == 1).collect();
@@ -162,26 +188,26 @@ pub fn plan_kernel(
         return None;
     }
     report.stream_lines = stream_line_size(options, &loops);
-    let options = kernel_options(options, &loops, report.stream_lines);
+    let sizes = kernel_line_sizes(options, &loops, report.stream_lines);
     let pad = if options.line_padding {
         line_pad(widest)
     } else {
         0
     };
-    let buffer = size_buffer(&options, pad, structures.len(), shared, report)?;
+    let buffer = size_buffer(options, pad, structures.len(), shared, report)?;
     for (entry, how, stride, layout) in cached_predictions {
         let p = &mut report.predictions[entry];
         if let Decision::Cached { decided, .. } = &mut p.decision {
             *decided = Some(how);
         }
-        p.sectors = cost::sector_figures(stride, &layout, &options.line_sizes(), pad);
+        p.sectors = cost::sector_figures(stride, &layout, &sizes.all(), pad);
     }
     report.shared_bytes = buffer;
     report.line_pad_bytes = pad;
     // Launch-sized: the same most, given per block at launch (beside the
     // kernel's own dynamic shared memory the buffer stays static).
     let launch_bytes = (options.launch_sized && !shared.dynamic).then(|| LaunchBytes {
-        per_thread: structures.len() as u64 * u64::from(options.max_line_size + pad),
+        per_thread: structures.len() as u64 * u64::from(sizes.largest + pad),
         most: buffer,
     });
     report.launch_bytes = launch_bytes;
@@ -197,6 +223,7 @@ pub fn plan_kernel(
         loops,
         structures,
         options,
+        lines: sizes,
         pad,
         buffer,
         launch_bytes,
@@ -210,8 +237,8 @@ pub fn plan_kernel(
 /// (H100, 2026-11-26).
 const STAGED_STREAM_BYTES: u32 = 128;
 
-/// The options of one kernel: the largest line size grows where longer
-/// lines pay. Loops that only read fill their lines from the stage, loaded
+/// The line sizes of one kernel: the largest grows where longer lines
+/// pay. Loops that only read fill their lines from the stage, loaded
 /// a run ahead, and a longer line makes longer runs (wc on the H100: 2.43x
 /// with 64 B, 2.31x with 32 B). Loops whose every structure streams
 /// (`ChosenLoop::streams`) take lines up to 128 B, as long as their read
@@ -222,7 +249,11 @@ const STAGED_STREAM_BYTES: u32 = 128;
 /// reading 1 B and writing 4 B an iteration, 0.95x, and saxpy, reading and
 /// writing `y`, 0.96x, are no such loops).
 /// `stream_line` is the kernel's `stream_line_size`.
-fn kernel_options(options: &Options, loops: &[ChosenLoop], stream_line: Option<u32>) -> Options {
+fn kernel_line_sizes(
+    options: &Options,
+    loops: &[ChosenLoop],
+    stream_line: Option<u32>,
+) -> LineSizes {
     let mut max = options.max_line_size;
     if loops.iter().all(|h| h.read_only_in_runs) {
         max = max.max(options.read_only_max_line_size);
@@ -230,9 +261,9 @@ fn kernel_options(options: &Options, loops: &[ChosenLoop], stream_line: Option<u
     if let Some(line) = stream_line {
         max = max.max(line);
     }
-    Options {
-        max_line_size: max,
-        ..options.clone()
+    LineSizes {
+        smallest: options.line_size,
+        largest: max,
     }
 }
 
@@ -352,7 +383,7 @@ impl Reads<'_, '_> {
     /// the written ones unless read-only structures are cached.
     fn restrict_read_only(&self, id: u32) -> bool {
         let ds = &self.k.data_structures[id as usize];
-        read_only_companion(ds.restrict, ds.mode, self.options)
+        read_only_companion(ds.restrict, ds.mode, self.options.cache_read_only)
     }
 
     /// A structure the loop only reads is a read stream there, whatever
@@ -1076,7 +1107,7 @@ mod tests {
                 })
                 .collect(),
             read_only_in_runs: p.loops.iter().map(|l| l.read_only_in_runs).collect(),
-            max_line_size: p.options.max_line_size,
+            max_line_size: p.lines.largest,
             pad: p.pad,
             buffer: p.buffer,
         });

@@ -16,21 +16,12 @@ use crate::runtime::{
 };
 
 use super::line_runs::{self, RunSite};
+use super::plan::{ChosenLoop, KernelPlan};
 use super::reports::{DirectAccess, DirectReason, LineRunsReport};
 use super::sites::access_type;
 use super::sites::{pointer_operand, uncacheable_reason};
+use super::slots::KernelSlots;
 use super::state::{const_int, i32_type, store_before_entry_end, CachedLine, State, StaticRate};
-
-/// The lane tests of one entry to a loop, computed in its preheader.
-#[derive(Default)]
-pub(super) struct LaneTests {
-    /// Per tested structure: whether the warp's neighbouring lanes access
-    /// it an L1 line apart or more (an i1).
-    pub apart: BTreeMap<u32, LLVMValueRef>,
-    /// Whether the loop caches nothing on this entry (an i1): the lanes of
-    /// every structure are close. None where a structure is not tested.
-    pub declined: Option<LLVMValueRef>,
-}
 
 /// Stack slots of the header's demoted phis, by phi, with their types.
 type PhiSlots = HashMap<usize, (LLVMValueRef, LLVMTypeRef)>;
@@ -63,60 +54,72 @@ fn in_one_line(a: &Access<'_>, line: u32) -> bool {
         && u64::from(build::alignment(a.inst.as_raw())) >= a.size
 }
 
-/// One main loop being sliced.
+/// One main loop being sliced: the kernel's plan and the loop's part of
+/// it, the slots every loop shares, and what the loop's own analysis adds.
 pub(super) struct LoopSlice<'a, 'm> {
     pub(super) k: &'a KernelAnalysis<'m>,
+    /// The kernel's plan: its options, line sizes, padding and buffer.
+    pub(super) plan: &'a KernelPlan<'a>,
+    /// The loop's part of the plan: its header, its structures and how
+    /// each is decided.
+    pub(super) chosen: &'a ChosenLoop,
+    /// The line buffer, the state slots, the count, the line size slot and
+    /// the statistics counters.
+    pub(super) slots: &'a KernelSlots,
+    /// The loop's blocks (with its latch once it has one).
     pub(super) blocks: BTreeSet<LLVMBasicBlockRef>,
-    pub(super) header: LLVMBasicBlockRef,
-    pub(super) options: &'a Options,
-    pub(super) states: &'a [Option<State>],
-    pub(super) count: LLVMValueRef,
-    /// The slot of the line size the decision picked, when it picks one
-    /// (`Options::max_line_size` above `line_size`); else the size is fixed.
-    pub(super) line_bytes: Option<LLVMValueRef>,
-    /// When the kernel slices several loops: the structures the line size
-    /// must fit for every thread, the same in every loop. Threads of one
-    /// block run different loops at once, and lines of two sizes would lie
-    /// at different pitches and overlap.
-    pub(super) kernel_structures: Option<usize>,
-    pub(super) buffer: LLVMValueRef,
-    pub(super) buffer_bytes: u64,
-    /// The buffer is launch-sized: it holds what the launch's dynamic
-    /// shared memory gives, up to `buffer_bytes`.
-    pub(super) launch_sized: bool,
-    /// Bytes after each line in the buffer.
-    pub(super) pad: u32,
-    /// The loop has a block barrier: leave monitoring, and pick the version
-    /// of slice 2, for the whole block at once.
-    pub(super) uniform: bool,
-    /// Structures left direct in this loop (cold, or predicted not to pay),
-    /// with the reason.
-    pub(super) direct: BTreeMap<u32, DirectReason>,
-    /// Predicted rates of every cached structure: no monitoring slice, the
-    /// decision uses these.
-    pub(super) static_rates: Option<BTreeMap<u32, StaticRate>>,
-    /// Read-only structures an inner loop reads again: cached on their own
-    /// merit, not only as companions of written ones.
-    pub(super) rereads: BTreeSet<u32>,
-    /// Counters of the statistics build.
-    pub(super) stats: Option<super::stats::Stats>,
+    /// Each structure's state where this loop caches it.
+    pub(super) states: Vec<Option<State>>,
     /// The loop's exit test as a count, or why it is not one (line runs).
     pub(super) exit: Result<CountedExit, &'static str>,
     /// Structures under the lane test (`lanes`), with the affine address
     /// of their first access.
     pub(super) lane_forms: BTreeMap<u32, AffineAddress>,
-    /// Structures whose lanes' distance is known at compile time: their
-    /// test is a constant.
-    pub(super) lane_distances: BTreeMap<u32, i64>,
+}
+
+impl LoopSlice<'_, '_> {
+    pub(super) fn header(&self) -> LLVMBasicBlockRef {
+        self.chosen.header
+    }
+
+    /// The loop has a block barrier: leave monitoring, and pick the version
+    /// of slice 2, for the whole block at once.
+    pub(super) fn uniform(&self) -> bool {
+        self.chosen.uniform
+    }
+
+    /// Predicted rates of every cached structure: no monitoring slice, the
+    /// decision uses these.
+    pub(super) fn static_rates(&self) -> Option<&BTreeMap<u32, StaticRate>> {
+        self.chosen.static_rates.as_ref()
+    }
+
+    pub(super) fn options(&self) -> &Options {
+        self.plan.options
+    }
+
+    /// Read-only structures are cached on their own merit: where asked, or
+    /// in a loop that only reads, in counted line runs.
+    pub(super) fn cache_read_only(&self) -> bool {
+        self.plan.options.cache_read_only || self.chosen.read_only_in_runs
+    }
+
+    /// When the kernel slices several loops: the structures the line size
+    /// must fit for every thread, the same in every loop. Threads of one
+    /// block run different loops at once, and lines of two sizes would lie
+    /// at different pitches and overlap.
+    pub(super) fn kernel_structures(&self) -> Option<usize> {
+        (self.plan.loops.len() > 1).then_some(self.plan.structures.len())
+    }
 }
 
 impl<'m> LoopSlice<'_, 'm> {
     /// The line size in bytes, as an i64 value before `before`.
     pub(super) fn bytes_at(&self, before: LLVMValueRef) -> LLVMValueRef {
         let i64t = build::i64_type(build::context_of(self.k.function.as_raw()));
-        match self.line_bytes {
+        match self.slots.line_bytes {
             Some(slot) => Builder::before(before).load(i64t, slot),
-            None => const_int(i64t, i64::from(self.options.line_size)),
+            None => const_int(i64t, i64::from(self.plan.lines.smallest)),
         }
     }
 
@@ -145,10 +148,10 @@ impl<'m> LoopSlice<'_, 'm> {
             .into_iter()
             .filter(|b| self.blocks.contains(b))
             .collect();
-        let decide = edit::new_block_before(self.header, self.header, "sl1.decide");
-        if self.static_rates.is_some() {
+        let decide = edit::new_block_before(self.header(), self.header(), "sl1.decide");
+        if self.static_rates().is_some() {
             // Every structure's hit rate is predicted: straight to the decision.
-            edit::retarget_edges(preheader, self.header, decide);
+            edit::retarget_edges(preheader, self.header(), decide);
         } else {
             self.emit_monitoring(
                 rt,
@@ -162,7 +165,7 @@ impl<'m> LoopSlice<'_, 'm> {
         let cached_lines = self.emit_decide(decide, &sorted.cached, &lanes);
         // The loop as it was, for threads that cache nothing: they pay for
         // the monitoring and the decision only.
-        let plain = edit::clone_blocks(&order, self.header, ".sl1.plain");
+        let plain = edit::clone_blocks(&order, self.header(), ".sl1.plain");
         let runs = self.emit_slice_two(rt, &sorted, &exits);
         let run_sites = runs.as_ref().and_then(|r| r.as_ref().ok());
         let staged = self.dispatch_versions(
@@ -170,7 +173,7 @@ impl<'m> LoopSlice<'_, 'm> {
             decide,
             (&order, latch),
             (&sorted.loop_states, &cached_lines),
-            plain.blocks[&self.header],
+            plain.blocks[&self.header()],
             run_sites.map(Vec::as_slice),
         );
         let report = runs.map(|r| self.runs_report(label, r, &staged));
@@ -181,7 +184,7 @@ impl<'m> LoopSlice<'_, 'm> {
     /// through the cache, those left direct (with the reason), and what must
     /// be written back or evicted before which instruction.
     fn sort_accesses(&self) -> SortedAccesses<'m> {
-        let line = self.options.line_size;
+        let line = self.plan.lines.smallest;
         let in_loop: Vec<(&Access<'m>, &crate::analysis::DataStructure)> = self
             .k
             .accesses
@@ -217,7 +220,9 @@ impl<'m> LoopSlice<'_, 'm> {
             let reason = match (uncacheable_reason(self.k, a, line), self.state_of(a)) {
                 (None, Some(_)) => continue,
                 (Some(reason), _) => reason,
-                (None, None) if self.direct.contains_key(&ds.id) => self.direct[&ds.id].clone(),
+                (None, None) if self.chosen.direct.contains_key(&ds.id) => {
+                    self.chosen.direct[&ds.id].clone()
+                }
                 (None, None) if ds.restrict && ds.mode == Mode::ReadOnly => DirectReason::ReadOnly,
                 (None, None) => DirectReason::NotCached,
             };
@@ -268,23 +273,24 @@ impl<'m> LoopSlice<'_, 'm> {
     fn normal_form(&self) -> (PhiSlots, LLVMBasicBlockRef, LLVMBasicBlockRef) {
         let function = self.k.function.as_raw();
         let mut slots = HashMap::new();
-        for phi in edit::instructions(self.header)
+        for phi in edit::instructions(self.header())
             .into_iter()
             .filter(|i| edit::is_phi(*i))
         {
             let ty = build::type_of(phi);
             slots.insert(phi as usize, (edit::demote_phi(function, phi), ty));
         }
-        let preds = edit::predecessors(function, self.header);
-        let preheader = edit::new_block_before(self.header, self.header, "sl1.preheader");
-        let latch = edit::new_block_before(self.header, self.header, "sl1.latch");
+        let header = self.header();
+        let preds = edit::predecessors(function, header);
+        let preheader = edit::new_block_before(header, header, "sl1.preheader");
+        let latch = edit::new_block_before(header, header, "sl1.latch");
         for p in preds {
             let target = if self.blocks.contains(&p) {
                 latch
             } else {
                 preheader
             };
-            edit::retarget_edges(p, self.header, target);
+            edit::retarget_edges(p, header, target);
         }
         (slots, preheader, latch)
     }
@@ -402,17 +408,14 @@ impl<'m> LoopSlice<'_, 'm> {
         mut sites: Vec<RunSite>,
         flushes: bool,
     ) -> Option<Result<Vec<RunSite>, String>> {
-        let rates = self
-            .static_rates
-            .as_ref()
-            .filter(|_| self.options.line_runs)?;
+        let rates = self.static_rates().filter(|_| self.options().line_runs)?;
         let name = |a: &Access<'_>| {
             self.k
                 .data_structure_of(a)
                 .map_or_else(String::new, |d| d.name.clone())
         };
         let mut check = || {
-            if self.stats.is_some() {
+            if self.slots.stats.is_some() {
                 return Err("the statistics build counts every access".to_string());
             }
             if sites.len() != cached.len() {
@@ -468,10 +471,7 @@ impl<'m> LoopSlice<'_, 'm> {
         // Structures whose next line the runs stage (the same for every size).
         let mut staged = Vec::new();
         let flags: Vec<LLVMValueRef> = loop_states.iter().map(|s| s.cached).collect();
-        let sizes: Vec<u32> = match self.line_bytes {
-            Some(_) => self.options.line_sizes(),
-            None => vec![self.options.line_size],
-        };
+        let sizes: Vec<u32> = self.plan.lines.all();
         let suffix = |what: &str, size: u32| {
             if sizes.len() > 1 {
                 format!(".sl1.{what}{size}")
@@ -486,28 +486,33 @@ impl<'m> LoopSlice<'_, 'm> {
             let copy = edit::clone_blocks(slice2, decide, &suffix("cached", size));
             let lines: Vec<(LLVMValueRef, LLVMValueRef)> = cached_lines
                 .iter()
-                .map(|c| (c.slot, c.at_size(&at, self.buffer, size, self.pad)))
+                .map(|c| {
+                    (
+                        c.slot,
+                        c.at_size(&at, self.slots.buffer, size, self.plan.pad),
+                    )
+                })
                 .collect();
             self.fold_slots(copy.values.values().copied(), (&flags, &lines), size);
             if let Some(sites) = run_sites {
                 let i64t = build::i64_type(build::context_of(function));
                 let run = edit::entry_alloca(function, i64t, "sl1.run");
                 let exit = self.exit.as_ref().ok();
-                let blocks = (slice2, self.header, latch);
+                let blocks = (slice2, self.header(), latch);
                 let extras = line_runs::RunExtras {
-                    stage: self.options.line_staging,
-                    full: self.options.full_runs,
+                    stage: self.options().line_staging,
+                    full: self.options().full_runs,
                 };
                 let kernel = &self.k.name;
                 staged = line_runs::add(rt, kernel, &copy, blocks, sites, exit, size, run, extras);
             }
-            fast.push(copy.blocks[&self.header]);
+            fast.push(copy.blocks[&self.header()]);
         }
-        let mut some_cached = vec![self.header];
+        let mut some_cached = vec![self.header()];
         for &size in sizes.iter().skip(1) {
             let copy = edit::clone_blocks(slice2, decide, &suffix("some", size));
             self.fold_slots(copy.values.values().copied(), (&[], &[]), size);
-            some_cached.push(copy.blocks[&self.header]);
+            some_cached.push(copy.blocks[&self.header()]);
         }
         if sizes.len() > 1 {
             let originals: Vec<LLVMValueRef> =
@@ -529,11 +534,11 @@ impl<'m> LoopSlice<'_, 'm> {
         }
         let mut none = b.not(any, c"sl1.none.cached");
         // A static decision is the same for the whole block already.
-        if self.uniform && self.static_rates.is_none() {
+        if self.uniform() && self.static_rates().is_none() {
             all = block_reduce(&b, function, BlockReduction::And, all);
             none = block_reduce(&b, function, BlockReduction::And, none);
         }
-        let some = edit::new_block_before(self.header, self.header, "sl1.some.cached");
+        let some = edit::new_block_before(self.header(), self.header(), "sl1.some.cached");
         b.cond_br(all, fast_entry, some);
         edit::erase(old);
         let old = edit::terminator(some);
@@ -557,7 +562,7 @@ impl<'m> LoopSlice<'_, 'm> {
                 Some(build::const_int(build::i1_type(ctx), 1, false))
             } else if let Some(&(_, line)) = lines.iter().find(|(s, _)| *s == slot) {
                 Some(line)
-            } else if self.line_bytes == Some(slot) {
+            } else if self.slots.line_bytes == Some(slot) {
                 Some(const_int(build::i64_type(ctx), i64::from(size)))
             } else {
                 None
@@ -579,12 +584,12 @@ impl<'m> LoopSlice<'_, 'm> {
     /// line size `sizes[i]` (the last when nothing else matches); its entry.
     fn pick_line_size(&self, sizes: &[u32], headers: &[LLVMBasicBlockRef]) -> LLVMBasicBlockRef {
         let mut entry = *headers.last().expect("one size at least");
-        let Some(slot) = self.line_bytes else {
+        let Some(slot) = self.slots.line_bytes else {
             return entry;
         };
         let i64t = build::i64_type(build::context_of(slot));
         for (&size, &header) in sizes.iter().zip(headers).rev().skip(1) {
-            let pick = edit::new_block_before(self.header, self.header, "sl1.pick.line");
+            let pick = edit::new_block_before(self.header(), self.header(), "sl1.pick.line");
             let old = edit::terminator(pick);
             let b = Builder::before(old);
             let bytes = b.load(i64t, slot);
@@ -628,7 +633,7 @@ impl<'m> LoopSlice<'_, 'm> {
         let cached = b.load(i1t, state.cached);
         let line = load_line(inst, &state);
         let addr = pointer_operand(inst, a.kind);
-        if let Some(stats) = &self.stats {
+        if let Some(stats) = &self.slots.stats {
             let holders = if !state.restrict && group.len() > 1 {
                 group
             } else {

@@ -7,7 +7,6 @@ use inkwell::llvm_sys::prelude::*;
 
 use crate::analysis::Mode;
 use crate::llvm::edit::{self, Builder};
-use crate::options::Options;
 use crate::runtime::ADDRSPACE_SHARED;
 
 /// Per data structure state slots (allocas in the entry block).
@@ -44,8 +43,8 @@ pub(super) struct StaticRate {
 /// A read-only restrict structure, by default cached only by threads that
 /// also cache a structure the loop writes (see `decide`). Without restrict
 /// it stays a full member: it may alias a cached structure.
-pub(super) fn read_only_companion(restrict: bool, mode: Mode, options: &Options) -> bool {
-    !options.cache_read_only && restrict && mode == Mode::ReadOnly
+pub(super) fn read_only_companion(restrict: bool, mode: Mode, cache_read_only: bool) -> bool {
+    !cache_read_only && restrict && mode == Mode::ReadOnly
 }
 
 pub(super) fn i32_type(function: LLVMValueRef) -> LLVMTypeRef {
@@ -65,21 +64,22 @@ pub(super) fn store_before_entry_end(
     Builder::before(edit::terminator(entry)).store(value, slot);
 }
 
+/// The state slots of structure `ds`, with the statistics build's counts
+/// where `stats`, and a dirty mask for lines of up to `largest_line` bytes.
 pub(super) fn new_state(
     function: LLVMValueRef,
     buffer: LLVMValueRef,
     ds: &crate::analysis::DataStructure,
-    options: &Options,
+    (stats, largest_line): (bool, u32),
 ) -> State {
     let name = ds.name.as_str();
-    let stats = options.stats;
     let ctx = build::context_of(function);
     let i64t = build::i64_type(ctx);
     let i32t = build::i32_type(ctx);
     let i1t = build::i1_type(ctx);
     let sp = build::pointer_type(ctx, u32::from(ADDRSPACE_SHARED));
     // The runtime's dirty mask: one bit per byte of the largest line.
-    let dirty_t = build::int_type(ctx, crate::runtime::dirty_mask_bits(options.max_line_size));
+    let dirty_t = build::int_type(ctx, crate::runtime::dirty_mask_bits(largest_line));
     let slot = |ty, what: &str, init| {
         let s = edit::entry_alloca(function, ty, &format!("sl1.{name}.{what}"));
         store_before_entry_end(function, s, init);
