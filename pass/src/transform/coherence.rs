@@ -8,7 +8,8 @@ use inkwell::llvm_sys::prelude::*;
 use crate::llvm::edit::{self, Builder};
 use crate::runtime::{LineOperands, Runtime};
 
-use super::slice::{load_line, LoopSlice, SortedAccesses};
+use super::slice::{load_line, LoopSlice};
+use super::sorted::SortedAccesses;
 use super::state::State;
 
 impl LoopSlice<'_, '_> {
