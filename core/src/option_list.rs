@@ -144,7 +144,7 @@ const fn set_by_driver(option: PassOption, spelling: Option<&'static str>) -> Pa
 /// that grows with a block's length: `wc`'s 127-copy full runs spent 0.15 s
 /// in it; without it the PTX of the apps, the do-no-harm kernels, the test
 /// programs and 275 HeCBench programs is unchanged (2026-11-27).
-pub const DEVICE_TUNING_LLVM: &[(&str, &str)] = &[
+pub const DEVICE_LLVM_OPTIONS: &[(&str, &str)] = &[
     ("scev-cheap-expansion-budget", "6"),
     ("slp-vectorize-hor", "false"),
 ];

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context, Result};
-use sl1_core::option_list::{PluginSettings, DEVICE_TUNING_LLVM};
+use sl1_core::option_list::{PluginSettings, DEVICE_LLVM_OPTIONS};
 use sl1_pass::Report;
 
 use crate::build_ir::pass_options;
@@ -17,11 +17,11 @@ use crate::toolchain::Toolchain;
 
 /// LLVM options the device compilation gets unless `--no-device-tuning`
 /// (`--clang-arg` comes after them, so it can override them): the plugin's
-/// own (`sl1_core::option_list::DEVICE_TUNING_LLVM`, which it sets itself
+/// own (`sl1_core::option_list::DEVICE_LLVM_OPTIONS`, which it sets itself
 /// where a command line does not), given on the command line too so that
 /// what runs before the plugin's pass sees them.
 fn device_tuning() -> Vec<String> {
-    DEVICE_TUNING_LLVM
+    DEVICE_LLVM_OPTIONS
         .iter()
         .flat_map(|(name, value)| ["-mllvm".to_string(), format!("-{name}={value}")])
         .collect()

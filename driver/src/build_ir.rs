@@ -149,19 +149,24 @@ fn compile(
         )
     })?;
     run(&format!("default<O{}>", args.opt_level))?;
-    if let Some(tuning) = report.device_tuning.as_mut() {
-        sl1_pass::tuning::tune_late(module, options.vector_loads, tuning);
-        // As the plugin checks after its late pass.
-        module.verify().map_err(|e| {
-            anyhow::anyhow!(
-                "{name}: the tuned module fails the LLVM verifier (a bug in S-L1's device \
-                 tuning; --no-device-tuning builds it without): {}",
-                e.to_string().trim()
-            )
-        })?;
+    // The plugin's late stage: the late device rewrites, the ptxas
+    // workaround.
+    let mut late = sl1_pass::tuning::RewriteCounts::default();
+    sl1_pass::run_late(module, &options, &mut late).map_err(|e| match e {
+        sl1_pass::LateError::Rewrites(message) => anyhow::anyhow!(
+            "{name}: the tuned module fails the LLVM verifier (a bug in S-L1's device \
+             tuning; --no-device-tuning builds it without): {}",
+            message.trim()
+        ),
+        sl1_pass::LateError::PtxasWorkaround(message) => anyhow::anyhow!(
+            "{name}: the module fails the LLVM verifier after S-L1's ptxas workaround (a bug \
+             in S-L1): {}",
+            message.trim()
+        ),
+    })?;
+    if let Some(rewrites) = report.device_tuning.as_mut() {
+        rewrites.counts.absorb(&late);
     }
-    // Every build alike, as the plugin's last pass does.
-    sl1_pass::ptxas_bugs::keep_float_bits_out_of_narrow_stores(module);
     Ok(report)
 }
 

@@ -78,7 +78,7 @@ pub fn build(
 }
 
 /// The reports of several CUDA sources as one: their kernels, and what
-/// the device tuning did in all of them.
+/// the device rewrites did in all of them.
 pub fn merge(reports: Vec<Report>) -> Option<Report> {
     let mut reports = reports.into_iter();
     let mut all = reports.next()?;
@@ -88,19 +88,7 @@ pub fn merge(reports: Vec<Report>) -> Option<Report> {
         all.bodies_restored |= r.bodies_restored;
         all.kernels.extend(r.kernels);
         match (&mut all.device_tuning, r.device_tuning) {
-            (Some(a), Some(b)) => {
-                a.alias_checked_loops += b.alias_checked_loops;
-                a.selected_switches += b.selected_switches;
-                a.frozen_divisions += b.frozen_divisions;
-                a.widened_range_checks += b.widened_range_checks;
-                a.narrowed_sums += b.narrowed_sums;
-                a.warp_atomics += b.warp_atomics;
-                a.loads_first += b.loads_first;
-                a.vector_loads += b.vector_loads;
-                a.byte_words += b.byte_words;
-                a.merged_loops.extend(b.merged_loops);
-                a.kept_nested.extend(b.kept_nested);
-            }
+            (Some(a), Some(b)) => a.absorb(b),
             (None, b) => all.device_tuning = b,
             (Some(_), None) => {}
         }

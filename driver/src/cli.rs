@@ -184,7 +184,7 @@ pub struct BuildArgs {
     #[command(flatten)]
     pub pass: PassFlags,
     /// Leave LLVM's own tuning for the device compilation: by default the
-    /// driver passes the options in `DEVICE_TUNING_LLVM` (a larger budget for the
+    /// driver passes the options in `DEVICE_LLVM_OPTIONS` (a larger budget for the
     /// trip counts the runtime unroller computes, no search for horizontal
     /// reductions in SLP) and the plugin's device
     /// rewrites (see --no-device-rewrites); this leaves out both.

@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+use sl1_pass::tuning::Rewrite;
 
 #[test]
 fn every_ll_case_builds_to_ptx_that_ptxas_accepts() {
@@ -113,7 +114,10 @@ fn ir_without_a_target_cpu_is_tuned_for_the_arch_it_is_built_for() {
                 .arg("--report")
                 .arg(&report),
         );
-        read_report(&report).device_tuning.unwrap().warp_atomics
+        read_report(&report)
+            .device_tuning
+            .unwrap()
+            .count(Rewrite::WarpAtomics)
     };
     assert_eq!(warp_atomics("sm_90"), 1);
     assert_eq!(warp_atomics("sm_70"), 0);

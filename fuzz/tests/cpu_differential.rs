@@ -20,7 +20,7 @@ use sl1_fuzz::cpu::{run, CpuRun, Order};
 use sl1_fuzz::launches::{case_run, with_line_buffers};
 use sl1_fuzz::modes::{self, Mode};
 use sl1_pass::transform::LaunchBytes;
-use sl1_pass::tuning::TuningReport;
+use sl1_pass::tuning::{Rewrite, RewriteReport};
 
 fn env_u64(name: &str) -> Option<u64> {
     std::env::var(name).ok().map(|v| {
@@ -153,7 +153,7 @@ fn every_mode_computes_the_plain_bytes_on_the_cpu() {
 
 /// The first three seeds from 151501 whose IR has `marker` and whose
 /// default build's report passes `made`.
-fn first_seeds_built_so(marker: &str, made: impl Fn(&TuningReport) -> bool) -> Vec<u64> {
+fn first_seeds_built_so(marker: &str, made: impl Fn(&RewriteReport) -> bool) -> Vec<u64> {
     first_seeds_compiled_so(marker, |c| {
         c.report.device_tuning.as_ref().is_some_and(&made)
     })
@@ -205,7 +205,7 @@ fn every_mode_computes_the_plain_bytes(seeds: &[u64]) {
 /// 32-bit registers.
 #[test]
 fn byte_words_compute_the_plain_bytes_on_the_cpu() {
-    let seeds = first_seeds_built_so("select i1 %in", |t| t.byte_words > 0);
+    let seeds = first_seeds_built_so("select i1 %in", |t| t.count(Rewrite::ByteWords) > 0);
     every_mode_computes_the_plain_bytes(&seeds);
 }
 
@@ -223,7 +223,7 @@ fn peeled_compares_compute_the_plain_bytes_on_the_cpu() {
 /// read 16 B at a time where aligned.
 #[test]
 fn vector_loads_compute_the_plain_bytes_on_the_cpu() {
-    let seeds = first_seeds_built_so("%wtrips", |t| t.vector_loads > 0);
+    let seeds = first_seeds_built_so("%wtrips", |t| t.count(Rewrite::VectorLoads) > 0);
     every_mode_computes_the_plain_bytes(&seeds);
 }
 
@@ -243,7 +243,7 @@ fn rounds_around_windows_compute_the_plain_bytes_on_the_cpu() {
 /// tuning adds narrow before one wide add.
 #[test]
 fn narrowed_sums_compute_the_plain_bytes_on_the_cpu() {
-    let seeds = first_seeds_built_so("%th", |t| t.narrowed_sums > 0);
+    let seeds = first_seeds_built_so("%th", |t| t.count(Rewrite::NarrowSums) > 0);
     every_mode_computes_the_plain_bytes(&seeds);
 }
 
@@ -252,7 +252,7 @@ fn narrowed_sums_compute_the_plain_bytes_on_the_cpu() {
 /// this checks the rewrite's plumbing, not the warp's sum).
 #[test]
 fn warp_atomics_compute_the_plain_bytes_on_the_cpu() {
-    let seeds = first_seeds_built_so("atomicrmw add", |t| t.warp_atomics > 0);
+    let seeds = first_seeds_built_so("atomicrmw add", |t| t.count(Rewrite::WarpAtomics) > 0);
     every_mode_computes_the_plain_bytes(&seeds);
 }
 
@@ -260,7 +260,7 @@ fn warp_atomics_compute_the_plain_bytes_on_the_cpu() {
 /// tuning makes compares and selects.
 #[test]
 fn switch_selects_compute_the_plain_bytes_on_the_cpu() {
-    let seeds = first_seeds_built_so("switch i64", |t| t.selected_switches > 0);
+    let seeds = first_seeds_built_so("switch i64", |t| t.count(Rewrite::SwitchSelects) > 0);
     every_mode_computes_the_plain_bytes(&seeds);
 }
 

@@ -1,7 +1,8 @@
 //! S-L1: a software L1 cache for CUDA kernels, inserted by an LLVM pass.
 //!
-//! `run_on_module` (`pipeline`) is the one entry point: the clang plugin
-//! (`plugin`), the driver's IR path and the tests all call it.
+//! `run_on_module` and `run_late` (`pipeline`: before and after LLVM's
+//! optimizer) are the entry points: the clang plugin (`plugin`), the
+//! driver's IR path and the tests all call them, in that order.
 
 #![deny(unsafe_code)]
 
@@ -32,5 +33,5 @@ pub mod tuning;
 
 pub use error::Error;
 pub use options::Options;
-pub use pipeline::run_on_module;
+pub use pipeline::{run_late, run_on_module, LateError};
 pub use report::Report;

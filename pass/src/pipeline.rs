@@ -1,6 +1,15 @@
-//! The pass over one module: every kernel analysed, transformed all or
-//! nothing, its loops merged where it is left as it was, the module
-//! verified, and the report.
+//! The pass's two stages, in the order a device compile meets them; both
+//! front ends call these, the plugin from its LLVM passes at the
+//! optimizer's extension points (`plugin/register.cpp`), the driver's
+//! in-memory build around its `default<On>` (`driver/src/build_ir.rs`):
+//!
+//! 1. `run_on_module`, before LLVM's optimizer: every kernel analysed,
+//!    transformed all or nothing, its loops merged where it is left as it
+//!    was, switches made selects, the module verified, and the report;
+//! 2. LLVM's optimizer;
+//! 3. `run_late`, after it, before code generation: the late device
+//!    rewrites (`tuning::LATE_REWRITES`) and the ptxas workaround
+//!    (`ptxas_bugs`).
 
 use inkwell::module::Module;
 
@@ -8,7 +17,8 @@ use crate::error::Error;
 use crate::llvm::{backup, build, ir};
 use crate::options::Options;
 use crate::report::{self, Report};
-use crate::{analysis, transform, tuning};
+use crate::tuning::{Rewrite, RewriteCounts};
+use crate::{analysis, ptxas_bugs, transform, tuning};
 
 /// Analyses every kernel of a device module and reports what it found.
 pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, Error> {
@@ -44,12 +54,15 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
         }
         kernels.push(kernel);
     }
-    let device_tuning = options.device_tuning.then(|| tuning::TuningReport {
-        alias_checked_loops: alias_checks.loops,
-        selected_switches: tuning::select_switches(module),
-        merged_loops: merging.merged,
-        kept_nested: merging.kept,
-        ..Default::default()
+    let device_tuning = options.device_tuning.then(|| {
+        let mut counts = tuning::RewriteCounts::default();
+        counts[Rewrite::AliasChecks] = alias_checks.loops;
+        counts[Rewrite::SwitchSelects] = tuning::select_switches(module);
+        tuning::RewriteReport {
+            counts,
+            merged_loops: merging.merged,
+            kept_nested: merging.kept,
+        }
     });
     if let Err(message) = module.verify() {
         return Err(Error::Broken {
@@ -62,13 +75,49 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
         options: options.clone(),
         transformed: device_tuning
             .as_ref()
-            .is_some_and(|t| t.selected_switches > 0 || !t.merged_loops.is_empty())
+            .is_some_and(|t| t.count(Rewrite::SwitchSelects) > 0 || !t.merged_loops.is_empty())
             || alias_checks.kernels > 0
             || kernels.iter().any(|k| k.transform.applied),
         device_tuning,
         kernels,
         bodies_restored,
     })
+}
+
+/// The step of `run_late` after which the module failed the verifier, with
+/// the verifier's message.
+#[derive(Debug)]
+pub enum LateError {
+    /// The late device rewrites (a bug in one of them).
+    Rewrites(String),
+    /// The ptxas workaround (a bug in it).
+    PtxasWorkaround(String),
+}
+
+/// The stage after LLVM's optimizer, before code generation, on a device
+/// module: with `options.device_tuning` the late device rewrites
+/// (`tuning::LATE_REWRITES`, their counts added to `counts`), then in every
+/// build the ptxas workaround (`ptxas_bugs`); the module verified after
+/// each. Returns whether the module changed.
+pub fn run_late(
+    module: &Module<'_>,
+    options: &Options,
+    counts: &mut RewriteCounts,
+) -> Result<bool, LateError> {
+    let mut changed = false;
+    if options.device_tuning {
+        let mut late = RewriteCounts::default();
+        changed |= tuning::run_late_rewrites(module, options, &mut late);
+        counts.absorb(&late);
+        if let Err(message) = module.verify() {
+            return Err(LateError::Rewrites(message.to_string()));
+        }
+    }
+    changed |= ptxas_bugs::keep_float_bits_out_of_narrow_stores(module) > 0;
+    if let Err(message) = module.verify() {
+        return Err(LateError::PtxasWorkaround(message.to_string()));
+    }
+    Ok(changed)
 }
 
 /// Merges `kernel`'s divergent inner loops into their top-level loops

@@ -9,6 +9,7 @@
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use sl1_pass::transform::Reason;
+use sl1_pass::tuning::Rewrite;
 use sl1_pass::{run_on_module, Options, Report};
 
 /// `y[i] += a[i][j] * x[j]` (the sum forwarded, stored every iteration, as
@@ -161,7 +162,11 @@ fn a_sum_kept_in_memory_gets_a_checked_copy_where_it_stays_in_a_register() {
     // Every loop but `scoped_rows`'s, whose metadata already says its
     // accesses are apart.
     assert_eq!(
-        report.device_tuning.as_ref().unwrap().alias_checked_loops,
+        report
+            .device_tuning
+            .as_ref()
+            .unwrap()
+            .count(Rewrite::AliasChecks),
         3
     );
     let mv = report.kernels.iter().find(|k| k.name == "mv_rows").unwrap();
@@ -183,7 +188,11 @@ fn a_sum_kept_in_memory_gets_a_checked_copy_where_it_stays_in_a_register() {
 fn without_the_checks_the_loop_stays_one() {
     let (report, _, text) = run(&tuned(false, true));
     assert_eq!(
-        report.device_tuning.as_ref().unwrap().alias_checked_loops,
+        report
+            .device_tuning
+            .as_ref()
+            .unwrap()
+            .count(Rewrite::AliasChecks),
         0
     );
     let mv = report.kernels.iter().find(|k| k.name == "mv_rows").unwrap();
@@ -299,7 +308,11 @@ exit:
 fn a_stride_from_an_argument_is_bounded_not_assumed_one() {
     let (report, _, text) = run_text(MV_COLS, &tuned(true, false));
     assert_eq!(
-        report.device_tuning.as_ref().unwrap().alias_checked_loops,
+        report
+            .device_tuning
+            .as_ref()
+            .unwrap()
+            .count(Rewrite::AliasChecks),
         1,
         "{text}"
     );
@@ -344,7 +357,11 @@ exit:
 fn a_loop_that_may_leave_on_a_loaded_value_keeps_no_checked_copy() {
     let (report, _, text) = run_text(EARLY_EXIT, &tuned(true, false));
     assert_eq!(
-        report.device_tuning.as_ref().unwrap().alias_checked_loops,
+        report
+            .device_tuning
+            .as_ref()
+            .unwrap()
+            .count(Rewrite::AliasChecks),
         0,
         "{text}"
     );
@@ -363,13 +380,21 @@ fn a_loop_that_may_leave_on_a_loaded_value_keeps_no_checked_copy() {
 fn checks_are_found_without_value_names() {
     let (report, _, text) = run_nameless(MV_COLS, &tuned(true, false));
     assert_eq!(
-        report.device_tuning.as_ref().unwrap().alias_checked_loops,
+        report
+            .device_tuning
+            .as_ref()
+            .unwrap()
+            .count(Rewrite::AliasChecks),
         1,
         "{text}"
     );
     let (report, _, text) = run_nameless(EARLY_EXIT, &tuned(true, false));
     assert_eq!(
-        report.device_tuning.as_ref().unwrap().alias_checked_loops,
+        report
+            .device_tuning
+            .as_ref()
+            .unwrap()
+            .count(Rewrite::AliasChecks),
         0,
         "{text}"
     );

@@ -11,12 +11,13 @@ use crate::options::Options;
 pub mod direct;
 mod kinds;
 mod reason;
+pub mod rewrites;
 pub mod transform;
-pub mod tuning;
 
 pub use direct::{Decided, Decision, DirectReason};
 pub use kinds::{AccessKind, Mode, SourceLocation};
 pub use reason::Reason;
+use rewrites::Rewrite;
 pub use transform::TransformReport;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -26,16 +27,16 @@ pub struct Report {
     pub target: String,
     pub options: Options,
     /// Whether the module was changed: a kernel transformed, or code
-    /// rewritten by the device tuning.
+    /// rewritten by the device rewrites.
     pub transformed: bool,
     /// Whether a kernel's body was put back from its copy after a failed
     /// transform or merge: the same code in new blocks, so that LLVM's
     /// cached analyses of the kernel no longer hold.
     #[serde(skip)]
     pub bodies_restored: bool,
-    /// What the device tuning changed, when it ran (`Options::device_tuning`).
+    /// What the device rewrites changed, when they ran (`Options::device_tuning`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub device_tuning: Option<tuning::TuningReport>,
+    pub device_tuning: Option<rewrites::RewriteReport>,
     pub kernels: Vec<KernelReport>,
 }
 
@@ -201,14 +202,14 @@ impl Report {
                  bits first, {} atomic add(s) to one address made once per warp, {} \
                  unrolled loop(s) given a copy that reads 16 B at a time where aligned, {} \
                  operation(s) on vectors of bytes done on 32-bit words",
-                t.alias_checked_loops,
-                t.selected_switches,
-                t.frozen_divisions,
-                t.widened_range_checks,
-                t.narrowed_sums,
-                t.warp_atomics,
-                t.vector_loads,
-                t.byte_words
+                t.count(Rewrite::AliasChecks),
+                t.count(Rewrite::SwitchSelects),
+                t.count(Rewrite::FrozenDivisions),
+                t.count(Rewrite::WidenedRangeChecks),
+                t.count(Rewrite::NarrowSums),
+                t.count(Rewrite::WarpAtomics),
+                t.count(Rewrite::VectorLoads),
+                t.count(Rewrite::ByteWords)
             );
             for m in &t.merged_loops {
                 let _ = writeln!(
@@ -237,7 +238,7 @@ impl Report {
             }
             for k in &t.kept_nested {
                 let hint = if k.failed {
-                    tuning::NO_MERGING_HINT.note(flag)
+                    rewrites::NO_MERGING_HINT.note(flag)
                 } else {
                     String::new()
                 };
@@ -570,8 +571,8 @@ mod tests {
     fn failed_transforms_and_merges_are_internal_failures() {
         let mut report = Report::default();
         assert_eq!(report.internal_failure(), None);
-        report.device_tuning = Some(tuning::TuningReport {
-            kept_nested: vec![tuning::KeptLoop {
+        report.device_tuning = Some(rewrites::RewriteReport {
+            kept_nested: vec![rewrites::KeptLoop {
                 kernel: "k".into(),
                 outer: "for.body".into(),
                 reason: "its inner loops are entered only after more than 3 tests".into(),

@@ -120,39 +120,20 @@ pub unsafe extern "C" fn sl1_run_on_module(module: LLVMModuleRef, given: *const 
     crate::plugin::run_on_module(&view, Diagnostics::new(module), &given)
 }
 
-/// The late device tuning (`tuning::freeze_divisions`), after LLVM's
-/// optimizer. Adds what it did to the report the early pass wrote at
-/// `report_path` (may be null); `vector_loads` is 0 under
-/// `-sl1-no-vector-loads`. Returns as `sl1_run_on_module`.
+/// The stage after LLVM's optimizer (`pipeline::run_late`), last before
+/// code generation, in every build of a device module, with the options
+/// `given` names (as `sl1_run_on_module`). Returns as `sl1_run_on_module`.
 ///
 /// # Safety
-/// `module` must be a live module and `report_path` null or a NUL-terminated
-/// string, as passed by `register.cpp`.
+/// As `sl1_run_on_module`.
 #[no_mangle]
-pub unsafe extern "C" fn sl1_tune_late(
-    module: LLVMModuleRef,
-    report_path: *const c_char,
-    vector_loads: c_int,
-) -> c_int {
+pub unsafe extern "C" fn sl1_run_late(module: LLVMModuleRef, given: *const c_char) -> c_int {
     // SAFETY: as in `sl1_run_on_module`.
-    let (report_path, view) =
-        unsafe { (copied(report_path), ManuallyDrop::new(Module::new(module))) };
-    crate::plugin::tune_late(
-        &view,
-        Diagnostics::new(module),
-        report_path,
-        vector_loads != 0,
-    )
-}
-
-/// The ptxas workarounds (`ptxas_bugs`), last before code generation, in
-/// every build of a device module. Returns as `sl1_run_on_module`.
-///
-/// # Safety
-/// `module` must be a live module, as passed by `register.cpp`.
-#[no_mangle]
-pub unsafe extern "C" fn sl1_avoid_ptxas_bugs(module: LLVMModuleRef) -> c_int {
-    // SAFETY: as in `sl1_run_on_module`.
-    let view = unsafe { ManuallyDrop::new(Module::new(module)) };
-    crate::plugin::avoid_ptxas_bugs(&view, Diagnostics::new(module))
+    let (given, view) = unsafe {
+        (
+            copied(given).unwrap_or_default(),
+            ManuallyDrop::new(Module::new(module)),
+        )
+    };
+    crate::plugin::run_late(&view, Diagnostics::new(module), &given)
 }

@@ -1,8 +1,10 @@
 //! The Rust side of the clang plugin `libsl1_pass.so`.
 //!
-//! clang finds `llvmGetPassPluginInfo`; `register.cpp` adds the pass to the
-//! pipeline and calls `sl1_run_on_module` for each module (`llvm/abi.rs`
-//! holds those C entry points). Here no panic gets past: every failure
+//! clang finds `llvmGetPassPluginInfo`; `register.cpp` adds one LLVM pass
+//! at each of the optimizer's two extension points, which call
+//! `sl1_run_on_module` and `sl1_run_late` for each module (`llvm/abi.rs`
+//! holds those C entry points); the stages and their order are
+//! `pipeline`'s. Here no panic gets past: every failure
 //! becomes an LLVM diagnostic.
 
 use std::ffi::c_int;
@@ -13,8 +15,9 @@ use inkwell::module::Module;
 use crate::llvm::diagnostics::{Diagnostics, Severity};
 
 use crate::panic::panic_message;
+use crate::pipeline::LateError;
 use crate::report::{Finding, Report};
-use sl1_core::option_list::{Hint, PluginSettings, DEVICE_TUNING_LLVM};
+use sl1_core::option_list::{Hint, PluginSettings, DEVICE_LLVM_OPTIONS};
 
 /// Remarks: what was done for `-Rpass=sl1`, what was left and why for
 /// `-Rpass-missed=sl1`, every finding for `-Rpass-analysis=sl1`.
@@ -61,7 +64,7 @@ pub(crate) fn run_on_module(view: &Module<'_>, diagnostics: Diagnostics, given: 
             crate::llvm::ir::forbid_jump_tables(view);
         }
         if settings.options.device_tuning {
-            crate::llvm::options::default_options(DEVICE_TUNING_LLVM);
+            crate::llvm::options::default_options(DEVICE_LLVM_OPTIONS);
         }
         let report =
             crate::pipeline::run_on_module(view, &settings.options).map_err(|e| e.to_string())?;
@@ -140,60 +143,41 @@ fn finish(diagnostics: Diagnostics, result: std::thread::Result<Result<bool, Str
     }
 }
 
-/// The ptxas workarounds (`ptxas_bugs`) on a device module, after LLVM's
-/// optimizer and the late tuning. Returns as `run_on_module`.
-pub(crate) fn avoid_ptxas_bugs(view: &Module<'_>, diagnostics: Diagnostics) -> c_int {
+/// The stage after LLVM's optimizer (`pipeline::run_late`: the late device
+/// rewrites with `-sl1-device-tuning`, the ptxas workaround in every build)
+/// on a device module, with the options `given` names. Adds what the
+/// rewrites did to the report the early pass wrote (`-sl1-report`).
+/// Returns as `run_on_module`.
+pub(crate) fn run_late(view: &Module<'_>, diagnostics: Diagnostics, given: &str) -> c_int {
     let result = catch_unwind(AssertUnwindSafe(|| {
         if !crate::analysis::is_device_module(view) {
             return Ok(false);
         }
-        let guarded = crate::ptxas_bugs::keep_float_bits_out_of_narrow_stores(view);
-        if let Err(message) = view.verify() {
-            return Err(format!(
-                "the module fails the LLVM verifier after S-L1's ptxas workaround (a bug in \
-                 S-L1): {message}"
-            ));
-        }
-        Ok(guarded > 0)
-    }));
-    finish(diagnostics, result)
-}
-
-/// The late device tuning (`tuning::tune_late`), after LLVM's
-/// optimizer. Adds what it did to the report the early pass wrote at
-/// `report_path`. Returns as `run_on_module`.
-pub(crate) fn tune_late(
-    view: &Module<'_>,
-    diagnostics: Diagnostics,
-    report_path: Option<String>,
-    vector_loads: bool,
-) -> c_int {
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        if !crate::analysis::is_device_module(view) {
-            return Ok(false);
-        }
-        let mut tuned = crate::tuning::TuningReport::default();
-        let changed = crate::tuning::tune_late(view, vector_loads, &mut tuned);
-        if let Err(message) = view.verify() {
-            return Err(format!(
-                "the tuned module fails the LLVM verifier (a bug in S-L1's device tuning; \
-                 leaving out -mllvm -sl1-device-tuning avoids it): {message}"
-            ));
-        }
-        if let Some(path) = &report_path {
+        let settings = PluginSettings::parse(given).map_err(|e| e.to_string())?;
+        let mut counts = crate::tuning::RewriteCounts::default();
+        let changed = crate::pipeline::run_late(view, &settings.options, &mut counts).map_err(
+            |e| match e {
+                LateError::Rewrites(message) => format!(
+                    "the tuned module fails the LLVM verifier (a bug in S-L1's device \
+                     tuning; leaving out -mllvm -sl1-device-tuning avoids it): {message}"
+                ),
+                LateError::PtxasWorkaround(message) => format!(
+                    "the module fails the LLVM verifier after S-L1's ptxas workaround (a bug \
+                     in S-L1): {message}"
+                ),
+            },
+        )?;
+        if let (true, Some(path)) = (settings.options.device_tuning, &settings.report) {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| format!("cannot read report `{path}`: {e}"))?;
             let mut report: Report = serde_json::from_str(&text)
                 .map_err(|e| format!("report `{path}` is not valid: {e}"))?;
-            let tuning = report.device_tuning.get_or_insert_default();
-            tuning.frozen_divisions = tuned.frozen_divisions;
-            tuning.widened_range_checks = tuned.widened_range_checks;
-            tuning.narrowed_sums = tuned.narrowed_sums;
-            tuning.warp_atomics = tuned.warp_atomics;
-            tuning.loads_first = tuned.loads_first;
-            tuning.vector_loads = tuned.vector_loads;
-            tuning.byte_words = tuned.byte_words;
-            report.transformed |= changed;
+            report
+                .device_tuning
+                .get_or_insert_default()
+                .counts
+                .absorb(&counts);
+            report.transformed |= counts.total() > 0;
             write_report(path, &report)?;
         }
         Ok(changed)

@@ -1,7 +1,9 @@
 // The C++ half of the clang plugin. LLVM's PassBuilder and cl::opt are C++ only, so
-// this file registers the `sl1` module pass (optimizer-early extension point and
-// `opt -passes=sl1`), makes the `-sl1-*` options Rust declares, and turns what Rust reports into
-// LLVM diagnostics. Everything else lives in Rust (`plugin/mod.rs`).
+// this file registers one module pass at each of the optimizer's extension points the
+// plugin uses (`sl1` early, `sl1-late` last; `opt -passes=` takes both names), each calling
+// one Rust entry, makes the `-sl1-*` options Rust declares, and turns what Rust reports into
+// LLVM diagnostics. Everything else lives in Rust: what each stage runs, and in which order
+// (`pipeline.rs`), and the plugin's part of it (`plugin/mod.rs`).
 
 #include "llvm-c/Types.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -76,20 +78,6 @@ struct Sl1Options {
         Out += V->ArgStr.drop_front(4).str() + "=" + V->getValue() + "\n";
     return Out;
   }
-
-  bool flag(StringRef Name) const {
-    for (const auto &F : Flags)
-      if (F->ArgStr.drop_front(4) == Name)
-        return *F;
-    return false;
-  }
-
-  std::string value(StringRef Name) const {
-    for (const auto &V : Values)
-      if (V->ArgStr.drop_front(4) == Name)
-        return V->getValue();
-    return "";
-  }
 };
 
 const Sl1Options &options() {
@@ -103,8 +91,7 @@ const Sl1Options &Sl1Registered = options();
 } // namespace
 
 extern "C" int sl1_run_on_module(LLVMModuleRef M, const char *Given);
-extern "C" int sl1_tune_late(LLVMModuleRef M, const char *ReportPath, int VectorLoads);
-extern "C" int sl1_avoid_ptxas_bugs(LLVMModuleRef M);
+extern "C" int sl1_run_late(LLVMModuleRef M, const char *Given);
 
 // Severity codes used by Rust (`plugin::Severity`).
 enum Sl1Severity { Sl1Error = 0, Sl1Warning = 1, Sl1Remark = 2, Sl1Missed = 3, Sl1Analysis = 4 };
@@ -184,21 +171,12 @@ struct Sl1Pass : PassInfoMixin<Sl1Pass> {
   static bool isRequired() { return true; }
 };
 
-// The device tuning that must come after LLVM's optimizer (see tuning/mod.rs).
-struct Sl1LateTuningPass : PassInfoMixin<Sl1LateTuningPass> {
+// The stage after LLVM's optimizer (`pipeline::run_late`): the late device rewrites and the
+// ptxas workaround.
+struct Sl1LatePass : PassInfoMixin<Sl1LatePass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    std::string Report = options().value("report");
-    int VectorLoads = !options().flag("no-vector-loads");
-    int Changed =
-        sl1_tune_late(wrap(&M), Report.empty() ? nullptr : Report.c_str(), VectorLoads);
-    return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
-  }
-};
-
-// The ptxas workarounds (see ptxas_bugs/mod.rs), in every build.
-struct Sl1PtxasBugsPass : PassInfoMixin<Sl1PtxasBugsPass> {
-  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    int Changed = sl1_avoid_ptxas_bugs(wrap(&M));
+    std::string Given = options().given();
+    int Changed = sl1_run_late(wrap(&M), Given.c_str());
     return Changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }
@@ -213,9 +191,7 @@ extern "C" void sl1_register_pass_builder_callbacks(PassBuilder *PB) {
       });
   PB->registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel SL1_LTO_PHASE) {
-        if (options().flag("device-tuning"))
-          MPM.addPass(Sl1LateTuningPass());
-        MPM.addPass(Sl1PtxasBugsPass());
+        MPM.addPass(Sl1LatePass());
       });
   PB->registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
@@ -223,12 +199,8 @@ extern "C" void sl1_register_pass_builder_callbacks(PassBuilder *PB) {
           MPM.addPass(Sl1Pass());
           return true;
         }
-        if (Name == "sl1-late-tuning") {
-          MPM.addPass(Sl1LateTuningPass());
-          return true;
-        }
-        if (Name == "sl1-ptxas-bugs") {
-          MPM.addPass(Sl1PtxasBugsPass());
+        if (Name == "sl1-late") {
+          MPM.addPass(Sl1LatePass());
           return true;
         }
         return false;

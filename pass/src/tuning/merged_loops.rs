@@ -74,7 +74,7 @@ const MAX_VALUES_FOLLOWED: usize = 256;
 /// 1.90 ms).
 const MAX_TESTS_BEFORE: u32 = 3;
 
-pub use sl1_core::report::tuning::{KeptLoop, MergedLoop, NO_MERGING_HINT};
+pub use sl1_core::report::rewrites::{KeptLoop, MergedLoop, NO_MERGING_HINT};
 
 /// What merging did in one kernel.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -1,6 +1,8 @@
-//! Device tuning: rewrites that are not S-L1 but make the GPU code clang
-//! emits closer to nvcc's. The driver turns them on (`-sl1-device-tuning`)
-//! with its other device options. Loops of kernels whose arguments may alias
+//! Device rewrites: rewrites that are not S-L1 but make the GPU code clang
+//! emits closer to nvcc's (`-sl1-device-tuning`, on by default), each
+//! counting what it changed (`Rewrite`). The late ones are the rows of
+//! `LATE_REWRITES`: a new one is a file here, a row there and its
+//! `Rewrite`. Loops of kernels whose arguments may alias
 //! get a copy behind run-time alias checks first, before the S-L1 transform
 //! (`alias_checks`). Switches become selects early, after the
 //! S-L1 transform (so the S-L1 analyses see the IR clang gave them) and
@@ -37,36 +39,84 @@ pub use vector_loads::vectorize_aligned_loads;
 pub use warp_atomics::aggregate_atomics;
 pub use widened_range_checks::widen_range_checks;
 
-pub use sl1_core::report::tuning::TuningReport;
+pub use sl1_core::report::rewrites::{Rewrite, RewriteCounts, RewriteReport};
 
-/// The rewrites made after LLVM's optimizer, before code generation:
-/// divisions frozen, range checks widened, sums narrowed, atomic adds to
-/// one address made once per warp, loads moved ahead of stores they cannot
-/// touch (which brings a loop's loads together), and with `vector_loads`
-/// unrolled loops given copies that read aligned 16 B pieces at once (in
-/// that order: none undoes another). Records in `report` how many of each.
-pub fn tune_late(
-    module: &inkwell::module::Module<'_>,
-    vector_loads: bool,
-    report: &mut TuningReport,
+use crate::options::Options;
+use inkwell::module::Module;
+
+/// A rewrite made after LLVM's optimizer, before code generation: one row
+/// of `LATE_REWRITES`.
+pub struct LateRewrite {
+    /// What it is called, and the key of its count in the report.
+    pub rewrite: Rewrite,
+    /// Whether `options` leave it on: all but those an option of their own
+    /// turns off (`-sl1-no-vector-loads`) run whenever the late rewrites do.
+    pub on: fn(&Options) -> bool,
+    /// Rewrites the module; returns how many places it changed.
+    pub run: fn(&Module<'_>) -> usize,
+}
+
+const ALWAYS: fn(&Options) -> bool = |_| true;
+
+/// The late rewrites, in the order they run: divisions frozen, byte vectors
+/// on 32-bit words, range checks widened, sums narrowed, atomic adds to one
+/// address made once per warp, loads moved ahead of stores they cannot
+/// touch (which brings a loop's loads together), and unrolled loops given
+/// copies that read aligned 16 B pieces at once (none undoes another).
+pub const LATE_REWRITES: &[LateRewrite] = &[
+    LateRewrite {
+        rewrite: Rewrite::FrozenDivisions,
+        on: ALWAYS,
+        run: freeze_divisions,
+    },
+    LateRewrite {
+        rewrite: Rewrite::ByteWords,
+        on: ALWAYS,
+        run: lower_byte_vectors,
+    },
+    LateRewrite {
+        rewrite: Rewrite::WidenedRangeChecks,
+        on: ALWAYS,
+        run: widen_range_checks,
+    },
+    LateRewrite {
+        rewrite: Rewrite::NarrowSums,
+        on: ALWAYS,
+        run: narrow_sums,
+    },
+    LateRewrite {
+        rewrite: Rewrite::WarpAtomics,
+        on: ALWAYS,
+        run: aggregate_atomics,
+    },
+    LateRewrite {
+        rewrite: Rewrite::LoadsFirst,
+        on: ALWAYS,
+        run: move_loads_first,
+    },
+    LateRewrite {
+        rewrite: Rewrite::VectorLoads,
+        on: |o| o.vector_loads,
+        run: vectorize_aligned_loads,
+    },
+];
+
+/// Runs `LATE_REWRITES` on `module`, each that `options` leave on, and
+/// records in `counts` how many places each changed (0 for those left
+/// off). Returns whether any changed the module.
+pub fn run_late_rewrites(
+    module: &Module<'_>,
+    options: &Options,
+    counts: &mut RewriteCounts,
 ) -> bool {
-    report.frozen_divisions = freeze_divisions(module);
-    report.byte_words = lower_byte_vectors(module);
-    report.widened_range_checks = widen_range_checks(module);
-    report.narrowed_sums = narrow_sums(module);
-    report.warp_atomics = aggregate_atomics(module);
-    report.loads_first = move_loads_first(module);
-    report.vector_loads = if vector_loads {
-        vectorize_aligned_loads(module)
-    } else {
-        0
-    };
-    report.frozen_divisions
-        + report.byte_words
-        + report.widened_range_checks
-        + report.narrowed_sums
-        + report.warp_atomics
-        + report.loads_first
-        + report.vector_loads
-        > 0
+    let mut changed = false;
+    for row in LATE_REWRITES {
+        counts[row.rewrite] = if (row.on)(options) {
+            (row.run)(module)
+        } else {
+            0
+        };
+        changed |= counts[row.rewrite] > 0;
+    }
+    changed
 }
