@@ -164,7 +164,7 @@ fn compile(
             message.trim()
         ),
     })?;
-    if let Some(rewrites) = report.device_tuning.as_mut() {
+    if let Some(rewrites) = report.device_rewrites.as_mut() {
         rewrites.counts.absorb(&late);
     }
     Ok(report)

@@ -87,9 +87,9 @@ pub fn merge(reports: Vec<Report>) -> Option<Report> {
         all.transformed |= r.transformed;
         all.bodies_restored |= r.bodies_restored;
         all.kernels.extend(r.kernels);
-        match (&mut all.device_tuning, r.device_tuning) {
+        match (&mut all.device_rewrites, r.device_rewrites) {
             (Some(a), Some(b)) => a.absorb(b),
-            (None, b) => all.device_tuning = b,
+            (None, b) => all.device_rewrites = b,
             (Some(_), None) => {}
         }
     }
@@ -108,7 +108,7 @@ pub fn empty_report(args: &BuildArgs, inputs: &[PathBuf]) -> Result<Report> {
         options: crate::build_ir::pass_options(args, Emit::Exe)?,
         transformed: false,
         bodies_restored: false,
-        device_tuning: None,
+        device_rewrites: None,
         kernels: Vec::new(),
     })
 }
@@ -137,7 +137,7 @@ mod tests {
             options: sl1_pass::Options::default(),
             transformed,
             bodies_restored: false,
-            device_tuning: None,
+            device_rewrites: None,
             kernels: (0..kernels)
                 .map(|k| {
                     serde_json::from_value(serde_json::json!({

@@ -627,22 +627,22 @@ fn device_rewrites_report_what_they_changed() {
         );
         read_report(&report)
     };
-    let tuned = build(&[]).device_tuning.expect("a tuning entry");
+    let tuned = build(&[]).device_rewrites.expect("a tuning entry");
     assert!(tuned.count(Rewrite::SwitchSelects) >= 1, "{tuned:?}");
     assert!(tuned.count(Rewrite::FrozenDivisions) >= 1, "{tuned:?}");
     // `matmul` reads its row a[row * n + k] in a loop clang unrolls by 4.
     assert!(tuned.count(Rewrite::VectorLoads) >= 1, "{tuned:?}");
     let kept = build(&["--no-vector-loads"])
-        .device_tuning
+        .device_rewrites
         .expect("a tuning entry");
     assert_eq!(kept.count(Rewrite::VectorLoads), 0, "{kept:?}");
     assert_eq!(
         kept.count(Rewrite::SwitchSelects),
         tuned.count(Rewrite::SwitchSelects)
     );
-    assert!(build(&["--no-sl1"]).device_tuning.is_some());
-    assert!(build(&["--no-device-rewrites"]).device_tuning.is_none());
-    assert!(build(&["--no-device-tuning"]).device_tuning.is_none());
+    assert!(build(&["--no-sl1"]).device_rewrites.is_some());
+    assert!(build(&["--no-device-rewrites"]).device_rewrites.is_none());
+    assert!(build(&["--no-device-tuning"]).device_rewrites.is_none());
     // The IR path does the same: the early rewrite before LLVM's pipeline,
     // the freeze after it.
     let report = dir.path().join("tuning.json");
@@ -653,7 +653,9 @@ fn device_rewrites_report_what_they_changed() {
             .arg("--report")
             .arg(&report),
     );
-    let tuned = read_report(&report).device_tuning.expect("a tuning entry");
+    let tuned = read_report(&report)
+        .device_rewrites
+        .expect("a tuning entry");
     assert_eq!(
         (
             tuned.count(Rewrite::SwitchSelects),
@@ -687,7 +689,7 @@ fn no_sl1_build_reports_transform_off() {
     assert!(report.kernels.iter().all(|k| !k.transform.applied));
     // What changed is the device rewrites' alone, which run with --no-sl1
     // too (upper's range check on a byte).
-    let tuning = report.device_tuning.expect("device rewrites on");
+    let tuning = report.device_rewrites.expect("device rewrites on");
     assert!(tuning.count(Rewrite::WidenedRangeChecks) > 0, "{tuning:?}");
     assert!(report.transformed);
 }

@@ -115,7 +115,7 @@ fn ir_without_a_target_cpu_is_tuned_for_the_arch_it_is_built_for() {
                 .arg(&report),
         );
         read_report(&report)
-            .device_tuning
+            .device_rewrites
             .unwrap()
             .count(Rewrite::WarpAtomics)
     };

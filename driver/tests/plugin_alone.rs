@@ -127,7 +127,7 @@ fn the_plugin_s_defaults_give_way_to_the_command_line() {
         &report,
         &["-mllvm", "-sl1-device-tuning=false"],
     ));
-    assert!(read_report(&report).device_tuning.is_none());
+    assert!(read_report(&report).device_rewrites.is_none());
     run_ok(&mut raw_clang("testdata/cu/upper.cu", &ptx, &report, &[]));
-    assert!(read_report(&report).device_tuning.is_some());
+    assert!(read_report(&report).device_rewrites.is_some());
 }

@@ -155,7 +155,7 @@ fn every_mode_computes_the_plain_bytes_on_the_cpu() {
 /// default build's report passes `made`.
 fn first_seeds_built_so(marker: &str, made: impl Fn(&RewriteReport) -> bool) -> Vec<u64> {
     first_seeds_compiled_so(marker, |c| {
-        c.report.device_tuning.as_ref().is_some_and(&made)
+        c.report.device_rewrites.as_ref().is_some_and(&made)
     })
 }
 

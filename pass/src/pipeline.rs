@@ -54,7 +54,7 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
         }
         kernels.push(kernel);
     }
-    let device_tuning = options.device_tuning.then(|| {
+    let device_rewrites = options.device_tuning.then(|| {
         let mut counts = tuning::RewriteCounts::default();
         counts[Rewrite::AliasChecks] = alias_checks.loops;
         counts[Rewrite::SwitchSelects] = tuning::select_switches(module);
@@ -73,12 +73,12 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
         source: module_source_name(module),
         target: ir::target_triple(module),
         options: options.clone(),
-        transformed: device_tuning
+        transformed: device_rewrites
             .as_ref()
             .is_some_and(|t| t.count(Rewrite::SwitchSelects) > 0 || !t.merged_loops.is_empty())
             || alias_checks.kernels > 0
             || kernels.iter().any(|k| k.transform.applied),
-        device_tuning,
+        device_rewrites,
         kernels,
         bodies_restored,
     })

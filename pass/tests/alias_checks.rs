@@ -163,7 +163,7 @@ fn a_sum_kept_in_memory_gets_a_checked_copy_where_it_stays_in_a_register() {
     // accesses are apart.
     assert_eq!(
         report
-            .device_tuning
+            .device_rewrites
             .as_ref()
             .unwrap()
             .count(Rewrite::AliasChecks),
@@ -189,7 +189,7 @@ fn without_the_checks_the_loop_stays_one() {
     let (report, _, text) = run(&tuned(false, true));
     assert_eq!(
         report
-            .device_tuning
+            .device_rewrites
             .as_ref()
             .unwrap()
             .count(Rewrite::AliasChecks),
@@ -309,7 +309,7 @@ fn a_stride_from_an_argument_is_bounded_not_assumed_one() {
     let (report, _, text) = run_text(MV_COLS, &tuned(true, false));
     assert_eq!(
         report
-            .device_tuning
+            .device_rewrites
             .as_ref()
             .unwrap()
             .count(Rewrite::AliasChecks),
@@ -358,7 +358,7 @@ fn a_loop_that_may_leave_on_a_loaded_value_keeps_no_checked_copy() {
     let (report, _, text) = run_text(EARLY_EXIT, &tuned(true, false));
     assert_eq!(
         report
-            .device_tuning
+            .device_rewrites
             .as_ref()
             .unwrap()
             .count(Rewrite::AliasChecks),
@@ -381,7 +381,7 @@ fn checks_are_found_without_value_names() {
     let (report, _, text) = run_nameless(MV_COLS, &tuned(true, false));
     assert_eq!(
         report
-            .device_tuning
+            .device_rewrites
             .as_ref()
             .unwrap()
             .count(Rewrite::AliasChecks),
@@ -391,7 +391,7 @@ fn checks_are_found_without_value_names() {
     let (report, _, text) = run_nameless(EARLY_EXIT, &tuned(true, false));
     assert_eq!(
         report
-            .device_tuning
+            .device_rewrites
             .as_ref()
             .unwrap()
             .count(Rewrite::AliasChecks),

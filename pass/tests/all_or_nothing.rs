@@ -93,7 +93,7 @@ fn a_failing_merge_is_undone_with_its_peels() {
         ..Options::default()
     };
     let normal = run_on_module(&plain, &tuned).unwrap();
-    let tuning = normal.device_tuning.unwrap();
+    let tuning = normal.device_rewrites.unwrap();
     assert!(
         tuning
             .merged_loops
@@ -112,7 +112,7 @@ fn a_failing_merge_is_undone_with_its_peels() {
     module.verify().unwrap();
     assert_eq!(text_of(&module, "pattern"), before);
     assert!(report.bodies_restored);
-    let tuning = report.device_tuning.as_ref().unwrap();
+    let tuning = report.device_rewrites.as_ref().unwrap();
     assert!(!tuning.merged_loops.iter().any(|m| m.kernel == "pattern"));
     assert!(
         tuning

@@ -24,7 +24,11 @@ fn tuning() -> Options {
 #[test]
 fn loops_whose_inner_trip_counts_depend_on_loads_merge() {
     let t = transform_case("merged_loops", &tuning());
-    let tuned = t.report.device_tuning.as_ref().expect("device tuning ran");
+    let tuned = t
+        .report
+        .device_rewrites
+        .as_ref()
+        .expect("device tuning ran");
     let merged: Vec<(&str, &str, Vec<&str>)> = tuned
         .merged_loops
         .iter()
@@ -130,7 +134,7 @@ fn merging_needs_device_tuning_and_can_be_turned_off() {
         assert!(!t.text("lines").contains("sl1.merged"));
         let merged = t
             .report
-            .device_tuning
+            .device_rewrites
             .as_ref()
             .map_or(0, |d| d.merged_loops.len());
         assert_eq!(merged, 0);
@@ -151,7 +155,7 @@ fn merged_kernel_counts_what_the_original_counts() {
         .create_module_from_ir(MemoryBuffer::create_from_file(&path).unwrap())
         .unwrap();
     let report = run_on_module(&module, &tuning()).unwrap();
-    assert_eq!(report.device_tuning.unwrap().merged_loops.len(), 5);
+    assert_eq!(report.device_rewrites.unwrap().merged_loops.len(), 5);
     let pattern_expected = checksum(&pattern_counts(text, chunk, threads));
     let merged = module.print_to_string().to_string();
 
@@ -204,7 +208,11 @@ fn searches_that_test_loaded_data_run_in_rounds() {
     // searched for the next line start while the warp's others waited in
     // the middle of theirs, 4.32 ms; in rounds 1.83 ms.
     let t = transform_case("merged_loops", &tuning());
-    let tuned = t.report.device_tuning.as_ref().expect("device tuning ran");
+    let tuned = t
+        .report
+        .device_rewrites
+        .as_ref()
+        .expect("device tuning ran");
     let rounds = |kernel: &str| {
         tuned
             .merged_loops

@@ -34,9 +34,14 @@ pub struct Report {
     /// cached analyses of the kernel no longer hold.
     #[serde(skip)]
     pub bodies_restored: bool,
-    /// What the device rewrites changed, when they ran (`Options::device_tuning`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub device_tuning: Option<rewrites::RewriteReport>,
+    /// What the device rewrites changed, when they ran (`Options::device_tuning`;
+    /// `device_tuning` in the JSON, as it has always been).
+    #[serde(
+        rename = "device_tuning",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub device_rewrites: Option<rewrites::RewriteReport>,
     pub kernels: Vec<KernelReport>,
 }
 
@@ -159,7 +164,7 @@ impl Report {
             })
         });
         let merge = || {
-            self.device_tuning.as_ref().and_then(|t| {
+            self.device_rewrites.as_ref().and_then(|t| {
                 t.kept_nested
                     .iter()
                     .find(|k| k.failed)
@@ -192,7 +197,7 @@ impl Report {
                 ", transform off"
             }
         );
-        if let Some(t) = &self.device_tuning {
+        if let Some(t) = &self.device_rewrites {
             let _ = writeln!(
                 out,
                 "  device tuning: {} loop(s) given a copy behind run-time alias checks, {} \
@@ -571,7 +576,7 @@ mod tests {
     fn failed_transforms_and_merges_are_internal_failures() {
         let mut report = Report::default();
         assert_eq!(report.internal_failure(), None);
-        report.device_tuning = Some(rewrites::RewriteReport {
+        report.device_rewrites = Some(rewrites::RewriteReport {
             kept_nested: vec![rewrites::KeptLoop {
                 kernel: "k".into(),
                 outer: "for.body".into(),
@@ -581,7 +586,7 @@ mod tests {
             ..Default::default()
         });
         assert_eq!(report.internal_failure(), None, "a loop kept by choice");
-        let tuning = report.device_tuning.as_mut().unwrap();
+        let tuning = report.device_rewrites.as_mut().unwrap();
         tuning.kept_nested[0].failed = true;
         tuning.kept_nested[0].reason = "merging failed: the verifier says so".into();
         assert_eq!(

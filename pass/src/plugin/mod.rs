@@ -173,7 +173,7 @@ pub(crate) fn run_late(view: &Module<'_>, diagnostics: Diagnostics, given: &str)
             let mut report: Report = serde_json::from_str(&text)
                 .map_err(|e| format!("report `{path}` is not valid: {e}"))?;
             report
-                .device_tuning
+                .device_rewrites
                 .get_or_insert_default()
                 .counts
                 .absorb(&counts);
