@@ -342,19 +342,20 @@ fn main() -> Result<()> {
         }
         if let Some(dir) = &args.exes {
             bar.set_message(format!("{}: executables", app.name()));
+            let against = ExesAgainst {
+                exes: dir,
+                ptx_dir: &ptx_dir,
+                build: &args.exes_against,
+                fit_carveout: !args.driver_carveout.contains(&args.exes_against),
+                reps: args.reps,
+                alloc: args.exes_alloc.into(),
+            };
             executables.extend(run_executables(
                 &gpu,
-                dir,
-                (
-                    &ptx_dir,
-                    &args.exes_against,
-                    !args.driver_carveout.contains(&args.exes_against),
-                ),
-                *app,
-                &case,
+                &against,
+                (*app, &case),
                 &measurements,
                 app_configs.first().copied(),
-                (args.reps, args.exes_alloc.into()),
             )?);
         }
     }
@@ -455,16 +456,31 @@ fn main() -> Result<()> {
 /// Runs `app`'s executables (`<dir>/<layout>/<app>`) at the configuration
 /// where the PTX of `build` was fastest in this run (else `fallback`),
 /// checks their outputs and compares their times with that PTX time.
+/// What `--exes` runs and the PTX build it times them against.
+struct ExesAgainst<'a> {
+    exes: &'a std::path::Path,
+    ptx_dir: &'a std::path::Path,
+    build: &'a str,
+    fit_carveout: bool,
+    reps: usize,
+    alloc: exe::Alloc,
+}
+
 fn run_executables(
     gpu: &Gpu,
-    dir: &std::path::Path,
-    (ptx_dir, build, fit_carveout): (&std::path::Path, &str, bool),
-    app: &dyn apps::App,
-    case: &apps::Case,
+    against: &ExesAgainst<'_>,
+    (app, case): (&dyn apps::App, &apps::Case),
     measurements: &[Measurement],
     fallback: Option<sl1_gpu::sweep::Config>,
-    (reps, alloc): (usize, exe::Alloc),
 ) -> Result<Vec<exe::ExeMeasurement>> {
+    let ExesAgainst {
+        exes: dir,
+        ptx_dir,
+        build,
+        fit_carveout,
+        reps,
+        alloc,
+    } = *against;
     let found = exe::executables(dir, app.name())?;
     let best = measurements
         .iter()
