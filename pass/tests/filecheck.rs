@@ -19,6 +19,17 @@
 //! the LLVM the pass was built against (`sl1_pass::LLVM_MAJOR`), when the
 //! case has such lines, in the order they stand in the file.
 //!
+//! The late stage: a run line with `--late` (which turns device tuning on)
+//! also runs `run_late`, the stage after LLVM's optimizer, on what
+//! `run_on_module` left (the harness runs no optimizer between them: a case
+//! is written in the shape the late rewrites meet). The device rewrites
+//! have a case each in `testdata/ll/device/<rewrite>.ll`, named as the
+//! rewrite's file in `pass/src/tuning/` (`device_case`), whose lines must
+//! hold and must fail where the run is made without that rewrite (its
+//! switch off, or its row of `LATE_REWRITES` left out: `without`). Only
+//! this harness reads that folder; the listings of `testdata/ll` elsewhere
+//! take its `.ll` files alone.
+//!
 //! To write lines from the output: `SL1_FILECHECK_KEEP=DIR` keeps each
 //! run's module as `DIR/<case>.<PREFIX>.ll`.
 
@@ -27,7 +38,8 @@ use std::process::Command;
 
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
-use sl1_pass::{run_on_module, Options};
+use sl1_pass::tuning::{Rewrite, RewriteCounts, LATE_REWRITES};
+use sl1_pass::{run_late, run_on_module, Options};
 
 /// LLVM 22's FileCheck (Debian: llvm-22-tools, which `ci/setup` installs).
 fn filecheck() -> PathBuf {
@@ -69,6 +81,9 @@ fn options_of(flags: &[&str]) -> Options {
             "--no-full-runs" => options.full_runs = false,
             "--no-warp-copies" => options.warp_copies = false,
             "--device-tuning" => options.device_tuning = true,
+            "--no-alias-checks" => options.alias_checks = false,
+            "--no-loop-merging" => options.loop_merging = false,
+            "--no-vector-loads" => options.vector_loads = false,
             // The driver's `--line-buffer launch`.
             "--launch-sized" => options.launch_sized = true,
             "--stats" => options.stats = true,
@@ -78,16 +93,37 @@ fn options_of(flags: &[&str]) -> Options {
     options
 }
 
-/// (prefixes, options) of each `; SL1-RUN:` line of a case: `PREFIX` or
+/// What one run makes of a case: the options, whether the late stage
+/// runs after `run_on_module` (`--late`), and a device rewrite it is made
+/// without (`without`: its switch off, or its row of `LATE_REWRITES` left
+/// out of the late stage).
+#[derive(Clone, Debug, PartialEq)]
+struct Run {
+    options: Options,
+    late: bool,
+    without: Option<Rewrite>,
+}
+
+/// (prefixes, run) of each `; SL1-RUN:` line of a case: `PREFIX` or
 /// `PREFIX,SHARED,...` (FileCheck's `--check-prefixes`: lines of a prefix
-/// that several runs share need be written once).
-fn runs_of(text: &str) -> Vec<(String, Options)> {
+/// that several runs share need be written once); `--late` adds the late
+/// stage, with device tuning on.
+fn runs_of(text: &str) -> Vec<(String, Run)> {
     text.lines()
         .filter_map(|l| l.strip_prefix("; SL1-RUN:"))
         .map(|run| {
             let words: Vec<&str> = run.split_whitespace().collect();
             let (prefix, flags) = words.split_first().expect("SL1-RUN: PREFIX [options]");
-            (prefix.to_string(), options_of(flags))
+            let late = flags.contains(&"--late");
+            let flags: Vec<&str> = flags.iter().copied().filter(|f| *f != "--late").collect();
+            let mut options = options_of(&flags);
+            options.device_tuning |= late;
+            let run = Run {
+                options,
+                late,
+                without: None,
+            };
+            (prefix.to_string(), run)
         })
         .collect()
 }
@@ -113,16 +149,34 @@ fn prefixes_of(text: &str, prefixes: &str, major: u32) -> String {
     all.join(",")
 }
 
-/// Runs the pass on `case` under `options` and FileCheck with `prefix`
-/// (and its lines for this LLVM, `prefixes_of`) on what it leaves; the
-/// failure message is FileCheck's.
-fn check(case: &Path, prefix: &str, options: &Options) -> Result<(), String> {
+/// Runs the pass on `case` as `run` says and FileCheck with `prefix` (and
+/// its lines for this LLVM, `prefixes_of`) on what it leaves; the failure
+/// message is FileCheck's.
+fn check(case: &Path, prefix: &str, run: &Run) -> Result<(), String> {
     let context = Context::create();
     let module = context
         .create_module_from_ir(MemoryBuffer::create_from_file(case).unwrap())
         .unwrap();
+    let options = &run.options;
     run_on_module(&module, options).unwrap();
     module.verify().unwrap();
+    if run.late {
+        match run.without {
+            // `run_late`'s rewrites but one, in its order (then the module
+            // verified; the ptxas workaround changes no case's checked lines).
+            Some(skip) if LATE_REWRITES.iter().any(|row| row.rewrite == skip) => {
+                for row in LATE_REWRITES {
+                    if row.rewrite != skip && (row.on)(options) {
+                        (row.run)(&module);
+                    }
+                }
+                module.verify().unwrap();
+            }
+            _ => {
+                run_late(&module, options, &mut RewriteCounts::default()).unwrap();
+            }
+        }
+    }
     let dir = tempfile::tempdir().unwrap();
     let output = dir.path().join("out.ll");
     // The module's name is the case's path, which may hold any word (a
@@ -137,7 +191,10 @@ fn check(case: &Path, prefix: &str, options: &Options) -> Result<(), String> {
     std::fs::write(&output, text).unwrap();
     // To write CHECK lines from: SL1_FILECHECK_KEEP=DIR keeps each output.
     if let Some(keep) = std::env::var_os("SL1_FILECHECK_KEEP") {
-        let name = case.file_stem().unwrap().to_string_lossy();
+        let mut name = case.file_stem().unwrap().to_string_lossy().into_owned();
+        if let Some(r) = run.without {
+            name += &format!(".without-{}", device_case(r));
+        }
         std::fs::copy(
             &output,
             Path::new(&keep).join(format!("{name}.{}.ll", prefix.replace(',', "+"))),
@@ -178,8 +235,11 @@ fn paper() -> Options {
     ])
 }
 
-fn cases() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/ll");
+/// The `.ll` files of `testdata/<dir>` (not those of its folders).
+fn cases_in(dir: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../testdata")
+        .join(dir);
     let mut cases: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -191,7 +251,7 @@ fn cases() -> Vec<PathBuf> {
 
 #[test]
 fn check_lines_of_the_ll_cases_hold() {
-    let cases = cases();
+    let cases = cases_in("ll");
     assert!(cases.len() >= 30, "testdata/ll lost its cases: {cases:?}");
     let mut failures = Vec::new();
     for case in &cases {
@@ -199,25 +259,127 @@ fn check_lines_of_the_ll_cases_hold() {
         let runs = runs_of(&text);
         // Every case checks what the default and the paper's options leave.
         for (what, options) in [("default", Options::default()), ("paper", paper())] {
-            if !runs.iter().any(|(_, o)| *o == options) {
+            if !runs.iter().any(|(_, run)| run.options == options) {
                 failures.push(format!(
                     "{}: no SL1-RUN line with the {what} options",
                     case.display()
                 ));
             }
         }
-        for (prefix, options) in runs {
-            let major = sl1_pass::LLVM_MAJOR;
-            if let Some(p) = prefix
-                .split(',')
-                .find(|p| !has_lines(&text, p) && !has_lines(&text, &format!("LLVM{major}-{p}")))
-            {
-                failures.push(format!("{}: no {p} lines for LLVM {major}", case.display()));
+        check_runs(case, &text, &mut failures);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Checks each run of `case` (whose text is `text`), adding what fails to
+/// `failures`.
+fn check_runs(case: &Path, text: &str, failures: &mut Vec<String>) {
+    for (prefix, run) in runs_of(text) {
+        let major = sl1_pass::LLVM_MAJOR;
+        if let Some(p) = prefix
+            .split(',')
+            .find(|p| !has_lines(text, p) && !has_lines(text, &format!("LLVM{major}-{p}")))
+        {
+            failures.push(format!("{}: no {p} lines for LLVM {major}", case.display()));
+            continue;
+        }
+        if let Err(e) = check(case, &prefix, &run) {
+            failures.push(e);
+        }
+    }
+}
+
+/// The case of a device rewrite in `testdata/ll/device`: the name of its
+/// file in `pass/src/tuning/` (a new rewrite needs a case to compile).
+fn device_case(rewrite: Rewrite) -> &'static str {
+    match rewrite {
+        Rewrite::AliasChecks => "alias_checks",
+        Rewrite::SwitchSelects => "switch_selects",
+        Rewrite::FrozenDivisions => "frozen_divisions",
+        Rewrite::ByteWords => "byte_words",
+        Rewrite::WidenedRangeChecks => "widened_range_checks",
+        Rewrite::NarrowSums => "narrow_sums",
+        Rewrite::WarpAtomics => "warp_atomics",
+        Rewrite::LoadsFirst => "loads_first",
+        Rewrite::VectorLoads => "vector_loads",
+    }
+}
+
+/// `run` made without `rewrite` (its switch off, or its row of
+/// `LATE_REWRITES` left out), or `None` where `run` makes no such rewrite
+/// (device tuning, its switch or the late stage off).
+fn without(rewrite: Rewrite, run: &Run) -> Option<Run> {
+    let options = &run.options;
+    if !options.device_tuning {
+        return None;
+    }
+    let mut off = Run {
+        without: Some(rewrite),
+        ..run.clone()
+    };
+    match rewrite {
+        Rewrite::AliasChecks if options.alias_checks => off.options.alias_checks = false,
+        // Made with device tuning, which has no switch of its own.
+        Rewrite::SwitchSelects => off.options.device_tuning = false,
+        _ => {
+            let row = LATE_REWRITES.iter().find(|row| row.rewrite == rewrite)?;
+            if !run.late || !(row.on)(options) {
+                return None;
+            }
+        }
+    }
+    Some(off)
+}
+
+#[test]
+fn check_lines_of_the_device_cases_hold() {
+    let cases = cases_in("ll/device");
+    let named: Vec<PathBuf> = Rewrite::ALL
+        .into_iter()
+        .map(|r| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(format!("../testdata/ll/device/{}.ll", device_case(r)))
+        })
+        .collect();
+    for case in &named {
+        assert!(cases.contains(case), "no device case {}", case.display());
+    }
+    let mut failures = Vec::new();
+    for case in &cases {
+        let text = std::fs::read_to_string(case).unwrap();
+        if !runs_of(&text)
+            .iter()
+            .any(|(_, run)| run.options.device_tuning)
+        {
+            failures.push(format!("{}: no run with device tuning", case.display()));
+        }
+        check_runs(case, &text, &mut failures);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn device_cases_fail_without_their_rewrite() {
+    let mut failures = Vec::new();
+    for rewrite in Rewrite::ALL {
+        let case = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("../testdata/ll/device/{}.ll", device_case(rewrite)));
+        let text = std::fs::read_to_string(&case).unwrap();
+        let mut made = 0;
+        for (prefix, run) in runs_of(&text) {
+            let Some(off) = without(rewrite, &run) else {
                 continue;
+            };
+            made += 1;
+            if check(&case, &prefix, &off).is_ok() {
+                failures.push(format!(
+                    "{}: the {prefix} lines hold without {rewrite:?}",
+                    case.display()
+                ));
             }
-            if let Err(e) = check(case, &prefix, &options) {
-                failures.push(e);
-            }
+        }
+        if made == 0 {
+            failures.push(format!("{}: no run makes {rewrite:?}", case.display()));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -236,17 +398,30 @@ fn a_check_line_that_does_not_hold_fails() {
         .collect::<Vec<_>>()
         .join("\n");
     std::fs::write(&case, format!("{text}\n; CHECK: sl1.no.such.block:\n")).unwrap();
-    let err = check(&case, "CHECK", &Options::default()).unwrap_err();
+    let run = Run {
+        options: Options::default(),
+        late: false,
+        without: None,
+    };
+    let err = check(&case, "CHECK", &run).unwrap_err();
     assert!(err.contains("sl1.no.such.block"), "{err}");
 }
 
 #[test]
 fn run_lines_name_a_prefix_and_the_driver_flags() {
-    let runs = runs_of("; SL1-RUN: CHECK\n; SL1-RUN: PAPER --line-size=16 --cache-read-only\n");
-    assert_eq!(runs.len(), 2);
+    let runs = runs_of(
+        "; SL1-RUN: CHECK\n; SL1-RUN: PAPER --line-size=16 --cache-read-only\n\
+         ; SL1-RUN: TUNED --late --no-vector-loads\n",
+    );
+    assert_eq!(runs.len(), 3);
     assert_eq!(runs[0].0, "CHECK");
     assert_eq!(runs[1].0, "PAPER");
-    assert!(runs[1].1.cache_read_only && runs[1].1.max_line_size == 16);
+    let paper = &runs[1].1.options;
+    assert!(paper.cache_read_only && paper.max_line_size == 16);
+    assert!(!runs[0].1.late && !runs[1].1.late);
+    // `--late` turns device tuning on.
+    let tuned = &runs[2].1;
+    assert!(tuned.late && tuned.options.device_tuning && !tuned.options.vector_loads);
 }
 
 #[test]

@@ -1,0 +1,69 @@
+; Run-time alias checks (pass/src/tuning/alias_checks.rs), made by the
+; stage before LLVM's optimizer with device tuning: the loop of a kernel
+; whose pointer arguments may alias gets a copy entered when a check finds
+; the ranges it touches apart (LLVM's loop versioning, whose copy's accesses
+; get scopes of the `LVerDomain`); the S-L1 transform then runs on both
+; copies. A kernel whose arguments are `noalias` gets no check.
+;
+; SL1-RUN: TUNED --device-tuning
+; SL1-RUN: OFF --device-tuning --no-alias-checks
+;
+; TUNED-LABEL: define ptx_kernel void @copy_rows(
+; TUNED: loop.lver.check:
+; TUNED: %bound0 = icmp ult ptr
+; TUNED: %bound1 = icmp ult ptr
+; TUNED-NEXT: %found.conflict = and i1 %bound0, %bound1
+; TUNED-NEXT: br i1 %found.conflict,
+; TUNED: loop.lver.orig:
+; TUNED-LABEL: define ptx_kernel void @restrict_rows(
+; TUNED-NOT: lver
+; TUNED: !"LVerDomain"
+;
+; OFF-NOT: lver
+; OFF-NOT: LVerDomain
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+define ptx_kernel void @copy_rows(ptr %in, ptr %out, i64 %cols) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %tid to i64
+  %row = mul i64 %i, %cols
+  %has = icmp ne i64 %cols, 0
+  br i1 %has, label %loop, label %exit
+loop:
+  %j = phi i64 [ 0, %entry ], [ %jn, %loop ]
+  %k = add i64 %row, %j
+  %ip = getelementptr inbounds i32, ptr %in, i64 %k
+  %v = load i32, ptr %ip, align 4
+  %op = getelementptr inbounds i32, ptr %out, i64 %k
+  store i32 %v, ptr %op, align 4
+  %jn = add nuw i64 %j, 1
+  %done = icmp eq i64 %jn, %cols
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+
+define ptx_kernel void @restrict_rows(ptr noalias %in, ptr noalias %out, i64 %cols) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %tid to i64
+  %row = mul i64 %i, %cols
+  %has = icmp ne i64 %cols, 0
+  br i1 %has, label %loop, label %exit
+loop:
+  %j = phi i64 [ 0, %entry ], [ %jn, %loop ]
+  %k = add i64 %row, %j
+  %ip = getelementptr inbounds i32, ptr %in, i64 %k
+  %v = load i32, ptr %ip, align 4
+  %op = getelementptr inbounds i32, ptr %out, i64 %k
+  store i32 %v, ptr %op, align 4
+  %jn = add nuw i64 %j, 1
+  %done = icmp eq i64 %jn, %cols
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
