@@ -152,18 +152,8 @@ fn compile(
     // The plugin's late stage: the late device rewrites, the ptxas
     // workaround.
     let mut late = sl1_pass::tuning::RewriteCounts::default();
-    sl1_pass::run_late(module, &options, &mut late).map_err(|e| match e {
-        sl1_pass::LateError::Rewrites(message) => anyhow::anyhow!(
-            "{name}: the tuned module fails the LLVM verifier (a bug in S-L1's device \
-             tuning; --no-device-tuning builds it without): {}",
-            message.trim()
-        ),
-        sl1_pass::LateError::PtxasWorkaround(message) => anyhow::anyhow!(
-            "{name}: the module fails the LLVM verifier after S-L1's ptxas workaround (a bug \
-             in S-L1): {}",
-            message.trim()
-        ),
-    })?;
+    sl1_pass::run_late(module, &options, &mut late)
+        .map_err(|e| anyhow::anyhow!("{name}: {}", e.message("--no-device-tuning")))?;
     if let Some(rewrites) = report.device_rewrites.as_mut() {
         rewrites.counts.absorb(&late);
     }

@@ -94,6 +94,25 @@ pub enum LateError {
     PtxasWorkaround(String),
 }
 
+impl LateError {
+    /// The message a front end gives, with how its users build without
+    /// the device rewrites (`rewrites_off`: the flag, in its spelling).
+    pub fn message(&self, rewrites_off: &str) -> String {
+        match self {
+            LateError::Rewrites(message) => format!(
+                "the tuned module fails the LLVM verifier (a bug in S-L1's device rewrites; \
+                 {rewrites_off} builds without them): {}",
+                message.trim()
+            ),
+            LateError::PtxasWorkaround(message) => format!(
+                "the module fails the LLVM verifier after S-L1's ptxas workaround (a bug in \
+                 S-L1): {}",
+                message.trim()
+            ),
+        }
+    }
+}
+
 /// The stage after LLVM's optimizer, before code generation, on a device
 /// module: with `options.device_tuning` the late device rewrites
 /// (`tuning::LATE_REWRITES`, their counts added to `counts`), then in every

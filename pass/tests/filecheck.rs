@@ -289,6 +289,12 @@ fn check_runs(case: &Path, text: &str, failures: &mut Vec<String>) {
     }
 }
 
+/// The path of `rewrite`'s case (`device_case`).
+fn device_case_path(rewrite: Rewrite) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../testdata/ll/device/{}.ll", device_case(rewrite)))
+}
+
 /// The case of a device rewrite in `testdata/ll/device`: the name of its
 /// file in `pass/src/tuning/` (a new rewrite needs a case to compile).
 fn device_case(rewrite: Rewrite) -> &'static str {
@@ -334,13 +340,7 @@ fn without(rewrite: Rewrite, run: &Run) -> Option<Run> {
 #[test]
 fn check_lines_of_the_device_cases_hold() {
     let cases = cases_in("ll/device");
-    let named: Vec<PathBuf> = Rewrite::ALL
-        .into_iter()
-        .map(|r| {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join(format!("../testdata/ll/device/{}.ll", device_case(r)))
-        })
-        .collect();
+    let named: Vec<PathBuf> = Rewrite::ALL.into_iter().map(device_case_path).collect();
     for case in &named {
         assert!(cases.contains(case), "no device case {}", case.display());
     }
@@ -362,8 +362,7 @@ fn check_lines_of_the_device_cases_hold() {
 fn device_cases_fail_without_their_rewrite() {
     let mut failures = Vec::new();
     for rewrite in Rewrite::ALL {
-        let case = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(format!("../testdata/ll/device/{}.ll", device_case(rewrite)));
+        let case = device_case_path(rewrite);
         let text = std::fs::read_to_string(&case).unwrap();
         let mut made = 0;
         for (prefix, run) in runs_of(&text) {

@@ -15,7 +15,6 @@ use inkwell::module::Module;
 use crate::llvm::diagnostics::{Diagnostics, Severity};
 
 use crate::panic::panic_message;
-use crate::pipeline::LateError;
 use crate::report::{Finding, Report};
 use sl1_core::option_list::{Hint, PluginSettings, DEVICE_LLVM_OPTIONS};
 
@@ -155,18 +154,8 @@ pub(crate) fn run_late(view: &Module<'_>, diagnostics: Diagnostics, given: &str)
         }
         let settings = PluginSettings::parse(given).map_err(|e| e.to_string())?;
         let mut counts = crate::tuning::RewriteCounts::default();
-        let changed = crate::pipeline::run_late(view, &settings.options, &mut counts).map_err(
-            |e| match e {
-                LateError::Rewrites(message) => format!(
-                    "the tuned module fails the LLVM verifier (a bug in S-L1's device \
-                     tuning; leaving out -mllvm -sl1-device-tuning avoids it): {message}"
-                ),
-                LateError::PtxasWorkaround(message) => format!(
-                    "the module fails the LLVM verifier after S-L1's ptxas workaround (a bug \
-                     in S-L1): {message}"
-                ),
-            },
-        )?;
+        let changed = crate::pipeline::run_late(view, &settings.options, &mut counts)
+            .map_err(|e| e.message("-mllvm -sl1-device-tuning=false"))?;
         if let (true, Some(path)) = (settings.options.device_tuning, &settings.report) {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| format!("cannot read report `{path}`: {e}"))?;
