@@ -1,9 +1,10 @@
 //! The plugin from the README's raw clang line decides and compiles as
 //! `sl1-driver build` does: the same defaults (device tuning and its LLVM
-//! options, no jump tables), so the same PTX and the same decisions. Only
-//! the names in the report differ: clang drops value names before any pass
-//! plugin is loaded unless given `-fno-discard-value-names` (which the
-//! driver gives).
+//! options, no jump tables), so the same PTX, the same decisions and the
+//! same argument names. Clang drops value names before any pass plugin is
+//! loaded unless given `-fno-discard-value-names` (which the driver gives);
+//! the plugin then reads the arguments' names from the kernel's source, and
+//! only blocks keep numbers (`bb2` for `for.body`).
 
 mod common;
 
@@ -44,6 +45,22 @@ fn decisions(report: &Path) -> Vec<(String, bool, Vec<String>, String)> {
                 kinds,
                 format!("{:?}", k.transform.launch_bytes),
             )
+        })
+        .collect()
+}
+
+/// Each kernel's name and the names of its data structures (arguments).
+fn argument_names(report: &Path) -> Vec<(String, Vec<String>)> {
+    read_report(report)
+        .kernels
+        .iter()
+        .map(|k| {
+            let names = k
+                .data_structures
+                .iter()
+                .map(|d| d.argument.clone())
+                .collect();
+            (k.name.clone(), names)
         })
         .collect()
 }
@@ -102,6 +119,11 @@ fn the_plugin_alone_builds_what_the_driver_builds() {
             decisions(&raw_report),
             decisions(&driver_report),
             "{source}"
+        );
+        assert_eq!(
+            argument_names(&raw_report),
+            argument_names(&driver_report),
+            "{source}: the raw clang line's report names the arguments otherwise"
         );
     }
 }

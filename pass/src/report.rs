@@ -4,15 +4,11 @@
 use std::collections::BTreeSet;
 
 use crate::analysis::accesses::Base;
+use crate::analysis::source_names::demangle;
 use crate::analysis::sync::SyncKind;
 use crate::analysis::KernelAnalysis;
 
 pub use sl1_core::report::*;
-
-fn demangle(name: &str) -> Option<String> {
-    let symbol = cpp_demangle::Symbol::new(name).ok()?;
-    symbol.demangle().ok()
-}
 
 /// Summarises the analysis of one kernel.
 pub fn kernel_report(k: &KernelAnalysis<'_>) -> KernelReport {

@@ -9,6 +9,7 @@ pub mod lone_lane;
 pub mod loops;
 pub mod reuse;
 pub mod scopes;
+pub mod source_names;
 pub mod stride;
 pub mod sync;
 
@@ -66,8 +67,21 @@ pub fn analyse_kernel<'m>(module: &'m Module<'_>, kernel: FunctionValue<'_>) -> 
     let accesses = collect_accesses(function, &blocks);
     let sync_points = collect_sync_points(&blocks);
 
-    let data_structures = function
-        .params()
+    let params = function.params();
+    // Names clang discarded, read from the source when it can be found.
+    let source_names = params
+        .iter()
+        .any(|p| p.pointer_address_space().is_some() && p.name().is_empty())
+        .then(|| {
+            let symbol = function.name();
+            let kernel =
+                source_names::base_name(&symbol, source_names::demangle(&symbol).as_deref());
+            let path = module.get_source_file_name().to_string_lossy().into_owned();
+            source_names::parameter_names(std::path::Path::new(&path), &kernel, params.len())
+        })
+        .flatten()
+        .unwrap_or_default();
+    let data_structures = params
         .into_iter()
         .enumerate()
         .filter(|(_, p)| p.pointer_address_space().is_some())
@@ -88,15 +102,14 @@ pub fn analyse_kernel<'m>(module: &'m Module<'_>, kernel: FunctionValue<'_>) -> 
             } else {
                 Mode::Unused
             };
-            let name = param.name();
+            let name = Some(param.name())
+                .filter(|n| !n.is_empty())
+                .or_else(|| source_names.get(arg_index as usize).cloned().flatten())
+                .unwrap_or_else(|| format!("arg{arg_index}"));
             DataStructure {
                 id: id as u32,
                 arg_index,
-                name: if name.is_empty() {
-                    format!("arg{arg_index}")
-                } else {
-                    name
-                },
+                name,
                 restrict: function.param_has_attribute(arg_index, "noalias"),
                 mode,
             }
