@@ -543,6 +543,7 @@ impl PluginSettings {
             dynamic_shared: given.number("dynamic-shared")?,
             launch_sized: on("launch-sized")?,
             gpu_profile: None,
+            memory_rates: defaults.memory_rates.clone(),
             fail_kernel_for_testing: None,
         };
         if let Some(path) = given.get("gpu-profile").filter(|p| !p.is_empty()) {

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
+use crate::rates::MemoryRates;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options {
@@ -144,6 +145,10 @@ pub struct Options {
     /// The GPU profile the line sizes and budget came from, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu_profile: Option<String>,
+    /// The L2 and device-memory bandwidths the gain bound compares: the
+    /// GPU profile's when it measured them, else the H100's.
+    #[serde(default)]
+    pub memory_rates: MemoryRates,
     /// Tests only: fail (panic) after transforming this kernel, and after
     /// merging its loops, to check that the kernel is then left exactly as
     /// it was.
@@ -210,6 +215,7 @@ impl Default for Options {
             dynamic_shared: None,
             launch_sized: false,
             gpu_profile: None,
+            memory_rates: MemoryRates::default(),
             fail_kernel_for_testing: None,
         }
     }

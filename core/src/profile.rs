@@ -1,6 +1,6 @@
 //! The part of a GPU profile (the JSON file `sl1-driver probe` writes) that
-//! the pass reads: the line sizes and the shared-memory budget derived from
-//! what the probe measured. Unknown fields (the measurements themselves) are
+//! the pass reads: the line sizes, the shared-memory budget and the memory
+//! rates derived from what the probe measured. Unknown fields (the measurements themselves) are
 //! ignored, so the file can grow without breaking older passes.
 
 use std::path::Path;
@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::options::Options;
+use crate::rates::MemoryRates;
 
 /// S-L1's parameters as a probe derived them (`sl1` in the profile).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -19,11 +20,29 @@ pub struct ProfileParameters {
     pub max_line_size: u32,
     /// Shared memory the line buffer of a block may take, bytes.
     pub shared_budget_bytes: u64,
+    /// The L2's bandwidth, one thread per sector, GB/s (profiles written
+    /// before 2026-11-29 have none; the pass then keeps its own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l2_gb_per_s: Option<u32>,
+    /// Device memory's bandwidth, one thread per sector, GB/s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_gb_per_s: Option<u32>,
+    /// The GPU measured (the profile's `device.name`).
+    #[serde(skip)]
+    pub gpu: Option<String>,
 }
 
 #[derive(Deserialize)]
 struct ProfileFile {
     sl1: ProfileParameters,
+    #[serde(default)]
+    device: Option<ProfileDevice>,
+}
+
+#[derive(Deserialize)]
+struct ProfileDevice {
+    #[serde(default)]
+    name: Option<String>,
 }
 
 /// Reads the S-L1 parameters of the profile at `path`.
@@ -38,7 +57,9 @@ pub fn read_profile(path: &Path) -> Result<ProfileParameters, Error> {
             "{e} (expected the JSON file `sl1-driver probe` writes, with an `sl1` section)"
         ))
     })?;
-    Ok(file.sl1)
+    let mut parameters = file.sl1;
+    parameters.gpu = file.device.and_then(|d| d.name);
+    Ok(parameters)
 }
 
 /// Which options the user set explicitly, and so keeps over a profile's.
@@ -60,6 +81,17 @@ impl Options {
         }
         if !given.shared_budget {
             self.shared_budget = profile.shared_budget_bytes;
+        }
+        if let (Some(l2), Some(device)) = (profile.l2_gb_per_s, profile.device_gb_per_s) {
+            self.memory_rates = MemoryRates {
+                l2_gb_per_s: l2,
+                device_gb_per_s: device,
+                from: format!(
+                    "{} (GPU profile {})",
+                    profile.gpu.as_deref().unwrap_or("the GPU"),
+                    path.display()
+                ),
+            };
         }
         self.gpu_profile = Some(path.display().to_string());
     }
@@ -87,7 +119,10 @@ mod tests {
             ProfileParameters {
                 line_size: 8,
                 max_line_size: 16,
-                shared_budget_bytes: 16384
+                shared_budget_bytes: 16384,
+                l2_gb_per_s: None,
+                device_gb_per_s: None,
+                gpu: Some("X".into()),
             }
         );
     }
@@ -108,6 +143,9 @@ mod tests {
             line_size: 8,
             max_line_size: 64,
             shared_budget_bytes: 20000,
+            l2_gb_per_s: None,
+            device_gb_per_s: None,
+            gpu: None,
         };
         let path = Path::new("gpu.json");
         let mut all = Options::default();
@@ -131,6 +169,41 @@ mod tests {
             (kept.line_size, kept.max_line_size, kept.shared_budget),
             (d.line_size, d.max_line_size, d.shared_budget)
         );
+    }
+
+    #[test]
+    fn a_profile_s_measured_rates_replace_the_h100_s() {
+        let file = write(
+            r#"{"device": {"name": "NVIDIA H200"}, "sl1": {"line_size": 16, "max_line_size": 32,
+               "shared_budget_bytes": 49152, "l2_gb_per_s": 7500, "device_gb_per_s": 4100}}"#,
+        );
+        let mut o = Options::default();
+        assert_eq!(o.memory_rates, crate::rates::h100());
+        o.apply_profile(
+            file.path(),
+            &read_profile(file.path()).unwrap(),
+            Given::default(),
+        );
+        assert_eq!(
+            (o.memory_rates.l2_gb_per_s, o.memory_rates.device_gb_per_s),
+            (7500, 4100)
+        );
+        assert!(
+            o.memory_rates.from.contains("NVIDIA H200"),
+            "{}",
+            o.memory_rates.from
+        );
+        // A profile without rates (written before they were measured) keeps the H100's.
+        let old = write(
+            r#"{"sl1": {"line_size": 8, "max_line_size": 16, "shared_budget_bytes": 16384}}"#,
+        );
+        let mut kept = Options::default();
+        kept.apply_profile(
+            old.path(),
+            &read_profile(old.path()).unwrap(),
+            Given::default(),
+        );
+        assert_eq!(kept.memory_rates, crate::rates::h100());
     }
 
     #[test]

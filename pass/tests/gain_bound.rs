@@ -94,3 +94,26 @@ fn monitored_loops_are_not_bounded() {
     assert!(t.kernel("int4_words").applied);
     assert!(t.kernel("int4_vectors").applied);
 }
+
+#[test]
+fn the_bound_takes_the_gpu_s_rates() {
+    // Device memory nearly as fast as the L2 (a profile's figures): the
+    // sector a 16 B access brings is then twice the time of its bytes, and
+    // the split int4 stream pays; the report says which rates decided.
+    let close = Options {
+        memory_rates: sl1_core::rates::MemoryRates {
+            l2_gb_per_s: 4000,
+            device_gb_per_s: 3900,
+            from: "a test GPU".into(),
+        },
+        ..Options::default()
+    };
+    let t = transform_case("wide_streams", &close);
+    assert!(t.kernel("int4_words").applied);
+    for (argument, decision) in decisions(&t, "int4_words") {
+        let gain = gain(&decision).unwrap_or_default();
+        assert!((gain - 1.95).abs() < 0.01, "{argument}: {decision:?}");
+    }
+    let rates = serde_json::to_string(&t.report.options.memory_rates).unwrap();
+    assert!(rates.contains("a test GPU"), "{rates}");
+}

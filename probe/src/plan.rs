@@ -108,7 +108,8 @@ impl Plan {
         } else {
             vec![32, 64, 128, 256, 512, 768, 1024]
         };
-        let coalescing = if quick { vec![4] } else { vec![1, 2, 4, 8] };
+        // One thread per sector (1-way) in both: the rates S-L1's gain bound takes.
+        let coalescing = if quick { vec![1] } else { vec![1, 2, 4, 8] };
         let sweep = |target, working_set_bytes, iterations| ThroughputSweep {
             target,
             working_set_bytes,

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::data::{ChasePath, DeviceInfo, ProbeData};
+use super::data::{ChasePath, DeviceInfo, ProbeData, ThroughputTarget};
 use super::infer::Inferred;
 
 // The line sizes the pass supports and the static shared memory a block
@@ -23,6 +23,13 @@ pub struct Sl1Parameters {
     pub line_size: u32,
     pub max_line_size: u32,
     pub shared_budget_bytes: u64,
+    /// The L2's and device memory's bandwidth, GB/s, at the fewest threads
+    /// per sector measured (one, a thrashing L1's case): the gain bound's
+    /// rates. None where the probe measured no throughput.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l2_gb_per_s: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_gb_per_s: Option<u32>,
     /// How each value follows from the measurements, for people.
     pub why: Vec<String>,
 }
@@ -97,10 +104,27 @@ pub fn derive(device: &DeviceInfo, inferred: &Inferred) -> Sl1Parameters {
         "shared-memory budget {shared_budget_bytes} B: the static shared memory a block may use \
          ({per_block} B reported, at most {STATIC_SHARED_LIMIT} B)"
     ));
+    let rate = |target: ThroughputTarget| {
+        let t = inferred
+            .throughput
+            .iter()
+            .filter(|t| t.target == target)
+            .min_by_key(|t| t.coalescing)?;
+        Some((t.peak_gbps.round() as u32, t.coalescing))
+    };
+    let (l2, device) = (rate(ThroughputTarget::L2), rate(ThroughputTarget::Dram));
+    if let (Some((l2, l2_way)), Some((device, device_way))) = (l2, device) {
+        why.push(format!(
+            "memory rates L2 {l2} GB/s ({l2_way} thread(s) per sector) and device memory \
+             {device} GB/s ({device_way}): the peaks the gain bound compares"
+        ));
+    }
     Sl1Parameters {
         line_size,
         max_line_size,
         shared_budget_bytes,
+        l2_gb_per_s: l2.map(|r| r.0),
+        device_gb_per_s: device.map(|r| r.0),
         why,
     }
 }
@@ -130,5 +154,33 @@ mod tests {
         assert_eq!(nearest_line_size(4), 8);
         assert_eq!(nearest_line_size(24), 32);
         assert_eq!(nearest_line_size(16), 16);
+    }
+
+    #[test]
+    fn rates_come_from_the_fewest_threads_per_sector() {
+        use crate::infer::ThroughputInference;
+        let sweep = |target, coalescing, peak_gbps| ThroughputInference {
+            target,
+            coalescing,
+            peak_gbps,
+            peak_blocks: 132,
+            peak_threads: 1024,
+            saturating_threads: None,
+        };
+        let inferred = Inferred {
+            throughput: vec![
+                sweep(ThroughputTarget::L2, 4, 7100.0),
+                sweep(ThroughputTarget::L2, 1, 7918.4),
+                sweep(ThroughputTarget::Dram, 1, 3101.0),
+                sweep(ThroughputTarget::Shared, 1, 33219.0),
+            ],
+            ..Inferred::default()
+        };
+        let p = derive(&DeviceInfo::default(), &inferred);
+        assert_eq!((p.l2_gb_per_s, p.device_gb_per_s), (Some(7918), Some(3101)));
+        assert!(p.why.iter().any(|w| w.contains("7918 GB/s")), "{:?}", p.why);
+        // Nothing measured, nothing claimed: the pass keeps its own rates.
+        let none = derive(&DeviceInfo::default(), &Inferred::default());
+        assert_eq!((none.l2_gb_per_s, none.device_gb_per_s), (None, None));
     }
 }

@@ -197,6 +197,13 @@ impl Report {
                 ", transform off"
             }
         );
+        if self.options.transform {
+            let _ = writeln!(
+                out,
+                "  gain bound's memory rates: {}",
+                self.options.memory_rates
+            );
+        }
         if let Some(t) = &self.device_rewrites {
             let _ = writeln!(
                 out,

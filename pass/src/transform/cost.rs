@@ -15,7 +15,7 @@
 //!
 //! per iteration of the loop. A stream of 16 B accesses (`float4`) moves
 //! 32 B from L2 for 16 B of device memory: 2x the bytes, under the H100's
-//! 2.5x bandwidth ratio, so the direct path is bound by device memory like
+//! 2.5x bandwidth ratio (its rates, the default), so the direct path is bound by device memory like
 //! the cached one, at most 1.0x to gain (measured: `vec16` cached 0.166 ms
 //! at 132x512, lanes far apart, against 0.108 ms at the best launch
 //! without S-L1, docs/results/2026-11-25-h100-harm-gain-bound.json.gz; that
@@ -39,19 +39,9 @@ use super::reports::DirectReason;
 /// on the H100, docs/probe.md).
 pub const SECTOR_BYTES: u64 = 32;
 
-/// Bandwidths of the two levels the bound compares, in bytes per second.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MemoryRates {
-    pub l2: f64,
-    pub device: f64,
-}
-
-/// The H100's, measured by `sl1-probe` (2026-11-23, docs/probe.md): L2
-/// 7.9 TB/s and device memory 3.10 TB/s, one thread per sector.
-pub const H100_RATES: MemoryRates = MemoryRates {
-    l2: 7.9e12,
-    device: 3.10e12,
-};
+/// The bandwidths the bound compares: the GPU profile's, else the H100's
+/// (`sl1_core::rates`; `Options::memory_rates`).
+pub use sl1_core::rates::MemoryRates;
 
 /// A structure is cached only where its lines can gain at least this much:
 /// below it the checks and fills cost more than the bound leaves.
@@ -119,8 +109,8 @@ impl GainBound {
         DirectReason::LittleGain {
             l2_bytes: self.l2_bytes,
             device_bytes: self.device_bytes,
-            l2_tb_per_s: rates.l2 / 1e12,
-            device_tb_per_s: rates.device / 1e12,
+            l2_tb_per_s: rates.l2_bytes_per_s() / 1e12,
+            device_tb_per_s: rates.device_bytes_per_s() / 1e12,
             gain: self.gain,
             min_gain: MIN_GAIN,
         }
@@ -169,8 +159,8 @@ pub fn gain_bound(stride: i64, sites: &[Site], rates: &MemoryRates) -> Option<Ga
         .map(|b| stride.min(b))
         .sum::<u64>();
     let l2_bytes = read_l2 + write_l2;
-    let l2_time = l2_bytes as f64 / rates.l2;
-    let device_time = device_bytes as f64 / rates.device;
+    let l2_time = l2_bytes as f64 / rates.l2_bytes_per_s();
+    let device_time = device_bytes as f64 / rates.device_bytes_per_s();
     Some(GainBound {
         l2_bytes,
         device_bytes,
@@ -271,7 +261,7 @@ mod tests {
             .collect()
     }
     fn bound(stride: i64, sites: &[Site]) -> GainBound {
-        gain_bound(stride, sites, &H100_RATES).unwrap()
+        gain_bound(stride, sites, &sl1_core::rates::h100()).unwrap()
     }
 
     #[test]
@@ -321,7 +311,7 @@ mod tests {
 
     #[test]
     fn addresses_that_stay_put_have_no_bound() {
-        assert_eq!(gain_bound(0, &[load(16)], &H100_RATES), None);
+        assert_eq!(gain_bound(0, &[load(16)], &sl1_core::rates::h100()), None);
     }
 
     #[test]
@@ -380,7 +370,7 @@ mod tests {
     #[test]
     fn the_reason_names_the_numbers() {
         let why = bound(16, &[load(16)])
-            .direct_reason(&H100_RATES)
+            .direct_reason(&sl1_core::rates::h100())
             .to_string();
         assert!(why.contains("32 B from L2 for 16 B"), "{why}");
         assert!(why.contains("at most 1.00x"), "{why}");

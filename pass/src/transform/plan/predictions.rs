@@ -58,9 +58,9 @@ pub(super) fn predict<'m>(
         let Prediction::Static { stride, layout, .. } = p else {
             continue;
         };
-        if let Some(bound) = cost::gain_bound(*stride, layout, &cost::H100_RATES) {
+        if let Some(bound) = cost::gain_bound(*stride, layout, &options.memory_rates) {
             if !bound.pays() {
-                direct.insert(*id, bound.direct_reason(&cost::H100_RATES));
+                direct.insert(*id, bound.direct_reason(&options.memory_rates));
             } else {
                 gain_bounds.insert(*id, bound.gain);
             }

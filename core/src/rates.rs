@@ -1,0 +1,61 @@
+//! The bandwidths the pass's gain bound compares (`transform/cost.rs` in
+//! sl1-pass): the L2's, at which a thrashing L1 fetches a sector for each
+//! lane, and device memory's, which every byte of a stream passes once.
+//! They differ by GPU (the H200's device memory is faster than the H100's
+//! behind the same L2), and so does what a line can gain: a GPU profile
+//! gives the rates its probe measured; without one the H100's hold.
+
+use serde::{Deserialize, Serialize};
+
+/// Two bandwidths in GB/s (whole numbers: `Options` compares as `Eq`), and
+/// where they came from, which the report names.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemoryRates {
+    /// The L2's, one thread per 32-byte sector (the probe's 1-way figure).
+    pub l2_gb_per_s: u32,
+    /// Device memory's, one thread per sector.
+    pub device_gb_per_s: u32,
+    /// `H100 (sl1-probe, 2026-11-23)`, or the profile's path and GPU.
+    pub from: String,
+}
+
+/// The H100's (80GB HBM3, `sl1-probe` 2026-11-23, docs/probe.md: L2 7.9
+/// TB/s and device memory 3.10 TB/s, one thread per sector): the rates
+/// when no GPU profile gives others.
+pub fn h100() -> MemoryRates {
+    MemoryRates {
+        l2_gb_per_s: 7900,
+        device_gb_per_s: 3100,
+        from: "H100 (sl1-probe, 2026-11-23; a GPU profile gives others)".into(),
+    }
+}
+
+impl Default for MemoryRates {
+    fn default() -> Self {
+        h100()
+    }
+}
+
+impl MemoryRates {
+    /// Bytes per second of the L2.
+    pub fn l2_bytes_per_s(&self) -> f64 {
+        f64::from(self.l2_gb_per_s) * 1e9
+    }
+
+    /// Bytes per second of device memory.
+    pub fn device_bytes_per_s(&self) -> f64 {
+        f64::from(self.device_gb_per_s) * 1e9
+    }
+}
+
+impl std::fmt::Display for MemoryRates {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "L2 {:.2} TB/s, device memory {:.2} TB/s: {}",
+            f64::from(self.l2_gb_per_s) / 1000.0,
+            f64::from(self.device_gb_per_s) / 1000.0,
+            self.from
+        )
+    }
+}
