@@ -46,7 +46,7 @@ fn loops_whose_inner_trip_counts_depend_on_loads_merge() {
             ("lines", "outer", vec!["inner"]),
             ("guarded", "outer", vec!["inner"]),
             ("every", "outer", vec!["inner"]),
-            ("rows", "outer", vec!["inner"]),
+            ("ended", "outer", vec!["inner"]),
             ("pattern", "outer", vec!["inner"])
         ]
     );
@@ -78,9 +78,13 @@ fn loops_whose_inner_trip_counts_depend_on_loads_merge() {
     assert!(kept("barrier").unwrap().contains("convergent"));
     assert!(kept("rare").unwrap().contains("more than 3 tests"));
     assert!(kept("four").unwrap().contains("more than 3 tests"));
-    // A counted inner loop is neither merged nor reported.
-    assert_eq!(kept("counted"), None);
-    assert!(!t.text("counted").contains("sl1.merged"));
+    // A counted inner loop is neither merged nor reported, nor is one that
+    // runs to a bound loaded before it (a CSR row: its count is known on
+    // entry; merged, spmv_csr ran 0.59x of nvcc on the H200, 2026-11-28).
+    for counted in ["counted", "rows"] {
+        assert_eq!(kept(counted), None);
+        assert!(!t.text(counted).contains("sl1.merged"), "{counted}");
+    }
 
     let lines = t.text("lines");
     // The dispatch block, the threads' vote in it, and the count of who
@@ -226,7 +230,9 @@ fn searches_that_test_loaded_data_run_in_rounds() {
     assert_eq!(rounds("every"), Some(false));
     // An empty row skips the loop by its guard, straight to where the loop
     // leaves to: that is no search either.
-    assert_eq!(rounds("rows"), Some(false));
+    assert_eq!(rounds("ended"), Some(false));
+    // A CSR row runs to an end loaded before its loop: a count, not merged.
+    assert_eq!(rounds("rows"), None);
     let lines = t.text("lines");
     assert!(lines.contains("sl1.merged.wait"), "{lines}");
     assert!(lines.contains("sl1.merged.busy"), "{lines}");

@@ -9,9 +9,12 @@
 ;   every:   from every position of the chunk, counts the 'a's up to the next
 ;            newline: the line loop is entered on every iteration, so there
 ;            is no search to run in rounds.
-;   rows:    CSR rows: the entry loop is skipped for an empty row by its
-;            guard, which goes where the loop leaves to: no search, so no
-;            rounds.
+;   rows:    CSR rows: the entry loop runs to a bound loaded before it, a
+;            count known on entry: stays nested (LLVM unrolls it).
+;   ended:   CSR rows whose entries also stop at a zero: the exit depends on
+;            a load in the loop, so it merges; the entry loop is skipped for
+;            an empty row by its guard, which goes where the loop leaves
+;            to: no search, so no rounds.
 ;   counted: the inner loop runs %k times (an argument): stays nested.
 ;   barrier: as lines, with a barrier in the main loop: stays nested.
 ;   rare:    the inner loop is entered only after five tests: stays nested.
@@ -72,6 +75,8 @@
 ; PAPER-NOT: sl1
 ; PAPER: br i1 %more, label %body, label %done
 ; PAPER-NOT: sl1
+; PAPER-LABEL: define ptx_kernel void @ended(
+; PAPER-NOT: sl1
 ; PAPER-LABEL: define ptx_kernel void @counted(
 ; PAPER: {{^}}outer.sl1.cached:
 ; The barrier kernel: its copy chosen block-wide (LLVM 19's votes are
@@ -109,7 +114,13 @@
 ; TUNED: call i32 @llvm.nvvm.vote.ballot.sync
 ; TUNED-NOT: call i32 @llvm.nvvm.vote.ballot.sync
 ; TUNED-NOT: sl1.merged.wait
+;
+; rows: the row's end is loaded before the loop, a count: nested as it was.
 ; TUNED-LABEL: define ptx_kernel void @rows(
+; TUNED-NOT: sl1.merged
+; TUNED-LABEL: define ptx_kernel void @ended(
+; TUNED: call i32 @llvm.nvvm.vote.ballot.sync
+; TUNED-NOT: sl1.merged.wait
 ;
 ; counted: the inner loop runs a count of times: the nest stays as it is.
 ; TUNED-LABEL: define ptx_kernel void @counted(
@@ -307,6 +318,47 @@ inner:
   %acc.next = add i32 %acc, %v
   %j.next = add i32 %j, 1
   %again = icmp ult i32 %j.next, %end
+  br i1 %again, label %inner, label %store
+
+store:
+  %sum = phi i32 [ 0, %body ], [ %acc.next, %inner ]
+  %op = getelementptr i32, ptr %out, i64 %r
+  store i32 %sum, ptr %op
+  %r.next = add i64 %r, 1
+  br label %outer
+
+done:
+  ret void
+}
+
+define ptx_kernel void @ended(ptr noalias readonly %ptr, ptr noalias readonly %vals, ptr noalias %out, i64 %rows, i64 %t) {
+entry:
+  br label %outer
+
+outer:
+  %r = phi i64 [ %t, %entry ], [ %r.next, %store ]
+  %more = icmp ult i64 %r, %rows
+  br i1 %more, label %body, label %done
+
+body:
+  %sp = getelementptr i32, ptr %ptr, i64 %r
+  %start = load i32, ptr %sp
+  %r1 = add i64 %r, 1
+  %ep = getelementptr i32, ptr %ptr, i64 %r1
+  %end = load i32, ptr %ep
+  %any = icmp ult i32 %start, %end
+  br i1 %any, label %inner, label %store
+
+inner:
+  %j = phi i32 [ %start, %body ], [ %j.next, %inner ]
+  %acc = phi i32 [ 0, %body ], [ %acc.next, %inner ]
+  %vp = getelementptr i32, ptr %vals, i32 %j
+  %v = load i32, ptr %vp
+  %acc.next = add i32 %acc, %v
+  %j.next = add i32 %j, 1
+  %nonzero = icmp ne i32 %v, 0
+  %within = icmp ult i32 %j.next, %end
+  %again = and i1 %nonzero, %within
   br i1 %again, label %inner, label %store
 
 store:
