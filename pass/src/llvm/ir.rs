@@ -17,6 +17,13 @@ use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind, LLVMValueKin
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, FunctionValue};
 
+/// Instruction kinds and integer compares, as LLVM names them: plain enums
+/// the code outside this module matches on without naming llvm-sys.
+pub use inkwell::llvm_sys::{LLVMIntPredicate as IntPredicate, LLVMOpcode as Opcode};
+
+/// Each block's position in a function's layout order (`block_indices`).
+pub type BlockIndex = std::collections::HashMap<LLVMBasicBlockRef, usize>;
+
 /// Makes `context` drop the names of values and blocks other than globals,
 /// as clang's context does unless given `-fno-discard-value-names`: what
 /// the pass finds must not depend on names.
@@ -319,6 +326,19 @@ impl<'m> Value<'m> {
             (LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMPointerTypeKind)
                 .then(|| LLVMGetPointerAddressSpace(ty))
         }
+    }
+
+    /// The instructions that use this value, each once.
+    pub fn users(self) -> Vec<Value<'m>> {
+        super::edit::users(self.raw)
+            .into_iter()
+            .filter_map(Value::new)
+            .collect()
+    }
+
+    /// Whether this is a constant (a number, a global's address, undef).
+    pub fn is_constant(self) -> bool {
+        super::edit::is_constant(self.raw)
     }
 
     /// The block an instruction belongs to.
@@ -625,7 +645,7 @@ impl<'m> Function<'m> {
 }
 
 /// Each block's position in `blocks` (the analyses' block indices).
-pub fn block_indices(blocks: &[Block<'_>]) -> std::collections::HashMap<LLVMBasicBlockRef, usize> {
+pub fn block_indices(blocks: &[Block<'_>]) -> BlockIndex {
     blocks
         .iter()
         .enumerate()

@@ -34,7 +34,6 @@
 //! Runs before the S-L1 transform, so that its analyses see the two copies;
 //! only in kernels with a pointer argument without `noalias`.
 
-use inkwell::llvm_sys::LLVMOpcode;
 use inkwell::module::Module;
 use inkwell::values::AsValueRef;
 
@@ -150,7 +149,7 @@ fn versioning_checks(blocks: &[Block<'_>], forest: &LoopForest) -> Vec<(usize, u
             && successors[1] == blocks[to]
             && successors[0] != blocks[to]
             && Value::from_raw(edit::terminator(blocks[b].as_raw_block())).and_then(Value::opcode)
-                == Some(LLVMOpcode::LLVMBr)
+                == Some(crate::llvm::ir::Opcode::LLVMBr)
     };
     let mut checks = Vec::new();
     for (index, l) in forest.loops.iter().enumerate() {

@@ -9,17 +9,14 @@
 //! remainder is an opaque loop-invariant value that LSR may use as it is;
 //! `freeze` of a defined value is a no-op and emits no code.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
-use inkwell::llvm_sys::LLVMOpcode;
 use inkwell::module::Module;
 
 use crate::analysis::loop_forest;
 use crate::analysis::loops::LoopForest;
 use crate::llvm::edit;
-use inkwell::llvm_sys::prelude::LLVMBasicBlockRef;
-
-use crate::llvm::ir::{Function, Value};
+use crate::llvm::ir::{BlockIndex, Function, Opcode, Value};
 
 /// Most users followed from one division looking for a nested loop.
 const MAX_USERS_FOLLOWED: usize = 64;
@@ -53,12 +50,7 @@ pub fn freeze_divisions(module: &Module<'_>) -> usize {
 fn is_division(v: Value<'_>) -> bool {
     matches!(
         v.opcode(),
-        Some(
-            LLVMOpcode::LLVMUDiv
-                | LLVMOpcode::LLVMURem
-                | LLVMOpcode::LLVMSDiv
-                | LLVMOpcode::LLVMSRem
-        )
+        Some(Opcode::LLVMUDiv | Opcode::LLVMURem | Opcode::LLVMSDiv | Opcode::LLVMSRem)
     )
 }
 
@@ -68,21 +60,22 @@ fn feeds_nested_loop(
     division: Value<'_>,
     home: Option<usize>,
     forest: &LoopForest,
-    index: &HashMap<LLVMBasicBlockRef, usize>,
+    index: &BlockIndex,
 ) -> bool {
     let nested = |l: usize| match home {
         None => true,
         Some(h) => l != h && forest.loops[h].blocks.contains(&forest.loops[l].header),
     };
     let mut seen = HashSet::new();
-    let mut work = vec![division.as_raw()];
+    let mut work = vec![division];
     while let Some(value) = work.pop() {
-        for user in edit::users(value) {
+        for user in value.users() {
             if !seen.insert(user) || seen.len() > MAX_USERS_FOLLOWED {
                 continue;
             }
-            let in_nested = index
-                .get(&edit::parent_block(user))
+            let in_nested = user
+                .parent_block()
+                .and_then(|b| index.get(&b.as_raw_block()))
                 .and_then(|&b| forest.innermost_loop_of(b))
                 .is_some_and(nested);
             if in_nested {

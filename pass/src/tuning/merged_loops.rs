@@ -20,7 +20,9 @@
 //! only the control flow between them changes. Loops with barriers or warp
 //! collectives (convergent calls) keep their shape, since merging changes
 //! which threads meet at them; so do inner loops entered only after many
-//! tests (`MAX_TESTS_BEFORE`).
+//! tests (`MAX_TESTS_BEFORE`), and counted inner loops, whose exit tests
+//! depend on no load the loop makes (`exit_depends_on_loads`): their trip
+//! count is known on entry, so LLVM unrolls them (spmv_csr's rows).
 //!
 //! Rounds: when the outer loop's own iterations that enter no inner loop
 //! are chosen by a test of loaded data (grep's search for the next line

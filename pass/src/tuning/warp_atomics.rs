@@ -27,7 +27,8 @@ use inkwell::values::{
 use inkwell::IntPredicate;
 use inkwell::{AtomicOrdering, AtomicRMWBinOp};
 
-use crate::llvm::{build, edit};
+use crate::llvm::build;
+use crate::llvm::ir::Value;
 
 /// Oldest architecture with `redux.sync` (sm_80).
 const LEAST_SM: u32 = 80;
@@ -114,41 +115,43 @@ fn is_uniform_add(kernel: FunctionValue<'_>, i: InstructionValue<'_>) -> bool {
         return false;
     }
     let mut followed = 0;
-    warp_uniform(kernel, build::operand(i.as_value_ref(), 0), &mut followed)
+    Value::from_raw(build::operand(i.as_value_ref(), 0))
+        .is_some_and(|address| warp_uniform(kernel, address, &mut followed))
 }
 
 /// Whether `v` is the same for every thread of a warp: made of the
 /// kernel's arguments, constants, globals and block coordinates by
 /// arithmetic, casts and address computations.
-fn warp_uniform(
-    kernel: FunctionValue<'_>,
-    v: inkwell::llvm_sys::prelude::LLVMValueRef,
-    followed: &mut usize,
-) -> bool {
+fn warp_uniform(kernel: FunctionValue<'_>, v: Value<'_>, followed: &mut usize) -> bool {
     *followed += 1;
     if *followed > MAX_VALUES_FOLLOWED {
         return false;
     }
-    if kernel.get_param_iter().any(|p| p.as_value_ref() == v) || edit::is_constant(v) {
+    if kernel
+        .get_param_iter()
+        .any(|p| p.as_value_ref() == v.as_raw())
+        || v.is_constant()
+    {
         return true;
     }
-    if !build::is_instruction(v) {
+    let Some(opcode) = v.opcode() else {
         return false;
-    }
-    use inkwell::llvm_sys::LLVMOpcode::*;
-    match build::opcode(v) {
+    };
+    use crate::llvm::ir::Opcode::*;
+    match opcode {
         LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMIntToPtr | LLVMPtrToInt
         | LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr
-        | LLVMXor | LLVMZExt | LLVMSExt | LLVMTrunc | LLVMSelect | LLVMICmp | LLVMFreeze => (0
-            ..build::num_operands(v))
-            .all(|k| warp_uniform(kernel, build::operand(v, k), followed)),
-        LLVMCall => crate::llvm::ir::Value::from_raw(v)
-            .and_then(|c| c.called_function_name())
-            .is_some_and(|name| {
-                ["ctaid", "ntid", "nctaid", "nclusterid", "clusterid"]
-                    .iter()
-                    .any(|s| name.starts_with(&format!("llvm.nvvm.read.ptx.sreg.{s}.")))
-            }),
+        | LLVMXor | LLVMZExt | LLVMSExt | LLVMTrunc | LLVMSelect | LLVMICmp | LLVMFreeze => {
+            (0..v.num_operands()).all(|k| {
+                v.operand(k)
+                    .is_some_and(|o| warp_uniform(kernel, o, followed))
+            })
+        }
+        LLVMCall => v.called_function_name().is_some_and(|name| {
+            ["ctaid", "ntid", "nctaid", "nclusterid", "clusterid"]
+                .iter()
+                .any(|s| name.starts_with(&format!("llvm.nvvm.read.ptx.sreg.{s}.")))
+        }),
         _ => false,
     }
 }

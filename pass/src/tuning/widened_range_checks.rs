@@ -10,13 +10,12 @@
 //! -> 5.99 ms, docs/results/2026-11-26-h100-narrow-tuning.txt).
 
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 use inkwell::module::Module;
 use inkwell::values::AsValueRef;
 
 use crate::llvm::build;
 use crate::llvm::edit::{self, Builder};
-use crate::llvm::ir::Value;
+use crate::llvm::ir::{IntPredicate, Opcode, Value};
 
 /// Widest integer whose range checks are widened, in bits.
 const NARROW_BITS: u32 = 16;
@@ -40,7 +39,7 @@ pub fn widen_range_checks(module: &Module<'_>) -> usize {
 /// `(x + add) <u limit` or `(x + add) >u limit` on an integer of `bits`.
 struct RangeCheck {
     compare: LLVMValueRef,
-    predicate: LLVMIntPredicate,
+    predicate: IntPredicate,
     sum: LLVMValueRef,
     x: LLVMValueRef,
     /// The smallest `x` accepted by `<u` (`-add` modulo 2^bits).
@@ -53,7 +52,7 @@ impl RangeCheck {
         let predicate = Value::from_raw(inst)?.icmp_predicate()?;
         if !matches!(
             predicate,
-            LLVMIntPredicate::LLVMIntULT | LLVMIntPredicate::LLVMIntUGT
+            IntPredicate::LLVMIntULT | IntPredicate::LLVMIntUGT
         ) {
             return None;
         }
@@ -62,7 +61,7 @@ impl RangeCheck {
         let bits = build::integer_bits(sum)?;
         if bits > NARROW_BITS
             || !build::is_instruction(sum)
-            || build::opcode(sum) != LLVMOpcode::LLVMAdd
+            || build::opcode(sum) != Opcode::LLVMAdd
         {
             return None;
         }
@@ -72,7 +71,7 @@ impl RangeCheck {
         // `<u`: x in [low, low + limit); `>u`: x outside [low, low + limit].
         // Either is one interval test in 32 bits while it does not wrap.
         let end = match predicate {
-            LLVMIntPredicate::LLVMIntULT => low + limit,
+            IntPredicate::LLVMIntULT => low + limit,
             _ => low + limit + 1,
         };
         (end <= modulus).then_some(RangeCheck {
