@@ -106,6 +106,76 @@ fn planar_args(case: &Case) -> Vec<Arg> {
     ]
 }
 
+/// stencil3d: the 7-point Laplacian of a `w x h x d` grid.
+pub struct Stencil3d;
+
+/// Planes of the 3-D grid: each thread marches this many cells in z.
+pub const STENCIL3D_DEPTH: usize = 16;
+
+/// Width, height and depth of a 3-D grid of about `cells` cells:
+/// [`STENCIL3D_DEPTH`] planes (fewer when there are fewer cells) of
+/// [`dims`]; `dims3(w * h * d)` gives `(w, h, d)` back.
+pub fn dims3(cells: usize) -> (usize, usize, usize) {
+    let d = STENCIL3D_DEPTH.min(cells.max(1));
+    let (w, h) = dims(cells.max(1) / d);
+    (w, h, d)
+}
+
+pub fn stencil3d(input: &[i32], w: usize, h: usize, d: usize) -> Vec<i32> {
+    let plane = w * h;
+    let mut out = vec![0i32; plane * d];
+    par_rows(&mut out, w, |row, cells| {
+        let (z, y) = (row / h, row % h);
+        for (x, o) in cells.iter_mut().enumerate() {
+            let c = row * w + x;
+            let mut v = input[c].wrapping_mul(6);
+            let neighbours = [
+                (x > 0, c.wrapping_sub(1)),
+                (x + 1 < w, c + 1),
+                (y > 0, c.wrapping_sub(w)),
+                (y + 1 < h, c + w),
+                (z > 0, c.wrapping_sub(plane)),
+                (z + 1 < d, c + plane),
+            ];
+            for (inside, at) in neighbours {
+                if inside {
+                    v = v.wrapping_sub(input[at]);
+                }
+            }
+            *o = v;
+        }
+    });
+    out
+}
+
+impl App for Stencil3d {
+    fn name(&self) -> &'static str {
+        "stencil3d"
+    }
+    fn case(&self, bytes: usize, seed: u64) -> Case {
+        let (w, h, d) = dims3(elements(bytes, 8));
+        let input = ints(&mut inputs::rng(seed), w * h * d, -(1 << 20), 1 << 20);
+        Case {
+            outputs: vec![poisoned(4 * w * h * d)],
+            expected: vec![le(&stencil3d(&input, w, h, d))],
+            inputs: vec![le(&input)],
+        }
+    }
+    fn args(&self, case: &Case, _threads: u64) -> Vec<Arg> {
+        let (w, h, d) = dims3(case.inputs[0].len() / 4);
+        vec![
+            Arg::Input(0),
+            Arg::Output(0),
+            Arg::U64(w as u64),
+            Arg::U64(h as u64),
+            Arg::U64(d as u64),
+        ]
+    }
+    fn shape(&self, config: Config) -> Shape {
+        Shape::planar(config)
+    }
+}
+
 /// transpose: `out (w x h) = in (h x w)` transposed.
 pub struct Transpose;
 
@@ -245,6 +315,19 @@ mod tests {
         // (0,1): 16 - 1 - 5 = 10; (1,1): 20 - 2 - 4 - 6 = 8; (2,1): 24 - 3 - 5 = 16
         assert_eq!(stencil2d(&[1, 2, 3, 4, 5, 6], 3, 2), [-2, -1, 4, 10, 8, 16]);
         assert_eq!(transpose(&[1, 2, 3, 4, 5, 6], 3, 2), [1, 4, 2, 5, 3, 6]);
+        // 2 x 1 x 2 grid: planes [1 2] and [3 4].
+        // (0,0,0): 6 - 2 - 3 = 1; (1,0,0): 12 - 1 - 4 = 7
+        // (0,0,1): 18 - 4 - 1 = 13; (1,0,1): 24 - 3 - 2 = 19
+        assert_eq!(stencil3d(&[1, 2, 3, 4], 2, 1, 2), [1, 7, 13, 19]);
+    }
+
+    #[test]
+    fn grid_depth_and_planes_follow_from_the_cell_count() {
+        for cells in [1, 5, 15, 16, 17, 4099, 100_000, 64 << 20] {
+            let (w, h, d) = dims3(cells);
+            assert!(w * h * d <= cells && d <= STENCIL3D_DEPTH, "{cells}");
+            assert_eq!(dims3(w * h * d), (w, h, d), "{cells}");
+        }
     }
 
     #[test]

@@ -216,6 +216,132 @@ impl App for SpmvCsr {
     }
 }
 
+/// spmv_ell: `y = A x` for an ELLPACK matrix, a row per thread.
+pub struct SpmvEll;
+
+/// Slots per row of the ELLPACK matrices.
+pub const ELL_WIDTH: usize = 16;
+
+/// A square ELLPACK matrix of [`ELL_WIDTH`] slots per row, column-major
+/// (slot `k` of row `r` at `k * rows + r`), padded with zero values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ell {
+    pub cols: Vec<u32>,
+    pub vals: Vec<i32>,
+}
+
+impl Ell {
+    pub fn rows(&self) -> usize {
+        self.cols.len() / ELL_WIDTH
+    }
+
+    /// `rows` rows of 0 to [`ELL_WIDTH`] entries; a pad points at its own
+    /// row's column with the value 0.
+    pub fn random(r: &mut impl Rng, rows: usize) -> Ell {
+        let mut cols = vec![0u32; ELL_WIDTH * rows];
+        let mut vals = vec![0i32; ELL_WIDTH * rows];
+        for row in 0..rows {
+            let len = r.random_range(0..=ELL_WIDTH);
+            for k in 0..ELL_WIDTH {
+                let at = k * rows + row;
+                (cols[at], vals[at]) = match k < len {
+                    true => (r.random_range(0..rows as u32), r.random_range(-100..=100)),
+                    false => (row as u32, 0),
+                };
+            }
+        }
+        Ell { cols, vals }
+    }
+}
+
+pub fn spmv_ell(a: &Ell, x: &[i32]) -> Vec<i32> {
+    let rows = a.rows();
+    let mut y = vec![0i32; rows];
+    par_for_each(&mut y, |row, out| {
+        *out = (0..ELL_WIDTH).fold(0i32, |acc, k| {
+            let at = k * rows + row;
+            acc.wrapping_add(a.vals[at].wrapping_mul(x[a.cols[at] as usize]))
+        });
+    });
+    y
+}
+
+impl App for SpmvEll {
+    fn name(&self) -> &'static str {
+        "spmv_ell"
+    }
+    fn case(&self, bytes: usize, seed: u64) -> Case {
+        // ELL_WIDTH slots of 8 bytes, an x and a y element per row.
+        let rows = elements(bytes, ELL_WIDTH * 8 + 8);
+        let mut r = inputs::rng(seed);
+        let a = Ell::random(&mut r, rows);
+        let x = ints(&mut r, rows, -100, 100);
+        Case {
+            outputs: vec![poisoned(4 * rows)],
+            expected: vec![le(&spmv_ell(&a, &x))],
+            inputs: vec![le(&a.cols), le(&a.vals), le(&x)],
+        }
+    }
+    fn args(&self, case: &Case, _threads: u64) -> Vec<Arg> {
+        let rows = (case.inputs[2].len() / 4) as u64;
+        vec![
+            Arg::Input(0),
+            Arg::Input(1),
+            Arg::Input(2),
+            Arg::Output(0),
+            Arg::U64(rows),
+            Arg::U64(ELL_WIDTH as u64),
+        ]
+    }
+}
+
+/// spmv_coo: `y = A x` for a COO matrix, an entry per thread, added to its
+/// row atomically.
+pub struct SpmvCoo;
+
+/// The row of each entry of `a`, in order: COO's row indices.
+pub fn row_of_entries(a: &Csr) -> Vec<u32> {
+    (0..a.rows())
+        .flat_map(|row| {
+            let len = a.row_ptr[row + 1] - a.row_ptr[row];
+            std::iter::repeat_n(row as u32, len as usize)
+        })
+        .collect()
+}
+
+impl App for SpmvCoo {
+    fn name(&self) -> &'static str {
+        "spmv_coo"
+    }
+    fn case(&self, bytes: usize, seed: u64) -> Case {
+        // About 30 entries a row, 12 bytes each, an x and a y element per row.
+        let rows = elements(bytes, 30 * 12 + 8);
+        let mut r = inputs::rng(seed);
+        let a = Csr::random(&mut r, rows);
+        let x = ints(&mut r, rows, -100, 100);
+        Case {
+            // Entries add to their rows atomically: y starts at zero.
+            outputs: vec![Output {
+                bytes: 4 * rows,
+                fill: Fill::Byte(0),
+            }],
+            expected: vec![le(&spmv(&a, &x))],
+            inputs: vec![le(&row_of_entries(&a)), le(&a.cols), le(&a.vals), le(&x)],
+        }
+    }
+    fn args(&self, case: &Case, _threads: u64) -> Vec<Arg> {
+        let entries = (case.inputs[0].len() / 4) as u64;
+        vec![
+            Arg::Input(0),
+            Arg::Input(1),
+            Arg::Input(2),
+            Arg::Input(3),
+            Arg::Output(0),
+            Arg::U64(entries),
+        ]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,6 +388,28 @@ mod tests {
             vals: vec![1, 2, -3, 4],
         };
         assert_eq!(spmv(&a, &[1, 2, 3]), [7, 0, 6]);
+        assert_eq!(row_of_entries(&a), [0, 0, 2, 2]);
+    }
+
+    #[test]
+    fn spmv_ell_by_hand_and_its_pads_add_nothing() {
+        let rows = 3;
+        let mut a = Ell {
+            cols: (0..ELL_WIDTH * rows).map(|at| (at % rows) as u32).collect(),
+            vals: vec![0; ELL_WIDTH * rows],
+        };
+        // The matrix of spmv_csr_by_hand: row 0 = (0: 1, 2: 2), row 2 = (1: -3, 2: 4).
+        (a.cols[0], a.vals[0]) = (0, 1);
+        (a.cols[rows], a.vals[rows]) = (2, 2);
+        (a.cols[2], a.vals[2]) = (1, -3);
+        (a.cols[rows + 2], a.vals[rows + 2]) = (2, 4);
+        assert_eq!(spmv_ell(&a, &[1, 2, 3]), [7, 0, 6]);
+        let random = Ell::random(&mut inputs::rng(1), 1000);
+        assert_eq!(random.rows(), 1000);
+        let pads = (0..random.cols.len())
+            .filter(|&at| random.vals[at] == 0 && random.cols[at] as usize == at % 1000)
+            .count();
+        assert!(pads > 1000 * ELL_WIDTH / 4, "{pads} pads");
     }
 
     #[test]
