@@ -117,7 +117,7 @@ impl<'m> Value<'m> {
         }
     }
 
-    fn new(raw: LLVMValueRef) -> Option<Self> {
+    pub(super) fn new(raw: LLVMValueRef) -> Option<Self> {
         (!raw.is_null()).then_some(Value {
             raw,
             _module: PhantomData,
@@ -360,6 +360,65 @@ impl<'m> Value<'m> {
         }
     }
 
+    /// The value of an integer constant of at most 64 bits, read unsigned.
+    pub fn const_unsigned(self) -> Option<u64> {
+        super::edit::const_unsigned(self.raw)
+    }
+
+    /// The width of this value's type when it is a scalar integer.
+    pub fn integer_bits(self) -> Option<u32> {
+        super::build::integer_bits(self.raw)
+    }
+
+    /// Every operand, in order.
+    pub fn operands(self) -> Vec<Value<'m>> {
+        (0..self.num_operands())
+            .filter_map(|i| self.operand(i))
+            .collect()
+    }
+
+    pub fn has_uses(self) -> bool {
+        super::build::has_uses(self.raw)
+    }
+
+    /// How many uses this value has (a user using it twice counts twice).
+    pub fn use_count(self) -> usize {
+        super::edit::use_count(self.raw)
+    }
+
+    /// Whether this is a load that is neither volatile nor atomic.
+    pub fn is_plain_load(self) -> bool {
+        super::build::is_plain_load(self.raw)
+    }
+
+    /// Whether this is a store that is neither volatile nor atomic.
+    pub fn is_plain_store(self) -> bool {
+        super::build::is_plain_store(self.raw)
+    }
+
+    /// The (value, block) pairs of a phi node.
+    pub fn phi_incoming(self) -> Vec<(Value<'m>, Block<'m>)> {
+        super::edit::phi_incoming(self.raw)
+            .into_iter()
+            .filter_map(|(value, block)| Some((Value::new(value)?, Block::new(block)?)))
+            .collect()
+    }
+
+    /// The parts of a `switch` (`None` for any other instruction).
+    pub fn switch_parts(self) -> Option<Switch<'m>> {
+        let parts = super::edit::switch_parts(self.raw)?;
+        let cases = parts
+            .cases
+            .into_iter()
+            .filter_map(|(value, dest)| Some((Value::new(value)?, Block::new(dest)?)))
+            .collect();
+        Some(Switch {
+            condition: Value::new(parts.condition)?,
+            default: Block::new(parts.default)?,
+            cases,
+        })
+    }
+
     /// The block a block operand (of a branch) stands for.
     pub fn as_block(self) -> LLVMBasicBlockRef {
         // SAFETY: callers pass block operands, which are basic-block values.
@@ -383,6 +442,14 @@ impl<'m> Value<'m> {
     }
 }
 
+/// A `switch`: its condition, default destination and `(case value,
+/// destination)` pairs in the switch's order.
+pub struct Switch<'m> {
+    pub condition: Value<'m>,
+    pub default: Block<'m>,
+    pub cases: Vec<(Value<'m>, Block<'m>)>,
+}
+
 /// What one index of a `getelementptr` contributes to the address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GepIndex {
@@ -393,7 +460,7 @@ pub enum GepIndex {
 }
 
 impl<'m> Block<'m> {
-    fn new(raw: LLVMBasicBlockRef) -> Option<Self> {
+    pub(super) fn new(raw: LLVMBasicBlockRef) -> Option<Self> {
         (!raw.is_null()).then_some(Block {
             raw,
             _module: PhantomData,
@@ -495,6 +562,26 @@ impl<'m> Block<'m> {
             .find_map(Value::debug_location)
     }
 
+    /// The block's terminator (`None` only in unfinished IR).
+    pub fn terminator(self) -> Option<Value<'m>> {
+        Value::new(super::edit::terminator(self.raw))
+    }
+
+    /// The block this one branches to when it holds nothing but an
+    /// unconditional branch.
+    pub fn only_branch_target(self) -> Option<Block<'m>> {
+        Block::new(super::edit::only_branch_target(self.raw)?)
+    }
+
+    /// The blocks that branch to this one, each once, in layout order.
+    pub fn predecessors(self) -> Vec<Block<'m>> {
+        let function = super::build::block_function(self.raw);
+        super::edit::predecessors(function, self.raw)
+            .into_iter()
+            .filter_map(Block::new)
+            .collect()
+    }
+
     pub fn successors(self) -> Vec<Block<'m>> {
         // SAFETY: a well-formed block ends in a terminator; a block without one
         // (possible only in unverified IR) has no successors.
@@ -567,6 +654,13 @@ impl<'m> Function<'m> {
             }
         }
         out
+    }
+
+    /// The block after `block` in layout order (the first when `block` is
+    /// None): for walks that delete blocks behind them, where a list taken
+    /// before would hold deleted ones.
+    pub fn next_block(self, block: Option<Block<'m>>) -> Option<Block<'m>> {
+        Block::new(super::edit::next_block(self.raw, block.map(|b| b.raw))?)
     }
 
     /// How each index operand of the `getelementptr` instruction `gep` moves

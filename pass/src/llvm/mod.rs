@@ -5,6 +5,8 @@
 //! - `ir`: a read-only view of a module for the analyses.
 //! - `edit`: the IR surgery (blocks, edges, phis, uses, clones, calls).
 //! - `build`: instructions, constants and types built at a position.
+//! - `typed`: building and editing on `ir`'s typed values, for code that
+//!   holds no raw handle.
 //! - `intrinsics`: calls to LLVM's (not overloaded) intrinsics.
 //! - `metadata`: the scope metadata of line runs.
 //! - `backup`: a kernel's body saved before a transform and put back when it fails.
@@ -27,3 +29,4 @@ pub mod ir;
 pub(crate) mod metadata;
 pub mod miscompiles;
 pub(crate) mod options;
+pub(crate) mod typed;

@@ -9,13 +9,10 @@
 //! one and fails as it did (H100: `wc` 0.233 -> 0.221 ms, `opinion` 6.34
 //! -> 5.99 ms, docs/results/2026-11-26-h100-narrow-tuning.txt).
 
-use inkwell::llvm_sys::prelude::*;
 use inkwell::module::Module;
-use inkwell::values::AsValueRef;
 
-use crate::llvm::build;
-use crate::llvm::edit::{self, Builder};
-use crate::llvm::ir::{IntPredicate, Opcode, Value};
+use crate::llvm::ir::{Function, IntPredicate, Opcode, Value};
+use crate::llvm::typed::TypedBuilder;
 
 /// Widest integer whose range checks are widened, in bits.
 const NARROW_BITS: u32 = 16;
@@ -24,8 +21,8 @@ const NARROW_BITS: u32 = 16;
 pub fn widen_range_checks(module: &Module<'_>) -> usize {
     let mut widened = 0;
     for function in module.get_functions() {
-        for block in edit::blocks(function.as_value_ref()) {
-            for inst in edit::instructions(block) {
+        for block in Function::of(module, function).blocks() {
+            for inst in block.instructions() {
                 if let Some(check) = RangeCheck::of(inst) {
                     check.widen();
                     widened += 1;
@@ -37,35 +34,32 @@ pub fn widen_range_checks(module: &Module<'_>) -> usize {
 }
 
 /// `(x + add) <u limit` or `(x + add) >u limit` on an integer of `bits`.
-struct RangeCheck {
-    compare: LLVMValueRef,
+struct RangeCheck<'m> {
+    compare: Value<'m>,
     predicate: IntPredicate,
-    sum: LLVMValueRef,
-    x: LLVMValueRef,
+    sum: Value<'m>,
+    x: Value<'m>,
     /// The smallest `x` accepted by `<u` (`-add` modulo 2^bits).
     low: u64,
     limit: u64,
 }
 
-impl RangeCheck {
-    fn of(inst: LLVMValueRef) -> Option<RangeCheck> {
-        let predicate = Value::from_raw(inst)?.icmp_predicate()?;
+impl<'m> RangeCheck<'m> {
+    fn of(inst: Value<'m>) -> Option<RangeCheck<'m>> {
+        let predicate = inst.icmp_predicate()?;
         if !matches!(
             predicate,
             IntPredicate::LLVMIntULT | IntPredicate::LLVMIntUGT
         ) {
             return None;
         }
-        let sum = build::operand(inst, 0);
-        let limit = edit::const_unsigned(build::operand(inst, 1))?;
-        let bits = build::integer_bits(sum)?;
-        if bits > NARROW_BITS
-            || !build::is_instruction(sum)
-            || build::opcode(sum) != Opcode::LLVMAdd
-        {
+        let sum = inst.operand(0)?;
+        let limit = inst.operand(1)?.const_unsigned()?;
+        let bits = sum.integer_bits()?;
+        if bits > NARROW_BITS || sum.opcode() != Some(Opcode::LLVMAdd) {
             return None;
         }
-        let add = edit::const_unsigned(build::operand(sum, 1))?;
+        let add = sum.operand(1)?.const_unsigned()?;
         let modulus = 1u64 << bits;
         let low = (modulus - add) % modulus;
         // `<u`: x in [low, low + limit); `>u`: x outside [low, low + limit].
@@ -78,27 +72,22 @@ impl RangeCheck {
             compare: inst,
             predicate,
             sum,
-            x: build::operand(sum, 0),
+            x: sum.operand(0)?,
             low,
             limit,
         })
     }
 
     fn widen(self) {
-        let b = Builder::before(self.compare);
-        let i32t = build::i32_type(build::context_of(self.compare));
-        let x = b.zext(self.x, i32t, c"sl1.wide");
-        let offset = b.sub(
-            x,
-            build::const_int(i32t, self.low, false),
-            c"sl1.wide.offset",
-        );
-        let limit = build::const_int(i32t, self.limit, false);
+        let b = TypedBuilder::before(self.compare);
+        let x = b.zext(self.x, 32, c"sl1.wide");
+        let offset = b.sub(x, b.const_int(32, self.low), c"sl1.wide.offset");
+        let limit = b.const_int(32, self.limit);
         let compare = b.icmp(self.predicate, offset, limit, c"sl1.wide.check");
-        edit::replace_uses(self.compare, compare);
-        edit::erase(self.compare);
-        if !build::has_uses(self.sum) {
-            edit::erase(self.sum);
+        self.compare.replace_all_uses_with(compare);
+        self.compare.erase();
+        if !self.sum.has_uses() {
+            self.sum.erase();
         }
     }
 }
