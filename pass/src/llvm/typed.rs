@@ -50,6 +50,10 @@ impl<'m> TypedBuilder<'m> {
         built(self.builder.zext(v.as_raw(), ty, name))
     }
 
+    pub fn add(&self, a: Value<'m>, b: Value<'m>, name: &CStr) -> Value<'m> {
+        built(self.builder.add(a.as_raw(), b.as_raw(), name))
+    }
+
     pub fn sub(&self, a: Value<'m>, b: Value<'m>, name: &CStr) -> Value<'m> {
         built(self.builder.sub(a.as_raw(), b.as_raw(), name))
     }

@@ -14,13 +14,10 @@
 
 use std::collections::HashMap;
 
-use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::LLVMOpcode;
 use inkwell::module::Module;
-use inkwell::values::AsValueRef;
 
-use crate::llvm::build;
-use crate::llvm::edit::{self, Builder};
+use crate::llvm::ir::{Function, Opcode, Value};
+use crate::llvm::typed::TypedBuilder;
 
 /// Widest addend summed narrow, in bits.
 const NARROW_BITS: u32 = 16;
@@ -38,13 +35,14 @@ const CHAINS: usize = 2;
 pub fn narrow_sums(module: &Module<'_>) -> usize {
     let mut rewritten = 0;
     for function in module.get_functions() {
-        for block in edit::blocks(function.as_value_ref()) {
-            let order: HashMap<LLVMValueRef, usize> = edit::instructions(block)
+        for block in Function::of(module, function).blocks() {
+            let order: HashMap<Value<'_>, usize> = block
+                .instructions()
                 .into_iter()
                 .enumerate()
                 .map(|(i, inst)| (inst, i))
                 .collect();
-            for inst in edit::instructions(block) {
+            for inst in block.instructions() {
                 if let Some(sum) = Sum::rooted_at(inst, &order) {
                     sum.rewrite();
                     rewritten += 1;
@@ -56,27 +54,26 @@ pub fn narrow_sums(module: &Module<'_>) -> usize {
 }
 
 /// A tree of adds in one block, each but the last used only by another.
-struct Sum {
+struct Sum<'m> {
     /// The adds in block order, the root (the last) included.
-    adds: Vec<LLVMValueRef>,
+    adds: Vec<Value<'m>>,
     /// Per add, its narrow addends: `zext` instructions of narrow values.
-    narrow: Vec<Vec<LLVMValueRef>>,
+    narrow: Vec<Vec<Value<'m>>>,
     /// The other addends.
-    wide: Vec<LLVMValueRef>,
+    wide: Vec<Value<'m>>,
 }
 
-impl Sum {
+impl<'m> Sum<'m> {
     /// The sum whose last add is `inst`, when it has two narrow addends or
     /// more; `None` for an add that is itself inside a larger sum.
-    fn rooted_at(inst: LLVMValueRef, order: &HashMap<LLVMValueRef, usize>) -> Option<Sum> {
+    fn rooted_at(inst: Value<'m>, order: &HashMap<Value<'m>, usize>) -> Option<Sum<'m>> {
         if !is_wide_add(inst) || is_inner(inst) {
             return None;
         }
         let mut adds = vec![inst];
         let mut work = vec![inst];
         while let Some(add) = work.pop() {
-            for i in 0..2 {
-                let addend = build::operand(add, i);
+            for addend in add.operands() {
                 if addend != add && is_wide_add(addend) && is_inner(addend) {
                     adds.push(addend);
                     work.push(addend);
@@ -91,8 +88,7 @@ impl Sum {
         };
         for &add in &adds {
             let mut narrow = Vec::new();
-            for i in 0..2 {
-                let addend = build::operand(add, i);
+            for addend in add.operands() {
                 if adds.contains(&addend) {
                     continue;
                 }
@@ -113,14 +109,13 @@ impl Sum {
     /// root adds them up, widens that once and adds the wide addends.
     fn rewrite(self) {
         let root = *self.adds.last().expect("a sum has a root");
-        let i32t = build::i32_type(build::context_of(root));
-        let mut chains: Vec<LLVMValueRef> = Vec::with_capacity(CHAINS);
+        let mut chains: Vec<Value<'m>> = Vec::with_capacity(CHAINS);
         let mut next = 0;
         for (&add, narrow) in self.adds.iter().zip(&self.narrow) {
-            let b = Builder::before(add);
+            let b = TypedBuilder::before(add);
             for &z in narrow {
                 let source = narrow_source(z).expect("narrow addend");
-                let value = b.zext(source, i32t, c"sl1.narrow");
+                let value = b.zext(source, 32, c"sl1.narrow");
                 if chains.len() < CHAINS {
                     chains.push(value);
                 } else {
@@ -129,56 +124,58 @@ impl Sum {
                 }
             }
         }
-        let b = Builder::before(root);
+        let b = TypedBuilder::before(root);
         let narrow = chains
             .into_iter()
             .reduce(|x, y| b.add(x, y, c"sl1.narrow.sum"))
             .expect("two narrow addends or more");
-        let mut total = b.zext(narrow, build::type_of(root), c"sl1.narrow.wide");
+        let wide_bits = root.integer_bits().expect("a wide add is an integer");
+        let mut total = b.zext(narrow, wide_bits, c"sl1.narrow.wide");
         for &w in &self.wide {
             total = b.add(w, total, c"");
         }
-        edit::replace_uses(root, total);
+        root.replace_all_uses_with(total);
         for &add in self.adds.iter().rev() {
-            edit::erase(add);
+            add.erase();
         }
         // A `zext` may be an addend twice (`acc += x; acc += x`): each is
         // erased once.
-        let mut extended: Vec<LLVMValueRef> = self.narrow.into_iter().flatten().collect();
-        extended.sort_unstable();
-        extended.dedup();
+        let mut extended: Vec<Value<'m>> = Vec::new();
+        for z in self.narrow.into_iter().flatten() {
+            if !extended.contains(&z) {
+                extended.push(z);
+            }
+        }
         for z in extended {
-            if build::is_instruction(z) && !build::has_uses(z) {
-                edit::erase(z);
+            if !z.has_uses() {
+                z.erase();
             }
         }
     }
 }
 
 /// An integer add wider than 32 bits.
-fn is_wide_add(v: LLVMValueRef) -> bool {
-    build::is_instruction(v)
-        && build::opcode(v) == LLVMOpcode::LLVMAdd
-        && build::integer_bits(v).is_some_and(|bits| bits >= WIDE_BITS)
+fn is_wide_add(v: Value<'_>) -> bool {
+    v.opcode() == Some(Opcode::LLVMAdd) && v.integer_bits().is_some_and(|bits| bits >= WIDE_BITS)
 }
 
 /// Whether add `v` feeds only one add, of its own block.
-fn is_inner(v: LLVMValueRef) -> bool {
-    if edit::use_count(v) != 1 {
+fn is_inner(v: Value<'_>) -> bool {
+    if v.use_count() != 1 {
         return false;
     }
-    let user = edit::users(v)[0];
-    build::opcode(user) == LLVMOpcode::LLVMAdd
-        && build::instruction_block(user) == build::instruction_block(v)
+    let user = v.users()[0];
+    user.opcode() == Some(Opcode::LLVMAdd) && user.parent_block() == v.parent_block()
 }
 
 /// What `v` zero-extends, when it is a `zext` of at most `NARROW_BITS`.
-fn narrow_source(v: LLVMValueRef) -> Option<LLVMValueRef> {
-    if !build::is_instruction(v) || build::opcode(v) != LLVMOpcode::LLVMZExt {
+fn narrow_source(v: Value<'_>) -> Option<Value<'_>> {
+    if v.opcode() != Some(Opcode::LLVMZExt) {
         return None;
     }
-    let source = build::operand(v, 0);
-    build::integer_bits(source)
+    let source = v.operand(0)?;
+    source
+        .integer_bits()
         .is_some_and(|bits| bits <= NARROW_BITS)
         .then_some(source)
 }
