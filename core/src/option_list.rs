@@ -11,6 +11,7 @@ use std::path::Path;
 use crate::error::Error;
 use crate::options::Options;
 use crate::profile::{self, read_profile};
+use crate::rates;
 
 /// What an option takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -328,8 +329,9 @@ pub const PASS_OPTIONS: &[PassOption] = &[
     option(
         "gpu-profile",
         Kind::File,
-        "Take the line sizes and the shared-memory budget from a GPU profile, the JSON file \
-         `sl1-driver probe` writes (options given here win)",
+        "Take the line sizes, the shared-memory budget and the memory rates of the gain bound \
+         from a GPU profile, the JSON file `sl1-driver probe` writes (options given here win); \
+         or name a GPU whose memory rates S-L1 carries, `h100` (the default's) or `h200`",
     ),
     set_by_driver(
         option(
@@ -475,6 +477,26 @@ fn bad_value(name: &str, value: &str, wanted: &str) -> Error {
     Error::InvalidOption(format!("-sl1-{name}={value}: the value must be {wanted}"))
 }
 
+/// A profile that is not there, given as a bare name, may be a GPU's that
+/// S-L1 has no figures for: the error says which it has.
+fn name_the_known_gpus(error: Error, path: &Path) -> Error {
+    match error {
+        Error::Profile { path: p, message }
+            if !path.exists() && path.components().count() == 1 && path.extension().is_none() =>
+        {
+            let known: Vec<&str> = rates::KNOWN_GPUS.iter().map(|(name, _)| *name).collect();
+            Error::Profile {
+                path: p,
+                message: format!(
+                    "{message} (neither a file nor a GPU S-L1 has rates for: {})",
+                    known.join(", ")
+                ),
+            }
+        }
+        other => other,
+    }
+}
+
 impl PluginSettings {
     /// The settings a command line gave: `given` holds one `NAME=VALUE` line
     /// for each option it named (the plugin's serialized value). A line size
@@ -546,14 +568,20 @@ impl PluginSettings {
             memory_rates: defaults.memory_rates.clone(),
             fail_kernel_for_testing: None,
         };
-        if let Some(path) = given.get("gpu-profile").filter(|p| !p.is_empty()) {
-            let path = Path::new(path);
-            let profile = read_profile(path)?;
-            let given = profile::Given {
-                line_sizes: line_sizes_given,
-                shared_budget: shared_budget.is_some(),
-            };
-            options.apply_profile(path, &profile, given);
+        if let Some(value) = given.get("gpu-profile").filter(|p| !p.is_empty()) {
+            let path = Path::new(value);
+            // A GPU's name, unless a file of that name is there.
+            match rates::of_gpu(value).filter(|_| !path.exists()) {
+                Some(rates) => options.apply_known_gpu(value, rates),
+                None => {
+                    let profile = read_profile(path).map_err(|e| name_the_known_gpus(e, path))?;
+                    let given = profile::Given {
+                        line_sizes: line_sizes_given,
+                        shared_budget: shared_budget.is_some(),
+                    };
+                    options.apply_profile(path, &profile, given);
+                }
+            }
         }
         let path = |name: &str| given.get(name).filter(|p| !p.is_empty()).map(String::from);
         Ok(PluginSettings {
@@ -715,6 +743,26 @@ mod tests {
         };
         let back = PluginSettings::parse(&serialized(&settings.arguments())).unwrap();
         assert_eq!(back, settings);
+    }
+
+    #[test]
+    fn a_gpu_named_instead_of_a_profile_gives_its_rates_and_goes_through() {
+        let h200 = PluginSettings::parse("gpu-profile=H200\n").unwrap();
+        assert_eq!(h200.options.memory_rates, crate::rates::h200());
+        assert_eq!(h200.options.gpu_profile.as_deref(), Some("H200"));
+        // Only the rates: line sizes and budget stay the defaults.
+        let d = Options::default();
+        assert_eq!(
+            (h200.options.line_size, h200.options.shared_budget),
+            (d.line_size, d.shared_budget)
+        );
+        // The driver's arguments name it again for the plugin.
+        let back = PluginSettings::parse(&serialized(&h200.arguments())).unwrap();
+        assert_eq!(back, h200);
+        // A name S-L1 has no figures for is read as a file, and is not one.
+        let err = PluginSettings::parse("gpu-profile=b200\n").unwrap_err();
+        assert!(err.to_string().contains("b200"), "{err}");
+        assert!(err.to_string().contains("h100, h200"), "{err}");
     }
 
     #[test]

@@ -95,6 +95,13 @@ impl Options {
         }
         self.gpu_profile = Some(path.display().to_string());
     }
+
+    /// Takes the memory rates S-L1 carries for the GPU `name`
+    /// (`rates::of_gpu`); its line sizes and budget stay the defaults.
+    pub fn apply_known_gpu(&mut self, name: &str, rates: MemoryRates) {
+        self.memory_rates = rates;
+        self.gpu_profile = Some(name.to_string());
+    }
 }
 
 #[cfg(test)]

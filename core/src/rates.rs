@@ -30,6 +30,31 @@ pub fn h100() -> MemoryRates {
     }
 }
 
+/// The H200's (141GB HBM3e, `sl1-probe --quick` 2026-11-29,
+/// docs/results/2026-11-29-h200-probe-quick-1way-4879aae.txt: L2 8.60
+/// TB/s and device memory 4.53 TB/s, one thread per sector): its device
+/// memory is 1.46x the H100's behind an L2 1.09x as fast, so a line saves
+/// less against it.
+pub fn h200() -> MemoryRates {
+    MemoryRates {
+        l2_gb_per_s: 8595,
+        device_gb_per_s: 4526,
+        from: "H200 (sl1-probe --quick, 2026-11-29; named by --gpu-profile h200)".into(),
+    }
+}
+
+/// The GPUs whose rates S-L1 carries, by the name `--gpu-profile` takes.
+pub const KNOWN_GPUS: &[(&str, fn() -> MemoryRates)] = &[("h100", h100), ("h200", h200)];
+
+/// The rates of the GPU `name` (`h100`, `h200`, any case), if S-L1 has
+/// them.
+pub fn of_gpu(name: &str) -> Option<MemoryRates> {
+    KNOWN_GPUS
+        .iter()
+        .find(|(known, _)| known.eq_ignore_ascii_case(name))
+        .map(|(_, rates)| rates())
+}
+
 impl Default for MemoryRates {
     fn default() -> Self {
         h100()

@@ -57,6 +57,21 @@ fn a_profile_sets_line_sizes_and_the_budget() {
 }
 
 #[test]
+fn a_gpu_named_instead_of_a_profile_gives_the_plugin_its_rates() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = build_upper(dir.path(), &["--gpu-profile", "h200"]);
+    let o = &report.options;
+    assert_eq!(o.memory_rates, sl1_core::rates::h200());
+    assert_eq!(o.gpu_profile.as_deref(), Some("h200"));
+    let plain = build_upper(dir.path(), &[]);
+    assert_eq!(plain.options.memory_rates, sl1_core::rates::h100());
+    assert_eq!(
+        (o.line_size, o.shared_budget),
+        (plain.options.line_size, plain.options.shared_budget)
+    );
+}
+
+#[test]
 fn options_given_win_over_the_profile() {
     let dir = tempfile::tempdir().unwrap();
     let path = profile(dir.path(), SMALL);
