@@ -43,8 +43,11 @@ pub fn h200() -> MemoryRates {
     }
 }
 
+/// Makes one GPU's rates.
+pub type RatesOf = fn() -> MemoryRates;
+
 /// The GPUs whose rates S-L1 carries, by the name `--gpu-profile` takes.
-pub const KNOWN_GPUS: &[(&str, fn() -> MemoryRates)] = &[("h100", h100), ("h200", h200)];
+pub const KNOWN_GPUS: &[(&str, RatesOf)] = &[("h100", h100), ("h200", h200)];
 
 /// The rates of the GPU `name` (`h100`, `h200`, any case), if S-L1 has
 /// them.
