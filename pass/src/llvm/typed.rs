@@ -10,7 +10,7 @@ use inkwell::llvm_sys::prelude::*;
 
 use super::build::{self, Builder};
 use super::edit;
-use super::ir::{IntPredicate, Value};
+use super::ir::{Block, IntPredicate, Value};
 
 /// An instruction builder at a position in the module `'m`, taking and
 /// giving typed values.
@@ -31,6 +31,16 @@ impl<'m> TypedBuilder<'m> {
         TypedBuilder {
             builder: Builder::before(inst.as_raw()),
             context: build::context_of(inst.as_raw()),
+            _module: PhantomData,
+        }
+    }
+
+    /// A builder positioned at the end of `block`.
+    pub fn at_end(block: Block<'m>) -> Self {
+        let function = build::block_function(block.as_raw_block());
+        TypedBuilder {
+            builder: Builder::at_end(block.as_raw_block()),
+            context: build::context_of(function),
             _module: PhantomData,
         }
     }
@@ -58,6 +68,10 @@ impl<'m> TypedBuilder<'m> {
         built(self.builder.sub(a.as_raw(), b.as_raw(), name))
     }
 
+    pub fn or(&self, a: Value<'m>, b: Value<'m>, name: &CStr) -> Value<'m> {
+        built(self.builder.or(a.as_raw(), b.as_raw(), name))
+    }
+
     pub fn icmp(
         &self,
         predicate: IntPredicate,
@@ -66,6 +80,27 @@ impl<'m> TypedBuilder<'m> {
         name: &CStr,
     ) -> Value<'m> {
         built(self.builder.icmp(predicate, a.as_raw(), b.as_raw(), name))
+    }
+
+    pub fn icmp_eq(&self, a: Value<'m>, b: Value<'m>) -> Value<'m> {
+        built(self.builder.icmp_eq(a.as_raw(), b.as_raw()))
+    }
+
+    pub fn select(
+        &self,
+        cond: Value<'m>,
+        then: Value<'m>,
+        otherwise: Value<'m>,
+        name: &CStr,
+    ) -> Value<'m> {
+        built(
+            self.builder
+                .select(cond.as_raw(), then.as_raw(), otherwise.as_raw(), name),
+        )
+    }
+
+    pub fn br(&self, dest: Block<'m>) -> Value<'m> {
+        built(self.builder.br(dest.as_raw_block()))
     }
 }
 
@@ -79,4 +114,28 @@ impl<'m> Value<'m> {
     pub fn erase(self) {
         edit::erase(self.as_raw());
     }
+    /// Replaces this phi with one of the same name and type whose incoming
+    /// pairs are `incoming`.
+    pub fn rebuild_phi(self, incoming: &[(Value<'m>, Block<'m>)]) {
+        let raw: Vec<_> = incoming
+            .iter()
+            .map(|(value, block)| (value.as_raw(), block.as_raw_block()))
+            .collect();
+        edit::rebuild_phi(self.as_raw(), &raw);
+    }
+}
+
+impl Block<'_> {
+    /// Deletes this block, which no edge reaches any more, with its
+    /// instructions.
+    pub fn delete(self) {
+        edit::delete_block(self.as_raw_block());
+    }
+}
+
+/// `edit::sink_and_merge_joins` on typed blocks: straight lines of the
+/// chains `joins` form.
+pub fn sink_and_merge_joins(joins: &[Block<'_>]) {
+    let raw: Vec<_> = joins.iter().map(|b| b.as_raw_block()).collect();
+    edit::sink_and_merge_joins(&raw);
 }

@@ -10,11 +10,10 @@
 //! a compare and each distinct value a select, where the tree costs a branch
 //! per level.
 
-use inkwell::llvm_sys::prelude::*;
 use inkwell::module::Module;
-use inkwell::values::AsValueRef;
 
-use crate::llvm::edit;
+use crate::llvm::ir::{Block, Function, Opcode, Value};
+use crate::llvm::typed::{self, TypedBuilder};
 
 /// Most cases a rewritten switch may have.
 pub const MAX_CASES: usize = 8;
@@ -26,52 +25,52 @@ pub const MAX_SELECTS: usize = 16;
 pub fn select_switches(module: &Module<'_>) -> usize {
     let mut rewritten = 0;
     for function in module.get_functions() {
-        let function = function.as_value_ref();
+        let function = Function::of(module, function);
         let mut joins = Vec::new();
         // The live block list: a rewrite deletes blocks after `block`.
-        let mut at = edit::next_block(function, None);
+        let mut at = function.next_block(None);
         while let Some(block) = at {
-            if let Some(plan) = plan(function, block) {
+            if let Some(plan) = plan(block) {
                 joins.push(plan.join);
                 apply(block, plan);
                 rewritten += 1;
             }
-            at = edit::next_block(function, Some(block));
+            at = function.next_block(Some(block));
         }
         // Straight-line code, as InstCombine and SimplifyCFG would leave it
         // (copies of an unrolled body that each had a switch now form a
         // chain of single-edge blocks, which InstCombine sinks through in
         // time quadratic in its length).
-        edit::sink_and_merge_joins(&joins);
+        typed::sink_and_merge_joins(&joins);
     }
     rewritten
 }
 
 /// How one switch becomes selects.
-struct Plan {
-    switch: LLVMValueRef,
-    join: LLVMBasicBlockRef,
-    condition: LLVMValueRef,
+struct Plan<'m> {
+    switch: Value<'m>,
+    join: Block<'m>,
+    condition: Value<'m>,
     /// Case values in switch order.
-    cases: Vec<LLVMValueRef>,
+    cases: Vec<Value<'m>>,
     /// Per phi of `join`: the value taken on the default path, then the value
     /// for each case (same order as `cases`).
-    phis: Vec<PhiChoice>,
+    phis: Vec<PhiChoice<'m>>,
     /// The empty blocks between the switch and `join`, deleted afterwards.
-    forwarders: Vec<LLVMBasicBlockRef>,
+    forwarders: Vec<Block<'m>>,
 }
 
-struct PhiChoice {
-    phi: LLVMValueRef,
-    default: LLVMValueRef,
-    per_case: Vec<LLVMValueRef>,
+struct PhiChoice<'m> {
+    phi: Value<'m>,
+    default: Value<'m>,
+    per_case: Vec<Value<'m>>,
 }
 
-impl PhiChoice {
+impl<'m> PhiChoice<'m> {
     /// The distinct values other than the default, each with the indices of
     /// the cases that choose it, in first-seen order.
-    fn groups(&self) -> Vec<(LLVMValueRef, Vec<usize>)> {
-        let mut groups: Vec<(LLVMValueRef, Vec<usize>)> = Vec::new();
+    fn groups(&self) -> Vec<(Value<'m>, Vec<usize>)> {
+        let mut groups: Vec<(Value<'m>, Vec<usize>)> = Vec::new();
         for (i, &v) in self.per_case.iter().enumerate() {
             if v == self.default {
                 continue;
@@ -88,25 +87,21 @@ impl PhiChoice {
 /// The plan for the switch ending `block`, when it only chooses the values
 /// of phis in one join block: every destination is that block or an empty
 /// block of its own that branches there.
-fn plan(function: LLVMValueRef, block: LLVMBasicBlockRef) -> Option<Plan> {
-    let switch = edit::terminator(block);
-    let parts = edit::switch_parts(switch)?;
+fn plan<'m>(block: Block<'m>) -> Option<Plan<'m>> {
+    let switch = block.terminator()?;
+    let parts = switch.switch_parts()?;
     if parts.cases.is_empty() || parts.cases.len() > MAX_CASES {
         return None;
     }
     // A destination's block of arrival at the join: itself when it forwards,
     // else the switch's block (the destination is the join).
-    let forwards = |dest: LLVMBasicBlockRef| -> Option<LLVMBasicBlockRef> {
-        let target = edit::only_branch_target(dest)?;
-        (dest != block
-            && target != dest
-            && edit::predecessors(function, dest)
-                .iter()
-                .all(|p| *p == block))
-        .then_some(target)
+    let forwards = |dest: Block<'m>| -> Option<Block<'m>> {
+        let target = dest.only_branch_target()?;
+        (dest != block && target != dest && dest.predecessors().iter().all(|p| *p == block))
+            .then_some(target)
     };
     let candidates = [Some(parts.default), forwards(parts.default)];
-    let dests: Vec<LLVMBasicBlockRef> = std::iter::once(parts.default)
+    let dests: Vec<Block<'m>> = std::iter::once(parts.default)
         .chain(parts.cases.iter().map(|c| c.1))
         .collect();
     let join = candidates.into_iter().flatten().find(|&join| {
@@ -115,16 +110,17 @@ fn plan(function: LLVMValueRef, block: LLVMBasicBlockRef) -> Option<Plan> {
                 .iter()
                 .all(|&d| d == join || forwards(d) == Some(join))
     })?;
-    let arrival = |dest: LLVMBasicBlockRef| if dest == join { block } else { dest };
-    let phis: Vec<LLVMValueRef> = edit::instructions(join)
+    let arrival = |dest: Block<'m>| if dest == join { block } else { dest };
+    let phis: Vec<Value<'m>> = join
+        .instructions()
         .into_iter()
-        .take_while(|i| edit::is_phi(*i))
+        .take_while(|i| i.opcode() == Some(Opcode::LLVMPHI))
         .collect();
     if phis.is_empty() {
         return None;
     }
-    let value_from = |phi: LLVMValueRef, pred: LLVMBasicBlockRef| {
-        edit::phi_incoming(phi)
+    let value_from = |phi: Value<'m>, pred: Block<'m>| {
+        phi.phi_incoming()
             .into_iter()
             .find(|(_, b)| *b == pred)
             .map(|(v, _)| v)
@@ -145,9 +141,13 @@ fn plan(function: LLVMValueRef, block: LLVMBasicBlockRef) -> Option<Plan> {
     if selects > MAX_SELECTS {
         return None;
     }
-    let mut forwarders: Vec<LLVMBasicBlockRef> = dests.into_iter().filter(|d| *d != join).collect();
-    forwarders.sort();
-    forwarders.dedup();
+    // Each forwarder once (the default may also be a case's destination).
+    let mut forwarders: Vec<Block<'m>> = Vec::new();
+    for dest in dests {
+        if dest != join && !forwarders.contains(&dest) {
+            forwarders.push(dest);
+        }
+    }
     Some(Plan {
         switch,
         join,
@@ -158,9 +158,9 @@ fn plan(function: LLVMValueRef, block: LLVMBasicBlockRef) -> Option<Plan> {
     })
 }
 
-fn apply(block: LLVMBasicBlockRef, plan: Plan) {
-    let b = edit::Builder::before(plan.switch);
-    let compares: Vec<LLVMValueRef> = plan
+fn apply<'m>(block: Block<'m>, plan: Plan<'m>) {
+    let b = TypedBuilder::before(plan.switch);
+    let compares: Vec<Value<'m>> = plan
         .cases
         .iter()
         .map(|&c| b.icmp_eq(plan.condition, c))
@@ -176,17 +176,19 @@ fn apply(block: LLVMBasicBlockRef, plan: Plan) {
         }
         chosen.push(value);
     }
-    edit::erase(plan.switch);
-    edit::Builder::at_end(block).br(plan.join);
+    plan.switch.erase();
+    TypedBuilder::at_end(block).br(plan.join);
     for (choice, value) in plan.phis.iter().zip(chosen) {
-        let mut incoming: Vec<_> = edit::phi_incoming(choice.phi)
+        let mut incoming: Vec<_> = choice
+            .phi
+            .phi_incoming()
             .into_iter()
             .filter(|(_, b)| *b != block && !plan.forwarders.contains(b))
             .collect();
         incoming.push((value, block));
-        edit::rebuild_phi(choice.phi, &incoming);
+        choice.phi.rebuild_phi(&incoming);
     }
     for forwarder in plan.forwarders {
-        edit::delete_block(forwarder);
+        forwarder.delete();
     }
 }
