@@ -69,7 +69,7 @@ const RAW_HANDLE_BUDGETS: &[(&str, usize)] = &[
     ("ptxas_bugs", 0),
     ("runtime", 52),
     ("transform", 259),
-    ("tuning", 174),
+    ("tuning", 155),
 ];
 
 fn raw_mentions(text: &str) -> usize {

@@ -6,6 +6,8 @@ use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::debuginfo::{LLVMMetadataReplaceAllUsesWith, LLVMTemporaryMDNode};
 use inkwell::llvm_sys::prelude::*;
 
+use super::ir::Value;
+
 /// The scopes of one domain, each under an id.
 pub struct AliasScopes {
     ctx: LLVMContextRef,
@@ -231,7 +233,8 @@ unsafe fn md_kind(ctx: LLVMContextRef, name: &str) -> u32 {
 /// is one the other is apart from (`noalias`), as LLVM's ScopedNoAliasAA
 /// reads them. Sound for any two accesses of a function, whoever made the
 /// scopes (loop versioning, the inliner's `__restrict__` parameters).
-pub fn scoped_apart(a: LLVMValueRef, b: LLVMValueRef) -> bool {
+pub fn scoped_apart(a: Value<'_>, b: Value<'_>) -> bool {
+    let (a, b) = (a.as_raw(), b.as_raw());
     // SAFETY: reads the live instructions' metadata nodes.
     unsafe { apart_in_scopes(a, b) || apart_in_scopes(b, a) }
 }

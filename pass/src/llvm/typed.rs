@@ -114,6 +114,12 @@ impl<'m> Value<'m> {
     pub fn erase(self) {
         edit::erase(self.as_raw());
     }
+    /// Moves this instruction to just before `before`, of the same
+    /// function (the caller keeps operands defined before their uses).
+    pub fn move_before(self, before: Value<'m>) {
+        edit::move_before(self.as_raw(), before.as_raw());
+    }
+
     /// Replaces this phi with one of the same name and type whose incoming
     /// pairs are `incoming`.
     pub fn rebuild_phi(self, incoming: &[(Value<'m>, Block<'m>)]) {

@@ -22,13 +22,9 @@
 //! up with it; moving an instruction earlier in its block keeps it ahead of
 //! all its uses. A load that passes no store stays where it is.
 
-use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::LLVMOpcode;
 use inkwell::module::Module;
 
-use crate::llvm::build;
-use crate::llvm::edit;
-use crate::llvm::ir::{Function, Value, ValueKind};
+use crate::llvm::ir::{Block, Function, Opcode, Value, ValueKind};
 use crate::llvm::metadata;
 
 /// Moves loads ahead of the stores they cannot touch in every function of
@@ -41,24 +37,24 @@ pub fn move_loads_first(module: &Module<'_>) -> usize {
             continue;
         }
         for block in view.blocks() {
-            moved += move_in_block(view, block.as_raw_block());
+            moved += move_in_block(view, block);
         }
     }
     moved
 }
 
-fn move_in_block(function: Function<'_>, block: LLVMBasicBlockRef) -> usize {
+fn move_in_block(function: Function<'_>, block: Block<'_>) -> usize {
     // Most blocks have no store a load could pass.
-    let stores = |inst: &LLVMValueRef| build::is_plain_store(*inst) && in_global_memory(*inst, 1);
-    if !edit::instructions(block).iter().any(stores) {
+    let stores = |inst: &Value<'_>| inst.is_plain_store() && in_global_memory(*inst, 1);
+    if !block.instructions().iter().any(stores) {
         return 0;
     }
     let mut moved = 0;
-    for load in edit::instructions(block) {
-        if !build::is_plain_load(load) || !in_global_memory(load, 0) {
+    for load in block.instructions() {
+        if !load.is_plain_load() || !in_global_memory(load, 0) {
             continue;
         }
-        let insts = edit::instructions(block);
+        let insts = block.instructions();
         let at = position(&insts, load);
         // After the last instruction before it that it must follow in
         // memory order, the first store it passes: the load goes in front
@@ -81,33 +77,34 @@ fn move_in_block(function: Function<'_>, block: LLVMBasicBlockRef) -> usize {
 /// Moves `inst` up to the earliest position at or after `floor` that its
 /// operands allow, moving pure operands of its block first; returns its new
 /// position.
-fn hoist(block: LLVMBasicBlockRef, inst: LLVMValueRef, floor: usize) -> usize {
-    let operands: Vec<LLVMValueRef> = (0..build::num_operands(inst))
-        .map(|i| build::operand(inst, i))
-        .filter(|&op| build::is_instruction(op) && build::instruction_block(op) == block)
+fn hoist(block: Block<'_>, inst: Value<'_>, floor: usize) -> usize {
+    let operands: Vec<Value<'_>> = inst
+        .operands()
+        .into_iter()
+        .filter(|&op| op.opcode().is_some() && op.parent_block() == Some(block))
         .collect();
     for &op in &operands {
-        let op_at = position(&edit::instructions(block), op);
+        let op_at = position(&block.instructions(), op);
         if op_at >= floor && is_pure(op) {
             hoist(block, op, floor);
         }
     }
     // Where the operands are now: each move above shifts those after it.
-    let insts = edit::instructions(block);
+    let insts = block.instructions();
     let earliest = operands
         .iter()
         .map(|&op| position(&insts, op) + 1)
         .fold(floor, usize::max);
     let at = position(&insts, inst);
     if earliest < at {
-        edit::move_before(inst, insts[earliest]);
+        inst.move_before(insts[earliest]);
         earliest
     } else {
         at
     }
 }
 
-fn position(insts: &[LLVMValueRef], inst: LLVMValueRef) -> usize {
+fn position(insts: &[Value<'_>], inst: Value<'_>) -> usize {
     insts
         .iter()
         .position(|&i| i == inst)
@@ -115,63 +112,63 @@ fn position(insts: &[LLVMValueRef], inst: LLVMValueRef) -> usize {
 }
 
 /// The first position after the block's phis.
-fn first_movable(insts: &[LLVMValueRef]) -> usize {
-    insts.iter().take_while(|&&i| edit::is_phi(i)).count()
+fn first_movable(insts: &[Value<'_>]) -> usize {
+    insts
+        .iter()
+        .take_while(|i| i.opcode() == Some(Opcode::LLVMPHI))
+        .count()
 }
 
 /// Arithmetic without memory, traps or order: what address computations
 /// are made of.
-fn is_pure(inst: LLVMValueRef) -> bool {
+fn is_pure(inst: Value<'_>) -> bool {
     matches!(
-        build::opcode(inst),
-        LLVMOpcode::LLVMAdd
-            | LLVMOpcode::LLVMSub
-            | LLVMOpcode::LLVMMul
-            | LLVMOpcode::LLVMShl
-            | LLVMOpcode::LLVMLShr
-            | LLVMOpcode::LLVMAShr
-            | LLVMOpcode::LLVMOr
-            | LLVMOpcode::LLVMAnd
-            | LLVMOpcode::LLVMXor
-            | LLVMOpcode::LLVMSExt
-            | LLVMOpcode::LLVMZExt
-            | LLVMOpcode::LLVMTrunc
-            | LLVMOpcode::LLVMICmp
-            | LLVMOpcode::LLVMSelect
-            | LLVMOpcode::LLVMGetElementPtr
-            | LLVMOpcode::LLVMAddrSpaceCast
+        inst.opcode(),
+        Some(
+            Opcode::LLVMAdd
+                | Opcode::LLVMSub
+                | Opcode::LLVMMul
+                | Opcode::LLVMShl
+                | Opcode::LLVMLShr
+                | Opcode::LLVMAShr
+                | Opcode::LLVMOr
+                | Opcode::LLVMAnd
+                | Opcode::LLVMXor
+                | Opcode::LLVMSExt
+                | Opcode::LLVMZExt
+                | Opcode::LLVMTrunc
+                | Opcode::LLVMICmp
+                | Opcode::LLVMSelect
+                | Opcode::LLVMGetElementPtr
+                | Opcode::LLVMAddrSpaceCast
+        )
     )
 }
 
 /// Whether `load` must stay after `inst`.
-fn must_follow(function: Function<'_>, load: LLVMValueRef, inst: LLVMValueRef) -> bool {
-    let Some(view) = Value::from_raw(inst) else {
-        return true;
-    };
-    match view.opcode() {
-        Some(LLVMOpcode::LLVMLoad) => !build::is_plain_load(inst),
-        Some(LLVMOpcode::LLVMStore) => {
-            !(build::is_plain_store(inst) && apart(function, load, inst))
-        }
-        _ => view.may_write_memory(),
+fn must_follow(function: Function<'_>, load: Value<'_>, inst: Value<'_>) -> bool {
+    match inst.opcode() {
+        Some(Opcode::LLVMLoad) => !inst.is_plain_load(),
+        Some(Opcode::LLVMStore) => !(inst.is_plain_store() && apart(function, load, inst)),
+        _ => inst.may_write_memory(),
     }
 }
 
 /// Whether the pointer operand `pointer` of `access` is global or generic:
 /// what ptxas cannot tell apart by its state space. Shared memory (S-L1's
 /// lines) and local memory are left in the order they have.
-fn in_global_memory(access: LLVMValueRef, pointer: u32) -> bool {
+fn in_global_memory(access: Value<'_>, pointer: u32) -> bool {
     matches!(space(access, pointer), Some(0 | 1))
 }
 
-fn space(access: LLVMValueRef, pointer: u32) -> Option<u32> {
-    Value::from_raw(build::operand(access, pointer))?.pointer_address_space()
+fn space(access: Value<'_>, pointer: u32) -> Option<u32> {
+    access.operand(pointer)?.pointer_address_space()
 }
 
 /// Whether LLVM knows `load` and `store` to touch different bytes: two
 /// state spaces other than the generic one, scopes that keep them apart, or
 /// addresses based on two different `noalias` arguments of the function.
-fn apart(function: Function<'_>, load: LLVMValueRef, store: LLVMValueRef) -> bool {
+fn apart(function: Function<'_>, load: Value<'_>, store: Value<'_>) -> bool {
     match (space(load, 0), space(store, 1)) {
         (Some(a), Some(b)) if a != 0 && b != 0 && a != b => return true,
         _ => {}
@@ -179,16 +176,15 @@ fn apart(function: Function<'_>, load: LLVMValueRef, store: LLVMValueRef) -> boo
     if metadata::scoped_apart(load, store) {
         return true;
     }
-    let base = |access: LLVMValueRef, pointer: u32| {
-        noalias_argument(function, build::operand(access, pointer))
-    };
+    let base =
+        |access: Value<'_>, pointer: u32| noalias_argument(function, access.operand(pointer)?);
     matches!((base(load, 0), base(store, 1)), (Some(a), Some(b)) if a != b)
 }
 
 /// The index of the `noalias` argument `pointer` is based on, through
 /// `getelementptr`s and casts.
-fn noalias_argument(function: Function<'_>, pointer: LLVMValueRef) -> Option<u32> {
-    let mut value = Value::from_raw(pointer)?;
+fn noalias_argument(function: Function<'_>, pointer: Value<'_>) -> Option<u32> {
+    let mut value = pointer;
     loop {
         match value.kind() {
             ValueKind::Argument { index } => {
@@ -197,9 +193,7 @@ fn noalias_argument(function: Function<'_>, pointer: LLVMValueRef) -> Option<u32
                     .then_some(index)
             }
             ValueKind::Instruction(
-                LLVMOpcode::LLVMGetElementPtr
-                | LLVMOpcode::LLVMAddrSpaceCast
-                | LLVMOpcode::LLVMBitCast,
+                Opcode::LLVMGetElementPtr | Opcode::LLVMAddrSpaceCast | Opcode::LLVMBitCast,
             ) => value = value.operand(0)?,
             _ => return None,
         }
