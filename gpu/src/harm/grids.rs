@@ -106,6 +106,25 @@ fn planar_args(case: &Case) -> Vec<Arg> {
     ]
 }
 
+/// stencil2d_tiled: stencil2d's Laplacian through a shared-memory tile with
+/// halos (the same case and reference).
+pub struct Stencil2dTiled;
+
+impl App for Stencil2dTiled {
+    fn name(&self) -> &'static str {
+        "stencil2d_tiled"
+    }
+    fn case(&self, bytes: usize, seed: u64) -> Case {
+        Stencil2d.case(bytes, seed)
+    }
+    fn args(&self, case: &Case, _threads: u64) -> Vec<Arg> {
+        planar_args(case)
+    }
+    fn shape(&self, config: Config) -> Shape {
+        Shape::planar(config)
+    }
+}
+
 /// stencil3d: the 7-point Laplacian of a `w x h x d` grid.
 pub struct Stencil3d;
 

@@ -25,7 +25,7 @@ mod rows;
 pub use aliasing::{InplaceScale, InplaceShift, Saxpy};
 pub use chunks::{ChunkScan, CopyIf, GridStride, LongChunks, ReduceChunk, ShortChunks, SyncInLoop};
 pub use elements::{Aos, BytesU8, DoublesF64, HalvesU16, Soa, U64Lcg, Vec16};
-pub use grids::{ColSums, Matvec, Stencil2d, Stencil3, Stencil3d, Transpose};
+pub use grids::{ColSums, Matvec, Stencil2d, Stencil2dTiled, Stencil3, Stencil3d, Transpose};
 pub use indirect::{Gather, Histogram, Lut, Scatter, SpmvCoo, SpmvCsr, SpmvEll};
 pub use rows::{Layout, RowKernel, RowShape, ROW_KERNELS};
 
@@ -39,6 +39,7 @@ pub fn all() -> Vec<&'static dyn App> {
         &Saxpy,
         &Stencil3,
         &Stencil2d,
+        &Stencil2dTiled,
         &Stencil3d,
         &Transpose,
         &Gather,
