@@ -341,10 +341,18 @@ impl<'m> Value<'m> {
         super::edit::is_constant(self.raw)
     }
 
-    /// The block an instruction belongs to.
+    /// The block an instruction belongs to; `None` for anything else (an
+    /// argument, a constant), of which LLVM's call would read a field
+    /// those do not have.
     pub fn parent_block(self) -> Option<Block<'m>> {
-        // SAFETY: `raw` is an instruction.
-        Block::new(unsafe { LLVMGetInstructionParent(self.raw) })
+        // SAFETY: `LLVMIsAInstruction` only inspects the value; the parent
+        // is asked of instructions alone.
+        unsafe {
+            if LLVMIsAInstruction(self.raw).is_null() {
+                return None;
+            }
+            Block::new(LLVMGetInstructionParent(self.raw))
+        }
     }
 
     /// The value of an integer constant (sign-extended), if this is one.
