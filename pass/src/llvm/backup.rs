@@ -71,3 +71,11 @@ pub fn all_or_nothing<T>(function: LLVMValueRef, change: impl FnOnce() -> T) -> 
         }
     }
 }
+
+impl super::ir::Function<'_> {
+    /// `all_or_nothing` on this function: `change` kept only when it
+    /// returns and the function verifies.
+    pub fn all_or_nothing<T>(self, change: impl FnOnce() -> T) -> Result<T, String> {
+        all_or_nothing(self.as_raw(), change)
+    }
+}

@@ -375,10 +375,6 @@ pub fn operand(v: LLVMValueRef, i: u32) -> LLVMValueRef {
     unsafe { LLVMGetOperand(v, i) }
 }
 
-pub fn num_operands(v: LLVMValueRef) -> u32 {
-    unsafe { LLVMGetNumOperands(v) as u32 }
-}
-
 pub fn is_instruction(v: LLVMValueRef) -> bool {
     unsafe { !LLVMIsAInstruction(v).is_null() }
 }

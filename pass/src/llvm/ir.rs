@@ -54,10 +54,18 @@ pub struct Value<'m> {
     _module: PhantomData<&'m ()>,
 }
 
-/// A basic block of the module being read.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+/// A basic block of the module being read. Ordered by address: an order
+/// that holds within one run, for sets of blocks.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Block<'m> {
     raw: LLVMBasicBlockRef,
+    _module: PhantomData<&'m ()>,
+}
+
+/// A type of the module being read.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Type<'m> {
+    raw: LLVMTypeRef,
     _module: PhantomData<&'m ()>,
 }
 
@@ -446,6 +454,71 @@ impl<'m> Value<'m> {
     }
 
     pub fn as_raw(self) -> LLVMValueRef {
+        self.raw
+    }
+
+    /// Whether this is an add, or an `or disjoint` (an add without carries).
+    pub fn is_add(self) -> bool {
+        super::build::is_add(self.raw)
+    }
+
+    /// This value's type.
+    pub fn ty(self) -> Type<'m> {
+        Type::new(super::build::type_of(self.raw))
+    }
+
+    /// Element `index` of a constant vector whose elements can be read one
+    /// by one (`None` for anything else, a constant expression included).
+    pub fn constant_element(self, index: u32) -> Option<Value<'m>> {
+        super::build::constant_element(self.raw, index).and_then(Value::new)
+    }
+}
+
+impl<'m> Type<'m> {
+    pub(super) fn new(raw: LLVMTypeRef) -> Self {
+        Type {
+            raw,
+            _module: PhantomData,
+        }
+    }
+
+    /// The element type and length when this is a fixed vector.
+    pub fn vector_shape(self) -> Option<(Type<'m>, u32)> {
+        super::build::vector_shape(self.raw).map(|(element, n)| (Type::new(element), n))
+    }
+
+    /// The width in bits when this is a scalar integer.
+    pub fn integer_width(self) -> Option<u32> {
+        (super::build::type_kind(self.raw) == LLVMTypeKind::LLVMIntegerTypeKind)
+            .then(|| super::build::int_width(self.raw))
+    }
+
+    /// The width in bits when this is a floating-point type of IEEE
+    /// layout (`half`, `float`, `double`, `fp128`) or `bfloat`.
+    pub fn float_width(self) -> Option<u32> {
+        match super::build::type_kind(self.raw) {
+            LLVMTypeKind::LLVMHalfTypeKind | LLVMTypeKind::LLVMBFloatTypeKind => Some(16),
+            LLVMTypeKind::LLVMFloatTypeKind => Some(32),
+            LLVMTypeKind::LLVMDoubleTypeKind => Some(64),
+            LLVMTypeKind::LLVMFP128TypeKind => Some(128),
+            _ => None,
+        }
+    }
+
+    pub fn is_void(self) -> bool {
+        super::build::type_kind(self.raw) == LLVMTypeKind::LLVMVoidTypeKind
+    }
+
+    /// Whether this is `token`, a type no memory can hold.
+    pub fn is_token(self) -> bool {
+        super::build::type_kind(self.raw) == LLVMTypeKind::LLVMTokenTypeKind
+    }
+
+    pub fn is_pointer(self) -> bool {
+        super::build::type_kind(self.raw) == LLVMTypeKind::LLVMPointerTypeKind
+    }
+
+    pub fn as_raw(self) -> LLVMTypeRef {
         self.raw
     }
 }

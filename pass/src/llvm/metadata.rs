@@ -68,7 +68,8 @@ impl AliasScopes {
 /// Gives the loop whose back edge is `latch_branch` (a live branch to its
 /// header) the property `name` (`llvm.loop.unroll.runtime.disable`, say):
 /// a loop id whose first operand is itself, as LLVM's loop passes read it.
-pub fn mark_loop(latch_branch: LLVMValueRef, name: &str) {
+pub fn mark_loop(latch_branch: Value<'_>, name: &str) {
+    let latch_branch = latch_branch.as_raw();
     // SAFETY: builds nodes in the branch's live context; replacing the
     // temporary node's uses by the loop id also deletes it (LLVM's C API
     // calls `MDNode::deleteTemporary`), so it is not used after.
@@ -90,7 +91,8 @@ pub fn mark_loop(latch_branch: LLVMValueRef, name: &str) {
 
 /// Marks `inst` (live) with an empty node of the kind `name`: a note the
 /// pass leaves for itself (`sl1.vec.versioned`), which copies of `inst` keep.
-pub fn tag(inst: LLVMValueRef, name: &str) {
+pub fn tag(inst: Value<'_>, name: &str) {
+    let inst = inst.as_raw();
     // SAFETY: builds an empty node in the live instruction's context.
     unsafe {
         let ctx = LLVMGetTypeContext(LLVMTypeOf(inst));
@@ -101,7 +103,8 @@ pub fn tag(inst: LLVMValueRef, name: &str) {
 
 /// Marks `inst` (live) with a node of the kind `name` holding `number`,
 /// which copies of `inst` keep (see `tagged_number`).
-pub fn tag_number(inst: LLVMValueRef, name: &str, number: u64) {
+pub fn tag_number(inst: Value<'_>, name: &str, number: u64) {
+    let inst = inst.as_raw();
     // SAFETY: builds a node of one integer constant in the live
     // instruction's context.
     unsafe {
@@ -117,7 +120,8 @@ pub fn tag_number(inst: LLVMValueRef, name: &str, number: u64) {
 }
 
 /// The number `inst` (live) was marked with under `name` (`tag_number`).
-pub fn tagged_number(inst: LLVMValueRef, name: &str) -> Option<u64> {
+pub fn tagged_number(inst: Value<'_>, name: &str) -> Option<u64> {
+    let inst = inst.as_raw();
     // SAFETY: reads the live instruction's metadata; the operand is read as
     // an integer only when it is one.
     unsafe {
@@ -132,7 +136,8 @@ pub fn tagged_number(inst: LLVMValueRef, name: &str) -> Option<u64> {
 }
 
 /// Whether `inst` (live) carries a node of the kind `name` (see `tag`).
-pub fn has_tag(inst: LLVMValueRef, name: &str) -> bool {
+pub fn has_tag(inst: Value<'_>, name: &str) -> bool {
+    let inst = inst.as_raw();
     // SAFETY: reads the live instruction's metadata.
     unsafe {
         let ctx = LLVMGetTypeContext(LLVMTypeOf(inst));

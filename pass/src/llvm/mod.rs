@@ -7,6 +7,8 @@
 //! - `build`: instructions, constants and types built at a position.
 //! - `typed`: building and editing on `ir`'s typed values, for code that
 //!   holds no raw handle.
+//! - `cfg`: control-flow edits (split edges, copied blocks, peeled and
+//!   unswitched loops) on typed blocks.
 //! - `intrinsics`: calls to LLVM's (not overloaded) intrinsics.
 //! - `metadata`: the scope metadata of line runs.
 //! - `backup`: a kernel's body saved before a transform and put back when it fails.
@@ -22,6 +24,7 @@
 pub(crate) mod abi;
 pub(crate) mod backup;
 pub(crate) mod build;
+pub(crate) mod cfg;
 pub(crate) mod diagnostics;
 pub(crate) mod edit;
 pub(crate) mod intrinsics;

@@ -10,7 +10,8 @@ use inkwell::llvm_sys::prelude::*;
 
 use super::build::{self, Builder};
 use super::edit;
-use super::ir::{Block, IntPredicate, Value};
+use super::intrinsics;
+use super::ir::{Block, Function, IntPredicate, Type, Value};
 
 /// An instruction builder at a position in the module `'m`, taking and
 /// giving typed values.
@@ -54,10 +55,25 @@ impl<'m> TypedBuilder<'m> {
         ))
     }
 
+    /// The integer type of `bits` bits.
+    pub fn int_type(&self, bits: u32) -> Type<'m> {
+        Type::new(build::int_type(self.context, bits))
+    }
+
     /// `v` zero-extended to an integer of `bits` bits.
     pub fn zext(&self, v: Value<'m>, bits: u32, name: &CStr) -> Value<'m> {
         let ty = build::int_type(self.context, bits);
         built(self.builder.zext(v.as_raw(), ty, name))
+    }
+
+    /// `v` zero-extended to `ty` (lane by lane for vectors).
+    pub fn zext_to(&self, v: Value<'m>, ty: Type<'m>, name: &CStr) -> Value<'m> {
+        built(self.builder.zext(v.as_raw(), ty.as_raw(), name))
+    }
+
+    /// `v`'s bits as a value of `ty`, of the same size.
+    pub fn bitcast(&self, v: Value<'m>, ty: Type<'m>, name: &CStr) -> Value<'m> {
+        built(self.builder.bitcast(v.as_raw(), ty.as_raw(), name))
     }
 
     pub fn add(&self, a: Value<'m>, b: Value<'m>, name: &CStr) -> Value<'m> {
@@ -70,6 +86,26 @@ impl<'m> TypedBuilder<'m> {
 
     pub fn or(&self, a: Value<'m>, b: Value<'m>, name: &CStr) -> Value<'m> {
         built(self.builder.or(a.as_raw(), b.as_raw(), name))
+    }
+
+    pub fn and(&self, a: Value<'m>, b: Value<'m>, name: &CStr) -> Value<'m> {
+        built(self.builder.and(a.as_raw(), b.as_raw(), name))
+    }
+
+    pub fn xor(&self, a: Value<'m>, b: Value<'m>, name: &CStr) -> Value<'m> {
+        built(self.builder.xor(a.as_raw(), b.as_raw(), name))
+    }
+
+    pub fn shl(&self, a: Value<'m>, b: Value<'m>, name: &CStr) -> Value<'m> {
+        built(self.builder.shl(a.as_raw(), b.as_raw(), name))
+    }
+
+    pub fn lshr(&self, a: Value<'m>, b: Value<'m>, name: &CStr) -> Value<'m> {
+        built(self.builder.lshr(a.as_raw(), b.as_raw(), name))
+    }
+
+    pub fn not(&self, v: Value<'m>, name: &CStr) -> Value<'m> {
+        built(self.builder.not(v.as_raw(), name))
     }
 
     pub fn icmp(
@@ -102,6 +138,87 @@ impl<'m> TypedBuilder<'m> {
     pub fn br(&self, dest: Block<'m>) -> Value<'m> {
         built(self.builder.br(dest.as_raw_block()))
     }
+
+    pub fn cond_br(&self, cond: Value<'m>, then: Block<'m>, otherwise: Block<'m>) -> Value<'m> {
+        built(
+            self.builder
+                .cond_br(cond.as_raw(), then.as_raw_block(), otherwise.as_raw_block()),
+        )
+    }
+
+    pub fn ptr_to_int(&self, v: Value<'m>, ty: Type<'m>, name: &CStr) -> Value<'m> {
+        built(self.builder.ptr_to_int(v.as_raw(), ty.as_raw(), name))
+    }
+
+    /// A store of `value` to `ptr`.
+    pub fn store(&self, value: Value<'m>, ptr: Value<'m>) -> Value<'m> {
+        built(self.builder.store(value.as_raw(), ptr.as_raw()))
+    }
+
+    /// A call of LLVM's (not overloaded) intrinsic `name` in `function`,
+    /// where this builder builds (`intrinsics::call_intrinsic`).
+    pub fn call_intrinsic(
+        &self,
+        function: Function<'m>,
+        name: &str,
+        args: &[Value<'m>],
+        result: &CStr,
+    ) -> Value<'m> {
+        let mut raw: Vec<_> = args.iter().map(|a| a.as_raw()).collect();
+        built(intrinsics::call_intrinsic(
+            &self.builder,
+            function.as_raw(),
+            name,
+            &mut raw,
+            result,
+        ))
+    }
+
+    /// A load of `ty` from `ptr`.
+    pub fn load(&self, ty: Type<'m>, ptr: Value<'m>) -> Value<'m> {
+        built(self.builder.load(ty.as_raw(), ptr.as_raw()))
+    }
+
+    /// `ptr` moved by `bytes` (`getelementptr i8`); the caller keeps the
+    /// address inside the object `ptr` points into.
+    pub fn byte_offset(&self, ptr: Value<'m>, bytes: i64, name: &CStr) -> Value<'m> {
+        let i8t = build::int_type(self.context, 8);
+        let offset = build::const_int(build::int_type(self.context, 64), bytes as u64, true);
+        built(self.builder.gep(i8t, ptr.as_raw(), &mut [offset], name))
+    }
+
+    /// Element `index` of vector `v`.
+    pub fn extract_element(&self, v: Value<'m>, index: u32) -> Value<'m> {
+        built(self.builder.extract_element(v.as_raw(), index))
+    }
+
+    /// An empty phi of `ty`; `Value::add_incoming` fills it.
+    pub fn phi(&self, ty: Type<'m>, name: &CStr) -> Value<'m> {
+        built(self.builder.phi(ty.as_raw(), name))
+    }
+}
+
+impl<'m> Type<'m> {
+    /// The vector of `count` elements of this scalar type.
+    pub fn vector(self, count: u32) -> Type<'m> {
+        Type::new(build::vector_type(self.as_raw(), count))
+    }
+
+    /// The constant `value` of this integer type (zero-extended).
+    pub fn constant(self, value: u64) -> Value<'m> {
+        built(build::const_int(self.as_raw(), value, false))
+    }
+
+    /// The all-zero constant of this type.
+    pub fn null(self) -> Value<'m> {
+        built(build::const_null(self.as_raw()))
+    }
+}
+
+/// The constant vector of `elements`, constants of one scalar type.
+pub fn const_vector<'m>(elements: &[Value<'m>]) -> Value<'m> {
+    let mut raw: Vec<_> = elements.iter().map(|e| e.as_raw()).collect();
+    built(build::const_vector(&mut raw))
 }
 
 impl<'m> Value<'m> {
@@ -118,6 +235,25 @@ impl<'m> Value<'m> {
     /// function (the caller keeps operands defined before their uses).
     pub fn move_before(self, before: Value<'m>) {
         edit::move_before(self.as_raw(), before.as_raw());
+    }
+
+    /// Adds `(value, block)` pairs to this phi.
+    pub fn add_incoming(self, incoming: &[(Value<'m>, Block<'m>)]) {
+        let raw: Vec<_> = incoming
+            .iter()
+            .map(|(value, block)| (value.as_raw(), block.as_raw_block()))
+            .collect();
+        build::add_incoming(self.as_raw(), &raw);
+    }
+
+    /// Makes operand `index` of this instruction `value`.
+    pub fn set_operand(self, index: u32, value: Value<'m>) {
+        build::set_operand(self.as_raw(), index, value.as_raw());
+    }
+
+    /// Sets the alignment of this load or store, in bytes.
+    pub fn set_alignment(self, bytes: u32) {
+        build::set_alignment(self.as_raw(), bytes);
     }
 
     /// Replaces this phi with one of the same name and type whose incoming

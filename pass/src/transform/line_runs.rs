@@ -249,6 +249,7 @@ impl RunLoop<'_> {
             // remainder loop per line size), it cost loop strength
             // reduction 39 of `upper`'s 296 ms of passes.
             let back = edit::terminator(self.fast.blocks[&self.latch]);
+            let back = crate::llvm::ir::Value::from_raw(back).expect("a latch ends in a branch");
             crate::llvm::metadata::mark_loop(back, "llvm.loop.unroll.runtime.disable");
         }
         for (t, copy_t) in self.full.iter().enumerate() {

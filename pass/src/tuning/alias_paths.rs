@@ -22,7 +22,7 @@ const CHECK: &str = "sl1.alias.check";
 
 /// Numbers the branch of one check (`br %overlap, original, copy`).
 pub(super) fn number_check(branch: Value<'_>, number: usize) {
-    metadata::tag_number(branch.as_raw(), CHECK, number as u64);
+    metadata::tag_number(branch, CHECK, number as u64);
 }
 
 /// Counts, before every numbered check branch of `kernel`, the path the
@@ -37,7 +37,7 @@ pub fn count_alias_paths(
         .into_iter()
         .flat_map(|b| b.instructions())
         .filter(|i| i.num_operands() == 3)
-        .filter_map(|i| metadata::tagged_number(i.as_raw(), CHECK).map(|n| (i, n)))
+        .filter_map(|i| metadata::tagged_number(i, CHECK).map(|n| (i, n)))
         .collect();
     let checks = branches.iter().map(|&(_, n)| n + 1).max()? as usize;
     let name = kernel.get_name().to_string_lossy().into_owned();

@@ -16,16 +16,12 @@
 //! its byte. Values from elsewhere are reinterpreted on the way in, and
 //! what other instructions use is turned back on the way out.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
 use inkwell::module::Module;
-use inkwell::values::AsValueRef;
 
-use crate::llvm::build::{self, Builder};
-use crate::llvm::edit;
-use crate::llvm::ir::Value;
+use crate::llvm::ir::{Function, IntPredicate, Opcode, Type, Value};
+use crate::llvm::typed::{const_vector, TypedBuilder};
 
 /// Each byte's low seven bits, and its top bit.
 const LOW: u64 = 0x7f7f_7f7f;
@@ -35,7 +31,7 @@ const HIGH: u64 = 0x8080_8080;
 pub fn lower_byte_vectors(module: &Module<'_>) -> usize {
     module
         .get_functions()
-        .map(|f| lower_in(f.as_value_ref()))
+        .map(|f| lower_in(Function::of(module, f)))
         .sum()
 }
 
@@ -46,21 +42,26 @@ enum Lanes {
     Bits,
 }
 
-fn lower_in(function: LLVMValueRef) -> usize {
-    let mut candidates: Vec<LLVMValueRef> = edit::blocks(function)
+/// Operand `i` of `inst`, which has it (the callers checked its opcode).
+fn operand<'m>(inst: Value<'m>, i: u32) -> Value<'m> {
+    inst.operand(i).expect("the operand its opcode has")
+}
+
+fn lower_in(function: Function<'_>) -> usize {
+    let mut candidates: Vec<Value<'_>> = function
+        .blocks()
         .into_iter()
-        .flat_map(edit::instructions)
+        .flat_map(|b| b.instructions())
         .filter(|&i| lowerable(i))
         .collect();
     // Compare answers pay only where lowered instructions take them: made
     // into a vector of `i1` again for any other user, they would cost more
     // than they saved.
     loop {
-        let kept: std::collections::HashSet<LLVMValueRef> = candidates.iter().copied().collect();
+        let kept: HashSet<Value<'_>> = candidates.iter().copied().collect();
         let before = candidates.len();
         candidates.retain(|&i| {
-            byte_vector(build::type_of(i)).map(|(l, _)| l) == Some(Lanes::Bytes)
-                || edit::users(i).iter().all(|u| kept.contains(u))
+            lanes_of(i) == Some(Lanes::Bytes) || i.users().iter().all(|u| kept.contains(u))
         });
         if candidates.len() == before {
             break;
@@ -69,7 +70,7 @@ fn lower_in(function: LLVMValueRef) -> usize {
     if candidates.is_empty() {
         return 0;
     }
-    let mut words: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
+    let mut words: HashMap<Value<'_>, Value<'_>> = HashMap::new();
     for &inst in &candidates {
         let w = Words::before(inst);
         let word = w.lower(inst, &words);
@@ -78,24 +79,23 @@ fn lower_in(function: LLVMValueRef) -> usize {
     // Uses left outside the lowered instructions get the vector back; the
     // lowered instructions go, users before what they use.
     for &inst in candidates.iter().rev() {
-        if build::has_uses(inst) {
-            let word = words[&inst];
-            let back = Words::before(inst).vector_of(word, inst);
-            edit::replace_uses(inst, back);
+        if inst.has_uses() {
+            let back = Words::before(inst).vector_of(words[&inst], inst);
+            inst.replace_all_uses_with(back);
         }
-        edit::erase(inst);
+        inst.erase();
     }
     candidates.len()
 }
 
 /// `(lanes, words)`: whether `ty` is a vector of `i8` or `i1` whose length
 /// is a multiple of 4, and then how many words hold it.
-fn byte_vector(ty: LLVMTypeRef) -> Option<(Lanes, u32)> {
-    let (element, count) = build::vector_shape(ty)?;
-    if count % 4 != 0 || build::type_kind(element) != LLVMTypeKind::LLVMIntegerTypeKind {
+fn byte_vector(ty: Type<'_>) -> Option<(Lanes, u32)> {
+    let (element, count) = ty.vector_shape()?;
+    if count % 4 != 0 {
         return None;
     }
-    let lanes = match build::int_width(element) {
+    let lanes = match element.integer_width()? {
         8 => Lanes::Bytes,
         1 => Lanes::Bits,
         _ => return None,
@@ -103,12 +103,17 @@ fn byte_vector(ty: LLVMTypeRef) -> Option<(Lanes, u32)> {
     Some((lanes, count / 4))
 }
 
+/// The lanes of `v` when its type is a byte vector.
+fn lanes_of(v: Value<'_>) -> Option<Lanes> {
+    byte_vector(v.ty()).map(|(lanes, _)| lanes)
+}
+
 /// The constant every lane of `v` holds, when it is one.
-fn splat(v: LLVMValueRef) -> Option<u64> {
-    let count = build::vector_shape(build::type_of(v))?.1;
-    let first = edit::const_unsigned(build::constant_element(v, 0)?)?;
+fn splat(v: Value<'_>) -> Option<u64> {
+    let count = v.ty().vector_shape()?.1;
+    let first = v.constant_element(0)?.const_unsigned()?;
     (1..count)
-        .all(|i| build::constant_element(v, i).and_then(edit::const_unsigned) == Some(first))
+        .all(|i| v.constant_element(i).and_then(|e| e.const_unsigned()) == Some(first))
         .then_some(first)
 }
 
@@ -117,23 +122,23 @@ fn splat(v: LLVMValueRef) -> Option<u64> {
 /// complement `x + add >u limit` (`x` outside `[low, end)`), whose range
 /// does not wrap past 255: then two bounds on `x` itself answer it,
 /// without the lane-wise add.
-fn range_check(
-    inst: LLVMValueRef,
-    pred: LLVMIntPredicate,
+fn range_check<'m>(
+    inst: Value<'m>,
+    pred: IntPredicate,
     limit: u64,
-) -> Option<(LLVMValueRef, u64, u64)> {
-    let sum = build::operand(inst, 0);
-    if !build::is_instruction(sum) || build::opcode(sum) != LLVMOpcode::LLVMAdd {
+) -> Option<(Value<'m>, u64, u64)> {
+    let sum = operand(inst, 0);
+    if sum.opcode() != Some(Opcode::LLVMAdd) {
         return None;
     }
-    let add = splat(build::operand(sum, 1))?;
+    let add = splat(operand(sum, 1))?;
     let low = (256 - add) % 256;
     let end = match pred {
-        LLVMIntPredicate::LLVMIntULT => low + limit,
-        LLVMIntPredicate::LLVMIntUGT => low + limit + 1,
+        IntPredicate::LLVMIntULT => low + limit,
+        IntPredicate::LLVMIntUGT => low + limit + 1,
         _ => return None,
     };
-    (end <= 256).then_some((build::operand(sum, 0), low, end))
+    (end <= 256).then_some((operand(sum, 0), low, end))
 }
 
 /// `(x, t, R)` when `select` is `select (x in R), x + c, x` (or `select
@@ -141,24 +146,19 @@ fn range_check(
 /// its `[low, end)`) and adding `c` to any byte in `R` toggles the same
 /// bits `t` (no carry or borrow: `'a'..='z'` minus 32 toggles bit 5): then
 /// it is `x ^ t` in the lanes inside `R`, without a lane-wise add or select.
-fn flip_in_range(select: LLVMValueRef) -> Option<(LLVMValueRef, u64, (u64, u64))> {
-    let check = build::operand(select, 0);
-    if !build::is_instruction(check) || build::opcode(check) != LLVMOpcode::LLVMICmp {
-        return None;
-    }
-    let pred = Value::from_raw(check)?.icmp_predicate()?;
-    let (x, low, end) = range_check(check, pred, splat(build::operand(check, 1))?)?;
+fn flip_in_range(select: Value<'_>) -> Option<(Value<'_>, u64, (u64, u64))> {
+    let check = operand(select, 0);
+    let pred = check.icmp_predicate()?;
+    let (x, low, end) = range_check(check, pred, splat(operand(check, 1))?)?;
     // The select's operand that adds, and whether the check's accepted
     // lanes (inside the range for `<u`, outside for `>u`) take it.
-    let added = |v: LLVMValueRef| {
-        (build::is_instruction(v)
-            && build::opcode(v) == LLVMOpcode::LLVMAdd
-            && build::operand(v, 0) == x)
-            .then(|| splat(build::operand(v, 1)))
+    let added = |v: Value<'_>| {
+        (v.opcode() == Some(Opcode::LLVMAdd) && operand(v, 0) == x)
+            .then(|| splat(operand(v, 1)))
             .flatten()
     };
-    let (then, otherwise) = (build::operand(select, 1), build::operand(select, 2));
-    let inside = pred == LLVMIntPredicate::LLVMIntULT;
+    let (then, otherwise) = (operand(select, 1), operand(select, 2));
+    let inside = pred == IntPredicate::LLVMIntULT;
     let c = match (added(then), added(otherwise)) {
         (Some(c), None) if otherwise == x && inside => c,
         (None, Some(c)) if then == x && !inside => c,
@@ -173,86 +173,72 @@ fn flip_in_range(select: LLVMValueRef) -> Option<(LLVMValueRef, u64, (u64, u64))
 }
 
 /// Whether `inst` is an operation this rewrite lowers.
-fn lowerable(inst: LLVMValueRef) -> bool {
-    let ty = build::type_of(inst);
-    let Some((lanes, _)) = byte_vector(ty) else {
+fn lowerable(inst: Value<'_>) -> bool {
+    let (Some(lanes), Some(opcode)) = (lanes_of(inst), inst.opcode()) else {
         return false;
     };
-    let operand_bytes = |i: u32| {
-        byte_vector(build::type_of(build::operand(inst, i))).map(|(l, _)| l) == Some(Lanes::Bytes)
-    };
-    match (build::opcode(inst), lanes) {
-        (LLVMOpcode::LLVMAdd | LLVMOpcode::LLVMSub, Lanes::Bytes) => true,
-        (LLVMOpcode::LLVMAnd | LLVMOpcode::LLVMOr | LLVMOpcode::LLVMXor, _) => true,
-        (LLVMOpcode::LLVMShl | LLVMOpcode::LLVMLShr, Lanes::Bytes) => {
-            splat(build::operand(inst, 1)).is_some_and(|c| c < 8)
+    let operand_lanes = |i: u32| lanes_of(operand(inst, i));
+    match (opcode, lanes) {
+        (Opcode::LLVMAdd | Opcode::LLVMSub, Lanes::Bytes) => true,
+        (Opcode::LLVMAnd | Opcode::LLVMOr | Opcode::LLVMXor, _) => true,
+        (Opcode::LLVMShl | Opcode::LLVMLShr, Lanes::Bytes) => {
+            splat(operand(inst, 1)).is_some_and(|c| c < 8)
         }
-        (LLVMOpcode::LLVMICmp, Lanes::Bits) => {
-            operand_bytes(0) && splat(build::operand(inst, 1)).is_some()
+        (Opcode::LLVMICmp, Lanes::Bits) => {
+            operand_lanes(0) == Some(Lanes::Bytes) && splat(operand(inst, 1)).is_some()
         }
-        (LLVMOpcode::LLVMSelect, Lanes::Bytes) => {
-            byte_vector(build::type_of(build::operand(inst, 0))).map(|(l, _)| l)
-                == Some(Lanes::Bits)
-        }
-        (LLVMOpcode::LLVMZExt | LLVMOpcode::LLVMSExt, Lanes::Bytes) => {
-            byte_vector(build::type_of(build::operand(inst, 0))).map(|(l, _)| l)
-                == Some(Lanes::Bits)
+        (Opcode::LLVMSelect | Opcode::LLVMZExt | Opcode::LLVMSExt, Lanes::Bytes) => {
+            operand_lanes(0) == Some(Lanes::Bits)
         }
         _ => false,
     }
 }
 
 /// Builds word operations before one instruction.
-struct Words {
-    b: Builder,
-    ctx: LLVMContextRef,
+struct Words<'m> {
+    b: TypedBuilder<'m>,
 }
 
-impl Words {
-    fn before(inst: LLVMValueRef) -> Words {
+impl<'m> Words<'m> {
+    fn before(inst: Value<'m>) -> Words<'m> {
         Words {
-            b: Builder::before(inst),
-            ctx: build::context_of(inst),
+            b: TypedBuilder::before(inst),
         }
     }
 
     /// The word type holding a byte vector of type `ty`.
-    fn word_type(&self, ty: LLVMTypeRef) -> LLVMTypeRef {
+    fn word_type(&self, ty: Type<'m>) -> Type<'m> {
         let (_, words) = byte_vector(ty).expect("a byte vector");
-        let i32t = build::i32_type(self.ctx);
+        let i32t = self.b.int_type(32);
         if words == 1 {
             i32t
         } else {
-            build::vector_type(i32t, words)
+            i32t.vector(words)
         }
     }
 
     /// The vector of bytes as long as vector type `ty`.
-    fn bytes_like(&self, ty: LLVMTypeRef) -> LLVMTypeRef {
-        let (_, n) = build::vector_shape(ty).expect("a vector");
-        build::vector_type(build::i8_type(self.ctx), n)
+    fn bytes_like(&self, ty: Type<'m>) -> Type<'m> {
+        let (_, n) = ty.vector_shape().expect("a vector");
+        self.b.int_type(8).vector(n)
     }
 
     /// `pattern` (a 32-bit value) in every word of `like`'s type.
-    fn each(&self, like: LLVMValueRef, pattern: u64) -> LLVMValueRef {
-        let ty = build::type_of(like);
-        let i32t = build::i32_type(self.ctx);
-        match build::vector_shape(ty) {
-            None => build::const_int(i32t, pattern, false),
-            Some((_, n)) => {
-                let mut lanes = vec![build::const_int(i32t, pattern, false); n as usize];
-                build::const_vector(&mut lanes)
-            }
+    fn each(&self, like: Value<'m>, pattern: u64) -> Value<'m> {
+        let word = self.b.int_type(32).constant(pattern);
+        match like.ty().vector_shape() {
+            None => word,
+            Some((_, n)) => const_vector(&vec![word; n as usize]),
         }
     }
 
     /// The word form of operand `v` (of a byte-vector type): its lowered
     /// word, or `v` reinterpreted.
-    fn word(&self, v: LLVMValueRef, words: &HashMap<LLVMValueRef, LLVMValueRef>) -> LLVMValueRef {
+    fn word(&self, v: Value<'m>, words: &HashMap<Value<'m>, Value<'m>>) -> Value<'m> {
         if let Some(&w) = words.get(&v) {
             return w;
         }
-        let ty = build::type_of(v);
+        let ty = v.ty();
         let (lanes, _) = byte_vector(ty).expect("a byte vector");
         let word_ty = self.word_type(ty);
         if let Some(word) = self.constant_words(v, lanes) {
@@ -261,7 +247,7 @@ impl Words {
         match lanes {
             Lanes::Bytes => self.b.bitcast(v, word_ty, c"sl1.bytes"),
             Lanes::Bits => {
-                let ones = self.b.zext(v, self.bytes_like(ty), c"");
+                let ones = self.b.zext_to(v, self.bytes_like(ty), c"");
                 let ones = self.b.bitcast(ones, word_ty, c"");
                 let seven = self.each(ones, 7);
                 self.b.shl(ones, seven, c"sl1.bits")
@@ -271,51 +257,50 @@ impl Words {
 
     /// The words of `v` when it is a constant whose every lane is known
     /// (lane 0 in the low byte: the GPU is little-endian).
-    fn constant_words(&self, v: LLVMValueRef, lanes: Lanes) -> Option<LLVMValueRef> {
-        let (_, n) = build::vector_shape(build::type_of(v))?;
+    fn constant_words(&self, v: Value<'m>, lanes: Lanes) -> Option<Value<'m>> {
+        let (_, n) = v.ty().vector_shape()?;
         let mut words = Vec::with_capacity(n as usize / 4);
         for w in 0..n / 4 {
             let mut word = 0u64;
             for byte in 0..4 {
-                let lane = edit::const_unsigned(build::constant_element(v, w * 4 + byte)?)?;
+                let lane = v.constant_element(w * 4 + byte)?.const_unsigned()?;
                 let lane = match lanes {
                     Lanes::Bytes => lane,
                     Lanes::Bits => lane << 7,
                 };
                 word |= lane << (8 * byte);
             }
-            words.push(build::const_int(build::i32_type(self.ctx), word, false));
+            words.push(self.b.int_type(32).constant(word));
         }
         Some(if words.len() == 1 {
             words[0]
         } else {
-            build::const_vector(&mut words)
+            const_vector(&words)
         })
     }
 
     /// The vector `inst`'s type that `word` (its lowered form) stands for.
-    fn vector_of(&self, word: LLVMValueRef, inst: LLVMValueRef) -> LLVMValueRef {
-        let ty = build::type_of(inst);
+    fn vector_of(&self, word: Value<'m>, inst: Value<'m>) -> Value<'m> {
+        let ty = inst.ty();
         let (lanes, _) = byte_vector(ty).expect("a byte vector");
         match lanes {
             Lanes::Bytes => self.b.bitcast(word, ty, c"sl1.vector"),
             Lanes::Bits => {
                 let bytes = self.bytes_like(ty);
                 let tops = self.b.bitcast(word, bytes, c"");
-                let zero = build::const_null(bytes);
                 self.b
-                    .icmp(LLVMIntPredicate::LLVMIntNE, tops, zero, c"sl1.vector")
+                    .icmp(IntPredicate::LLVMIntNE, tops, bytes.null(), c"sl1.vector")
             }
         }
     }
 
-    fn and(&self, a: LLVMValueRef, pattern: u64) -> LLVMValueRef {
+    fn and(&self, a: Value<'m>, pattern: u64) -> Value<'m> {
         self.b.and(a, self.each(a, pattern), c"")
     }
 
     /// Lane-wise `a + b` of bytes: the low seven bits add without leaving
     /// their byte; the top bit is the sum's parity.
-    fn add(&self, a: LLVMValueRef, b: LLVMValueRef) -> LLVMValueRef {
+    fn add(&self, a: Value<'m>, b: Value<'m>) -> Value<'m> {
         let low = self.b.add(self.and(a, LOW), self.and(b, LOW), c"");
         let top = self.and(self.b.xor(a, b, c""), HIGH);
         self.b.xor(low, top, c"sl1.add")
@@ -323,7 +308,7 @@ impl Words {
 
     /// Lane-wise `a - b`: each byte of `a | 0x80` covers the low seven
     /// bits of `b`, so no borrow leaves it; the top bit is fixed after.
-    fn sub(&self, a: LLVMValueRef, b: LLVMValueRef) -> LLVMValueRef {
+    fn sub(&self, a: Value<'m>, b: Value<'m>) -> Value<'m> {
         let high = self.b.or(a, self.each(a, HIGH), c"");
         let low = self.b.sub(high, self.and(b, LOW), c"");
         let not_b = self.b.not(b, c"");
@@ -333,7 +318,7 @@ impl Words {
 
     /// The top bit of each byte of `x` set where the byte is below `limit`
     /// (unsigned, 0 to 256).
-    fn below(&self, x: LLVMValueRef, limit: u64) -> LLVMValueRef {
+    fn below(&self, x: Value<'m>, limit: u64) -> Value<'m> {
         if limit == 0 {
             return self.each(x, 0);
         }
@@ -360,13 +345,13 @@ impl Words {
 
     /// The top bit of each byte of `x` set where it lies in `[low, end)`
     /// (`low <= end <= 256`): below `end` and not below `low`.
-    fn within(&self, x: LLVMValueRef, low: u64, end: u64) -> LLVMValueRef {
+    fn within(&self, x: Value<'m>, low: u64, end: u64) -> Value<'m> {
         self.b
             .xor(self.below(x, end), self.below(x, low), c"sl1.within")
     }
 
     /// The top bit of each byte of `x` set where it equals `c`.
-    fn equal(&self, x: LLVMValueRef, c: u64) -> LLVMValueRef {
+    fn equal(&self, x: Value<'m>, c: u64) -> Value<'m> {
         let diff = self.b.xor(x, self.each(x, c * 0x0101_0101), c"");
         let low_set = self.b.add(self.and(diff, LOW), self.each(x, LOW), c"");
         let any = self.b.or(low_set, diff, c"");
@@ -374,9 +359,9 @@ impl Words {
     }
 
     /// The top bits of `icmp pred x, c` on every byte of `x`.
-    fn compare(&self, pred: LLVMIntPredicate, x: LLVMValueRef, c: u64) -> LLVMValueRef {
-        use LLVMIntPredicate::*;
-        let flip = |m: LLVMValueRef| self.b.xor(m, self.each(m, HIGH), c"");
+    fn compare(&self, pred: IntPredicate, x: Value<'m>, c: u64) -> Value<'m> {
+        use IntPredicate::*;
+        let flip = |m: Value<'m>| self.b.xor(m, self.each(m, HIGH), c"");
         // Signed order is unsigned order with the top bits flipped.
         let signed = matches!(pred, LLVMIntSLT | LLVMIntSLE | LLVMIntSGT | LLVMIntSGE);
         let (x, c) = if signed {
@@ -395,7 +380,7 @@ impl Words {
     }
 
     /// Every bit of a byte set where its top bit is (from compare bits).
-    fn full_mask(&self, bits: LLVMValueRef) -> LLVMValueRef {
+    fn full_mask(&self, bits: Value<'m>) -> Value<'m> {
         let ones = self.b.lshr(bits, self.each(bits, 7), c"");
         let rest = self.b.sub(bits, ones, c"");
         self.b.or(rest, bits, c"sl1.mask")
@@ -403,7 +388,7 @@ impl Words {
 
     /// `x` with the bits of `flip` toggled in the bytes whose top bit
     /// `bits` sets: one shift for a single bit.
-    fn flip_where(&self, bits: LLVMValueRef, x: LLVMValueRef, flip: u64) -> LLVMValueRef {
+    fn flip_where(&self, bits: Value<'m>, x: Value<'m>, flip: u64) -> Value<'m> {
         let toggles = if flip.is_power_of_two() {
             let by = 7 - u64::from(flip.trailing_zeros());
             self.b.lshr(bits, self.each(bits, by), c"")
@@ -416,39 +401,34 @@ impl Words {
 
     /// The word form of `inst` (one `lowerable` says yes to), built before
     /// it from its operands' word forms.
-    fn lower(
-        &self,
-        inst: LLVMValueRef,
-        words: &HashMap<LLVMValueRef, LLVMValueRef>,
-    ) -> LLVMValueRef {
-        let op = |i: u32| self.word(build::operand(inst, i), words);
-        match build::opcode(inst) {
-            LLVMOpcode::LLVMAdd => self.add(op(0), op(1)),
-            LLVMOpcode::LLVMSub => self.sub(op(0), op(1)),
-            LLVMOpcode::LLVMAnd => self.b.and(op(0), op(1), c"sl1.and"),
-            LLVMOpcode::LLVMOr => self.b.or(op(0), op(1), c"sl1.or"),
-            LLVMOpcode::LLVMXor => self.b.xor(op(0), op(1), c"sl1.xor"),
-            LLVMOpcode::LLVMShl => {
-                let c = splat(build::operand(inst, 1)).expect("a constant shift");
+    fn lower(&self, inst: Value<'m>, words: &HashMap<Value<'m>, Value<'m>>) -> Value<'m> {
+        let op = |i: u32| self.word(operand(inst, i), words);
+        let opcode = inst.opcode().expect("an instruction");
+        match opcode {
+            Opcode::LLVMAdd => self.add(op(0), op(1)),
+            Opcode::LLVMSub => self.sub(op(0), op(1)),
+            Opcode::LLVMAnd => self.b.and(op(0), op(1), c"sl1.and"),
+            Opcode::LLVMOr => self.b.or(op(0), op(1), c"sl1.or"),
+            Opcode::LLVMXor => self.b.xor(op(0), op(1), c"sl1.xor"),
+            Opcode::LLVMShl => {
+                let c = splat(operand(inst, 1)).expect("a constant shift");
                 let x = op(0);
                 let shifted = self.b.shl(x, self.each(x, c), c"");
                 self.and(shifted, ((0xffu64 << c) & 0xff) * 0x0101_0101)
             }
-            LLVMOpcode::LLVMLShr => {
-                let c = splat(build::operand(inst, 1)).expect("a constant shift");
+            Opcode::LLVMLShr => {
+                let c = splat(operand(inst, 1)).expect("a constant shift");
                 let x = op(0);
                 let shifted = self.b.lshr(x, self.each(x, c), c"");
                 self.and(shifted, (0xffu64 >> c) * 0x0101_0101)
             }
-            LLVMOpcode::LLVMICmp => {
-                let pred = Value::from_raw(inst)
-                    .and_then(|v| v.icmp_predicate())
-                    .expect("a compare");
-                let c = splat(build::operand(inst, 1)).expect("a constant");
+            Opcode::LLVMICmp => {
+                let pred = inst.icmp_predicate().expect("a compare");
+                let c = splat(operand(inst, 1)).expect("a constant");
                 if let Some((x, low, end)) = range_check(inst, pred, c) {
                     let x = self.word(x, words);
                     let inside = self.within(x, low, end);
-                    return if pred == LLVMIntPredicate::LLVMIntULT {
+                    return if pred == IntPredicate::LLVMIntULT {
                         inside
                     } else {
                         self.b.xor(inside, self.each(inside, HIGH), c"")
@@ -456,7 +436,7 @@ impl Words {
                 }
                 self.compare(pred, op(0), c)
             }
-            LLVMOpcode::LLVMSelect => {
+            Opcode::LLVMSelect => {
                 if let Some((x, flip, (low, end))) = flip_in_range(inst) {
                     let x = self.word(x, words);
                     let inside = self.within(x, low, end);
@@ -468,11 +448,11 @@ impl Words {
                 let otherwise = self.b.and(op(2), not_mask, c"");
                 self.b.or(then, otherwise, c"sl1.select")
             }
-            LLVMOpcode::LLVMZExt => {
+            Opcode::LLVMZExt => {
                 let bits = op(0);
                 self.b.lshr(bits, self.each(bits, 7), c"sl1.zext")
             }
-            LLVMOpcode::LLVMSExt => self.full_mask(op(0)),
+            Opcode::LLVMSExt => self.full_mask(op(0)),
             other => unreachable!("not lowerable: {other:?}"),
         }
     }

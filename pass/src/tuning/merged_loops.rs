@@ -47,21 +47,16 @@
 //! it), which makes them meet, and go on to their targets. `mem2reg` then
 //! rebuilds SSA form.
 
-use crate::llvm::build;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
-use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
 use inkwell::module::Module;
-use inkwell::values::{AsValueRef, FunctionValue};
+use inkwell::values::FunctionValue;
 
 use crate::analysis::loop_forest;
 use crate::analysis::loops::{Loop, LoopForest};
-use crate::llvm::edit::{self, Builder};
-use crate::llvm::ir::{Block, Function};
-
-/// Block -> its index in the function's block order.
-type BlockIndex = std::collections::HashMap<LLVMBasicBlockRef, usize>;
+use crate::llvm::cfg;
+use crate::llvm::ir::{Block, BlockIndex, Function, IntPredicate, Opcode, Value};
+use crate::llvm::typed::TypedBuilder;
 
 /// Most values followed back from an exit test looking for a load.
 const MAX_VALUES_FOLLOWED: usize = 256;
@@ -86,21 +81,21 @@ pub struct Merging {
 }
 
 /// One merge to make, in blocks that stay valid while it is made.
-struct Plan {
-    header: LLVMBasicBlockRef,
-    blocks: Vec<LLVMBasicBlockRef>,
-    inner: Vec<Inner>,
+struct Plan<'m> {
+    header: Block<'m>,
+    blocks: Vec<Block<'m>>,
+    inner: Vec<Inner<'m>>,
     /// As `MergedLoop::rounds`.
     rounds: bool,
     /// Compares nested in the inner loops to peel first (`compares_to_peel`):
     /// their names and headers.
-    peels: Vec<(String, LLVMBasicBlockRef)>,
+    peels: Vec<(String, Block<'m>)>,
 }
 
 /// A merged inner loop: its header and its blocks.
-struct Inner {
-    header: LLVMBasicBlockRef,
-    blocks: BTreeSet<LLVMBasicBlockRef>,
+struct Inner<'m> {
+    header: Block<'m>,
+    blocks: BTreeSet<Block<'m>>,
 }
 
 /// Merges, in `kernel`, every top-level loop with its direct inner loops
@@ -120,50 +115,51 @@ pub fn merge_divergent_loops(
     if plans.is_empty() {
         return Ok(found);
     }
-    let raw = kernel.as_value_ref();
-    crate::llvm::backup::all_or_nothing(raw, || {
-        let peeled: std::collections::HashMap<&str, Vec<String>> = found
-            .merged
-            .iter()
-            .zip(&plans)
-            .map(|(merged, plan)| {
-                let done = plan
-                    .peels
-                    .iter()
-                    .filter(|&&(_, header)| edit::peel_first_iteration(raw, header))
-                    .map(|(name, _)| name.clone())
-                    .collect();
-                (merged.outer.as_str(), done)
-            })
-            .collect();
-        // The peels changed the loops: planned again on what they left.
-        let (mut merging, plans) = survey(function);
-        for merged in &mut merging.merged {
-            merged.peeled = peeled
-                .get(merged.outer.as_str())
-                .cloned()
-                .unwrap_or_default();
-        }
-        for plan in &plans {
-            apply(raw, plan);
-        }
-        rebuild_ssa(raw);
-        if fail_for_testing {
-            panic!("failure requested for kernel `{name}`");
-        }
-        merging
-    })
-    .map_err(|why| {
-        format!(
-            "merging inner loops in kernel `{name}` failed, so it was left as it was: {why}; \
+    function
+        .all_or_nothing(|| {
+            let peeled: std::collections::HashMap<&str, Vec<String>> = found
+                .merged
+                .iter()
+                .zip(&plans)
+                .map(|(merged, plan)| {
+                    let done = plan
+                        .peels
+                        .iter()
+                        .filter(|&&(_, header)| function.peel_first_iteration(header))
+                        .map(|(name, _)| name.clone())
+                        .collect();
+                    (merged.outer.as_str(), done)
+                })
+                .collect();
+            // The peels changed the loops: planned again on what they left.
+            let (mut merging, plans) = survey(function);
+            for merged in &mut merging.merged {
+                merged.peeled = peeled
+                    .get(merged.outer.as_str())
+                    .cloned()
+                    .unwrap_or_default();
+            }
+            for plan in &plans {
+                apply(function, plan);
+            }
+            // The stack slots the merge added back to registers.
+            function.run_function_passes(c"mem2reg");
+            if fail_for_testing {
+                panic!("failure requested for kernel `{name}`");
+            }
+            merging
+        })
+        .map_err(|why| {
+            format!(
+                "merging inner loops in kernel `{name}` failed, so it was left as it was: {why}; \
              please report it"
-        )
-    })
+            )
+        })
 }
 
 /// The top-level loops of `function` to merge, each with its plan, and
 /// those kept nested with the reason.
-fn survey(function: Function<'_>) -> (Merging, Vec<Plan>) {
+fn survey(function: Function<'_>) -> (Merging, Vec<Plan<'_>>) {
     let name = function.name();
     let (blocks, forest) = loop_forest(function);
     let index = crate::llvm::ir::block_indices(&blocks);
@@ -243,12 +239,12 @@ fn load_driven_inner<'f>(
 /// loop at all, and that test's load is the one just made before it (H100,
 /// 2026-11-27: grep 1.80 to 1.59 ms,
 /// docs/results/2026-11-27-h100-peeled-first-iterations.txt).
-fn compares_to_peel(
+fn compares_to_peel<'m>(
     inner: &[&Loop],
     forest: &LoopForest,
-    blocks: &[Block<'_>],
+    blocks: &[Block<'m>],
     index: &BlockIndex,
-) -> Vec<(String, LLVMBasicBlockRef)> {
+) -> Vec<(String, Block<'m>)> {
     let mut peels = Vec::new();
     for &inner in inner {
         let inner_at = forest.loops.iter().position(|l| std::ptr::eq(l, inner));
@@ -265,20 +261,20 @@ fn compares_to_peel(
             {
                 continue;
             }
-            let header = &blocks[nested.header];
-            peels.push((header.name(), header.as_raw_block()));
+            let header = blocks[nested.header];
+            peels.push((header.name(), header));
         }
     }
     peels
 }
 
-fn plan(
+fn plan<'m>(
     outer: &Loop,
     inner: &[&Loop],
-    blocks: &[Block<'_>],
+    blocks: &[Block<'m>],
     (forest, index): (&LoopForest, &BlockIndex),
-) -> Plan {
-    let raw = |i: &usize| blocks[*i].as_raw_block();
+) -> Plan<'m> {
+    let raw = |i: &usize| blocks[*i];
     debug_assert!(inner
         .iter()
         .all(|l| forest.loops[l.parent.unwrap()] == *outer));
@@ -299,12 +295,12 @@ fn plan(
     plan
 }
 
-impl Plan {
-    fn inside(&self) -> BTreeSet<LLVMBasicBlockRef> {
+impl<'m> Plan<'m> {
+    fn inside(&self) -> BTreeSet<Block<'m>> {
         self.blocks.iter().copied().collect()
     }
 
-    fn in_inner(&self) -> BTreeSet<LLVMBasicBlockRef> {
+    fn in_inner(&self) -> BTreeSet<Block<'m>> {
         self.inner
             .iter()
             .flat_map(|l| l.blocks.iter().copied())
@@ -313,7 +309,7 @@ impl Plan {
 
     /// The outer loop's own code reachable from `from`: up to the inner
     /// loops and the header.
-    fn own_code_from(&self, from: &[LLVMBasicBlockRef]) -> BTreeSet<LLVMBasicBlockRef> {
+    fn own_code_from(&self, from: &[Block<'m>]) -> BTreeSet<Block<'m>> {
         let (inside, in_inner) = (self.inside(), self.in_inner());
         reach(from, |b| {
             inside.contains(&b) && !in_inner.contains(&b) && b != self.header
@@ -329,23 +325,21 @@ impl Plan {
 /// warp's threads search together (grep on the H100: 1.83 ms against
 /// 4.32 ms, 2026-11-26). A loop that enters an inner loop on every
 /// iteration has no such search to gather and keeps its threads free.
-fn own_iterations_test_loads(plan: &Plan) -> bool {
+fn own_iterations_test_loads(plan: &Plan<'_>) -> bool {
     let own = plan.own_code_from(&[plan.header]);
-    let back = own
-        .iter()
-        .any(|&b| edit::successors(b).contains(&plan.header));
+    let back = own.iter().any(|b| b.successors().contains(&plan.header));
     // Where the inner loops leave to: a test that may go there directly is
     // an inner loop's guard (a row of CSR with no entries, LLVM's rotated
     // `if (j < end)`): skipping the loop, not searching for work.
     let in_inner = plan.in_inner();
-    let left_to: BTreeSet<LLVMBasicBlockRef> = in_inner
+    let left_to: BTreeSet<Block<'_>> = in_inner
         .iter()
-        .flat_map(|&b| edit::successors(b))
+        .flat_map(|b| b.successors())
         .filter(|n| !in_inner.contains(n))
         .collect();
-    let searches: Vec<LLVMValueRef> = own
+    let searches: Vec<Value<'_>> = own
         .iter()
-        .filter(|&&b| !edit::successors(b).iter().any(|n| left_to.contains(n)))
+        .filter(|b| !b.successors().iter().any(|n| left_to.contains(n)))
         .filter_map(|&b| branch_condition(b))
         .collect();
     back && depends_on_loads(searches, |_| true)
@@ -398,11 +392,10 @@ fn unmergeable(outer: &Loop, blocks: &[Block<'_>]) -> Option<String> {
                     .to_string(),
             );
         }
-        let kind = build::type_kind(build::type_of(inst.as_raw()));
-        if kind == LLVMTypeKind::LLVMTokenTypeKind {
+        if inst.ty().is_token() {
             return Some("it defines a token value, which cannot be kept in memory".to_string());
         }
-        if inst.opcode() == Some(LLVMOpcode::LLVMCallBr) {
+        if inst.opcode() == Some(Opcode::LLVMCallBr) {
             return Some("it has an asm goto (callbr)".to_string());
         }
     }
@@ -412,8 +405,10 @@ fn unmergeable(outer: &Loop, blocks: &[Block<'_>]) -> Option<String> {
 /// Whether a test that decides whether `inner` is left depends on a value
 /// loaded from memory: then threads leave it after different trip counts.
 /// Whether `block` is one of `l`'s.
-fn in_loop(l: &Loop, index: &BlockIndex, block: LLVMBasicBlockRef) -> bool {
-    index.get(&block).is_some_and(|i| l.blocks.contains(i))
+fn in_loop(l: &Loop, index: &BlockIndex, block: Option<Block<'_>>) -> bool {
+    block
+        .and_then(|b| index.get(&b.as_raw_block()))
+        .is_some_and(|i| l.blocks.contains(i))
 }
 
 /// Only loads the loop makes count: a test against a bound loaded before
@@ -430,13 +425,11 @@ fn exit_depends_on_loads(inner: &Loop, blocks: &[Block<'_>], index: &BlockIndex)
             blocks[b]
                 .successors()
                 .iter()
-                .any(|s| !in_loop(inner, index, s.as_raw_block()))
+                .any(|s| !in_loop(inner, index, Some(*s)))
         })
-        .filter_map(|&b| branch_condition(blocks[b].as_raw_block()))
+        .filter_map(|&b| branch_condition(blocks[b]))
         .collect();
-    depends_on_loads(tests, |value| {
-        in_loop(inner, index, edit::parent_block(value))
-    })
+    depends_on_loads(tests, |value| in_loop(inner, index, value.parent_block()))
 }
 
 /// The value `block`'s terminator chooses by: a conditional branch's
@@ -447,49 +440,46 @@ fn exit_depends_on_loads(inner: &Loop, blocks: &[Block<'_>], index: &BlockIndex)
 /// compare (`text[j + k] == pat[k]`), not a scan of a class of bytes or a
 /// probe that runs while slots differ.
 fn goes_on_while_equal(l: &Loop, blocks: &[Block<'_>], index: &BlockIndex) -> bool {
-    use inkwell::llvm_sys::LLVMIntPredicate::{LLVMIntEQ, LLVMIntNE};
     l.blocks.iter().any(|&b| {
-        let raw = blocks[b].as_raw_block();
-        let term = edit::terminator(raw);
-        let Some(cond) = branch_condition(raw) else {
+        let Some(cond) = branch_condition(blocks[b]) else {
             return false;
         };
-        let predicate = crate::llvm::ir::Value::from_raw(cond).and_then(|v| v.icmp_predicate());
-        // A conditional branch's operands: condition, false, true.
-        let stays = |i: u32| in_loop(l, index, build::value_as_block(build::operand(term, i)));
-        match predicate {
-            Some(LLVMIntEQ) => stays(2) && !stays(1),
-            Some(LLVMIntNE) => stays(1) && !stays(2),
+        // A conditional branch's successors: true, then false.
+        let successors = blocks[b].successors();
+        let stays = |i: usize| in_loop(l, index, successors.get(i).copied());
+        match cond.icmp_predicate() {
+            Some(IntPredicate::LLVMIntEQ) => stays(0) && !stays(1),
+            Some(IntPredicate::LLVMIntNE) => stays(1) && !stays(0),
             _ => false,
         }
     })
 }
 
-fn branch_condition(block: LLVMBasicBlockRef) -> Option<LLVMValueRef> {
-    let term = edit::terminator(block);
-    (build::num_operands(term) > 1).then(|| build::operand(term, 0))
+fn branch_condition(block: Block<'_>) -> Option<Value<'_>> {
+    let term = block.terminator()?;
+    if term.num_operands() > 1 {
+        term.operand(0)
+    } else {
+        None
+    }
 }
 
 /// Whether any of `tests` is computed from a value loaded from memory
 /// (followed back through at most `MAX_VALUES_FOLLOWED` values, and only
 /// through the instructions `follow` takes).
-fn depends_on_loads(tests: Vec<LLVMValueRef>, follow: impl Fn(LLVMValueRef) -> bool) -> bool {
-    let mut seen = BTreeSet::new();
+fn depends_on_loads<'m>(tests: Vec<Value<'m>>, follow: impl Fn(Value<'m>) -> bool) -> bool {
+    let mut seen = HashSet::new();
     let mut work = tests;
     while let Some(value) = work.pop() {
-        if !seen.insert(value as usize) || seen.len() > MAX_VALUES_FOLLOWED {
+        if !seen.insert(value) || seen.len() > MAX_VALUES_FOLLOWED {
             continue;
         }
-        let opcode = (build::is_instruction(value) && follow(value)).then(|| build::opcode(value));
+        let opcode = value.opcode().filter(|_| follow(value));
         match opcode {
-            Some(
-                LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMAtomicRMW | LLVMOpcode::LLVMAtomicCmpXchg,
-            ) => return true,
-            Some(_) => {
-                for i in 0..build::num_operands(value) {
-                    work.push(build::operand(value, i));
-                }
+            Some(Opcode::LLVMLoad | Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => {
+                return true
             }
+            Some(_) => work.extend(value.operands()),
             None => {}
         }
     }
@@ -502,26 +492,26 @@ fn depends_on_loads(tests: Vec<LLVMValueRef>, follow: impl Fn(LLVMValueRef) -> b
 /// loop's iterations that enter no inner loop stay a small loop of their
 /// own (back to the outer header) while every other path goes back to the
 /// dispatch block, which becomes the merged loop's header.
-fn apply(function: LLVMValueRef, plan: &Plan) {
+fn apply<'m>(function: Function<'m>, plan: &Plan<'m>) {
     demote(function, &plan.blocks);
     let (inside, in_inner) = (plan.inside(), plan.in_inner());
     // The outer loop's own code from its header, and the code after an
     // inner loop: blocks in both are copied for the latter.
     let own = plan.own_code_from(&[plan.header]);
-    let exits: Vec<LLVMBasicBlockRef> = in_inner
+    let exits: Vec<Block<'m>> = in_inner
         .iter()
-        .flat_map(|&b| edit::successors(b))
+        .flat_map(|b| b.successors())
         .filter(|s| inside.contains(s) && !in_inner.contains(s) && *s != plan.header)
         .collect();
     let after = plan.own_code_from(&exits);
-    let shared: Vec<LLVMBasicBlockRef> = plan
+    let shared: Vec<Block<'m>> = plan
         .blocks
         .iter()
         .copied()
         .filter(|b| own.contains(b) && after.contains(b))
         .collect();
-    let copies = edit::clone_blocks(&shared, plan.header, ".sl1.after").blocks;
-    let after_paths: Vec<LLVMBasicBlockRef> = after
+    let copies = cfg::clone_blocks(&shared, plan.header, ".sl1.after").blocks;
+    let after_paths: Vec<Block<'m>> = after
         .iter()
         .filter(|b| !own.contains(b))
         .chain(&in_inner)
@@ -530,24 +520,27 @@ fn apply(function: LLVMValueRef, plan: &Plan) {
         .collect();
     for &from in &after_paths {
         for (original, copy) in &copies {
-            edit::retarget_edges(from, *original, *copy);
+            cfg::retarget_edges(from, *original, *copy);
         }
     }
     // The header's predecessors: entries and the back edges of paths that
     // ran an inner loop go through the dispatch block; the outer loop's own
     // back edges stay.
-    let mut edges: Vec<(LLVMBasicBlockRef, LLVMBasicBlockRef, u64)> =
-        edit::predecessors(function, plan.header)
-            .into_iter()
-            .filter(|p| !inside.contains(p) || !own.contains(p))
-            .map(|p| (p, plan.header, 0))
-            .collect();
+    let mut edges: Vec<(Block<'m>, Block<'m>, u64)> = plan
+        .header
+        .predecessors()
+        .into_iter()
+        .filter(|p| !inside.contains(p) || !own.contains(p))
+        .map(|p| (p, plan.header, 0))
+        .collect();
     // Each inner loop's back edges, and its entries: the threads that start
     // an inner loop meet those in it at the vote and take its next
     // iteration with them.
     for (k, inner) in plan.inner.iter().enumerate() {
         edges.extend(
-            edit::predecessors(function, inner.header)
+            inner
+                .header
+                .predecessors()
                 .into_iter()
                 .map(|p| (p, inner.header, k as u64 + 1)),
         );
@@ -556,19 +549,16 @@ fn apply(function: LLVMValueRef, plan: &Plan) {
     // leaves only after the warp's vote there (`add_dispatch`).
     let mut body = inside;
     body.extend(copies.values());
-    let mut exits: Vec<LLVMBasicBlockRef> = Vec::new();
+    let mut exits: Vec<Block<'m>> = Vec::new();
     let first_exit = plan.inner.len() as u64 + 1;
     for &from in &body {
-        for to in edit::successors(from) {
+        for to in from.successors() {
             if body.contains(&to) {
                 continue;
             }
             if !exits.contains(&to) {
-                for phi in edit::instructions(to)
-                    .into_iter()
-                    .filter(|i| edit::is_phi(*i))
-                {
-                    edit::demote_phi(function, phi);
+                for phi in to.instructions().into_iter().filter(|i| is_phi(*i)) {
+                    function.demote_phi(phi);
                 }
                 exits.push(to);
             }
@@ -579,44 +569,52 @@ fn apply(function: LLVMValueRef, plan: &Plan) {
     add_dispatch(function, plan, &body, &edges, first_exit);
 }
 
+fn is_phi(v: Value<'_>) -> bool {
+    v.opcode() == Some(Opcode::LLVMPHI)
+}
+
+fn terminator(block: Block<'_>) -> Value<'_> {
+    block.terminator().expect("a new block ends in its branch")
+}
+
 /// Stack slots for every phi of `blocks` and every value used outside the
 /// block that defines it.
-fn demote(function: LLVMValueRef, blocks: &[LLVMBasicBlockRef]) {
+fn demote<'m>(function: Function<'m>, blocks: &[Block<'m>]) {
     // Phis first: their incoming values may be the instructions demoted next.
     for &block in blocks {
-        for phi in edit::instructions(block)
-            .into_iter()
-            .filter(|i| edit::is_phi(*i))
-        {
-            edit::demote_phi(function, phi);
+        for phi in block.instructions().into_iter().filter(|i| is_phi(*i)) {
+            function.demote_phi(phi);
         }
     }
     for &block in blocks {
         let here = BTreeSet::from([block]);
-        for inst in edit::instructions(block) {
-            let void = build::type_kind(build::type_of(inst)) == LLVMTypeKind::LLVMVoidTypeKind;
-            if !void {
-                edit::demote_uses_outside(function, inst, &here);
+        for inst in block.instructions() {
+            if !inst.ty().is_void() {
+                function.demote_uses_outside(inst, &here);
             }
         }
     }
 }
 
 /// Blocks reachable from `from` (included) through blocks `inside` accepts.
-fn reach(
-    from: &[LLVMBasicBlockRef],
-    inside: impl Fn(LLVMBasicBlockRef) -> bool,
-) -> BTreeSet<LLVMBasicBlockRef> {
+fn reach<'m>(from: &[Block<'m>], inside: impl Fn(Block<'m>) -> bool) -> BTreeSet<Block<'m>> {
     let mut seen = BTreeSet::new();
-    let mut work: Vec<LLVMBasicBlockRef> = from.to_vec();
+    let mut work: Vec<Block<'m>> = from.to_vec();
     while let Some(b) = work.pop() {
         if !seen.insert(b) {
             continue;
         }
-        work.extend(edit::successors(b).into_iter().filter(|s| inside(*s)));
+        work.extend(b.successors().into_iter().filter(|s| inside(*s)));
     }
     seen
 }
+
+/// A target of the dispatch block: its state and its block.
+type Target<'m> = (u64, Block<'m>);
+
+/// A target's flag: its phi in the latch (set on the back edges) and in
+/// the dispatch block (set on the entries, and from the latch's).
+type Flag<'m> = (Value<'m>, Value<'m>);
 
 /// The dispatch block before the outer header: each of `edges` (from, to,
 /// state) now goes to it, and it goes on to `to` by the state: 0 for the
@@ -631,33 +629,33 @@ fn reach(
 /// iteration (`vote.sync.ballot` over those still in it): the vote makes
 /// them meet, so that each iteration runs for all of them, whatever code
 /// each takes, instead of one group running ahead while the others wait.
-fn add_dispatch(
-    function: LLVMValueRef,
-    plan: &Plan,
-    inside: &BTreeSet<LLVMBasicBlockRef>,
-    edges: &[(LLVMBasicBlockRef, LLVMBasicBlockRef, u64)],
+fn add_dispatch<'m>(
+    function: Function<'m>,
+    plan: &Plan<'m>,
+    inside: &BTreeSet<Block<'m>>,
+    edges: &[(Block<'m>, Block<'m>, u64)],
     first_exit: u64,
 ) {
-    let mut targets: Vec<(u64, LLVMBasicBlockRef)> = Vec::new();
+    let mut targets: Vec<Target<'m>> = Vec::new();
     for &(_, to, k) in edges {
         if k != 0 && !targets.iter().any(|&(t, _)| t == k) {
             targets.push((k, to));
         }
     }
-    let ctx = build::context_of(function);
-    let i1t = build::i1_type(ctx);
-    let dispatch = build::insert_block_before(plan.header, c"sl1.merged");
+    let dispatch = cfg::insert_block_before(plan.header, c"sl1.merged");
     // One latch for every back edge into the dispatch block.
-    let latch = edit::new_block_before(plan.header, dispatch, "sl1.merged.latch");
-    let in_latch = Builder::before(edit::terminator(latch));
-    let in_dispatch = Builder::at_end(dispatch);
+    let latch = cfg::new_block_before(plan.header, dispatch, "sl1.merged.latch");
+    let in_latch = TypedBuilder::before(terminator(latch));
+    let in_dispatch = TypedBuilder::at_end(dispatch);
+    let i1t = in_dispatch.int_type(1);
+    let i32t = in_dispatch.int_type(32);
     // Per target: its flag in the latch and in the dispatch block.
-    let flags: Vec<(LLVMValueRef, LLVMValueRef)> = targets
+    let flags: Vec<Flag<'m>> = targets
         .iter()
         .map(|_| {
             let next = in_latch.phi(i1t, c"sl1.merged.next");
             let now = in_dispatch.phi(i1t, c"sl1.merged.to");
-            build::add_incoming(now, &[(next, latch)]);
+            now.add_incoming(&[(next, latch)]);
             (next, now)
         })
         .collect();
@@ -666,36 +664,28 @@ fn add_dispatch(
     // the threads that take it read the active mask: read before the
     // branch, it would name threads that never enter (a guard such as
     // `if (begin < end)`), which the vote would then wait for.
-    let i32t = build::i32_type(ctx);
-    let members = edit::entry_alloca(function, i32t, "sl1.merged.members");
+    let members = function.entry_alloca(i32t, "sl1.merged.members");
     for &(from, to, k) in edges {
         let (block, pick) = if inside.contains(&from) {
             // A block per edge: one block may branch to several targets.
-            let edge = edit::new_block_before(plan.header, latch, "sl1.merged.edge");
-            edit::retarget_edges(from, to, edge);
+            let edge = cfg::new_block_before(plan.header, latch, "sl1.merged.edge");
+            cfg::retarget_edges(from, to, edge);
             (edge, 0)
         } else {
-            let enter = edit::new_block_before(plan.header, dispatch, "sl1.merged.enter");
-            edit::retarget_edges(from, to, enter);
-            let b = Builder::before(edit::terminator(enter));
-            let active = crate::llvm::intrinsics::call_intrinsic(
-                &b,
-                function,
-                "llvm.nvvm.activemask",
-                &mut [],
-                c"",
-            );
+            let enter = cfg::new_block_before(plan.header, dispatch, "sl1.merged.enter");
+            cfg::retarget_edges(from, to, enter);
+            let b = TypedBuilder::before(terminator(enter));
+            let active = b.call_intrinsic(function, "llvm.nvvm.activemask", &[], c"");
             b.store(active, members);
             (enter, 1)
         };
         for (&(t, _), &flag) in targets.iter().zip(&flags) {
             let phi = if pick == 0 { flag.0 } else { flag.1 };
-            let value = build::const_int(i1t, u64::from(t == k), false);
-            build::add_incoming(phi, &[(value, block)]);
+            phi.add_incoming(&[(i1t.constant(u64::from(t == k)), block)]);
         }
     }
     // The vote: who stays.
-    let mut stay = build::const_int(i1t, 1, false);
+    let mut stay = i1t.constant(1);
     for (&(t, _), &(_, now)) in targets.iter().zip(&flags) {
         if t >= first_exit {
             let leaves = in_dispatch.not(now, c"");
@@ -703,13 +693,8 @@ fn add_dispatch(
         }
     }
     let before = in_dispatch.load(i32t, members);
-    let after = crate::llvm::intrinsics::call_intrinsic(
-        &in_dispatch,
-        function,
-        "llvm.nvvm.vote.ballot.sync",
-        &mut [before, stay],
-        c"",
-    );
+    let after =
+        in_dispatch.call_intrinsic(function, "llvm.nvvm.vote.ballot.sync", &[before, stay], c"");
     in_dispatch.store(after, members);
     let own_code = if plan.rounds {
         add_rounds(
@@ -717,8 +702,7 @@ fn add_dispatch(
             plan,
             &in_dispatch,
             latch,
-            &targets,
-            &flags,
+            (&targets, &flags),
             first_exit,
             before,
         )
@@ -731,13 +715,13 @@ fn add_dispatch(
         let otherwise = if i + 1 == targets.len() {
             own_code
         } else {
-            build::insert_block_before(plan.header, c"sl1.merged.test")
+            cfg::insert_block_before(plan.header, c"sl1.merged.test")
         };
-        Builder::at_end(at).cond_br(now, to, otherwise);
+        TypedBuilder::at_end(at).cond_br(now, to, otherwise);
         at = otherwise;
     }
     if targets.is_empty() {
-        Builder::at_end(dispatch).br(plan.header);
+        TypedBuilder::at_end(dispatch).br(plan.header);
     }
 }
 
@@ -748,21 +732,18 @@ fn add_dispatch(
 /// waits an iteration (to the latch, every flag clear, so it comes back for
 /// its own code). Each thread still runs its own instructions in order;
 /// only the iteration each runs in changes.
-#[allow(clippy::too_many_arguments)]
-fn add_rounds(
-    function: LLVMValueRef,
-    plan: &Plan,
-    in_dispatch: &Builder,
-    latch: LLVMBasicBlockRef,
-    targets: &[(u64, LLVMBasicBlockRef)],
-    flags: &[(LLVMValueRef, LLVMValueRef)],
+fn add_rounds<'m>(
+    function: Function<'m>,
+    plan: &Plan<'m>,
+    in_dispatch: &TypedBuilder<'m>,
+    latch: Block<'m>,
+    (targets, flags): (&[Target<'m>], &[Flag<'m>]),
     first_exit: u64,
-    members: LLVMValueRef,
-) -> LLVMBasicBlockRef {
-    let ctx = build::context_of(function);
-    let i1t = build::i1_type(ctx);
-    let i32t = build::i32_type(ctx);
-    let mut to_inner = build::const_int(i1t, 0, false);
+    members: Value<'m>,
+) -> Block<'m> {
+    let i1t = in_dispatch.int_type(1);
+    let i32t = in_dispatch.int_type(32);
+    let mut to_inner = i1t.constant(0);
     for (&(t, _), &(_, now)) in targets.iter().zip(flags) {
         if t < first_exit {
             to_inner = in_dispatch.or(to_inner, now, c"");
@@ -774,30 +755,23 @@ fn add_rounds(
     // mask after the first vote left out the leaving threads, and the GPU
     // stopped the kernel with an illegal instruction, fuzzer seed 92906,
     // 2026-11-26). A leaving thread is bound for no inner loop.
-    let in_inner = crate::llvm::intrinsics::call_intrinsic(
-        in_dispatch,
+    let in_inner = in_dispatch.call_intrinsic(
         function,
         "llvm.nvvm.vote.ballot.sync",
-        &mut [members, to_inner],
+        &[members, to_inner],
         c"",
     );
     let busy = in_dispatch.icmp(
-        inkwell::llvm_sys::LLVMIntPredicate::LLVMIntNE,
+        IntPredicate::LLVMIntNE,
         in_inner,
-        build::const_int(i32t, 0, false),
+        i32t.constant(0),
         c"sl1.merged.busy",
     );
-    let wait = edit::new_block_before(plan.header, latch, "sl1.merged.wait");
+    let wait = cfg::new_block_before(plan.header, latch, "sl1.merged.wait");
     for &(next, _) in flags {
-        let clear = build::const_int(i1t, 0, false);
-        build::add_incoming(next, &[(clear, wait)]);
+        next.add_incoming(&[(i1t.constant(0), wait)]);
     }
-    let own = build::insert_block_before(plan.header, c"sl1.merged.own");
-    Builder::at_end(own).cond_br(busy, wait, plan.header);
+    let own = cfg::insert_block_before(plan.header, c"sl1.merged.own");
+    TypedBuilder::at_end(own).cond_br(busy, wait, plan.header);
     own
-}
-
-/// Promotes the stack slots the merge added back to registers.
-fn rebuild_ssa(function: LLVMValueRef) {
-    edit::run_function_passes(function, c"mem2reg");
 }

@@ -39,17 +39,14 @@
 //! same way, so that where the twin runs once the loop around has no loop
 //! inside it.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
 use inkwell::module::Module;
-use inkwell::values::AsValueRef;
 
-use crate::llvm::build;
-use crate::llvm::edit::{self, Builder};
-use crate::llvm::ir::{Function, GepIndex, Value};
+use crate::llvm::cfg;
+use crate::llvm::ir::{Block, Function, GepIndex, IntPredicate, Opcode, Type, Value};
 use crate::llvm::metadata;
+use crate::llvm::typed::TypedBuilder;
 
 /// Bytes one vector load reads (`ld.v4.b32`, `ld.v2.b64`).
 const VECTOR_BYTES: i64 = 16;
@@ -69,13 +66,13 @@ pub fn vectorize_aligned_loads(module: &Module<'_>) -> usize {
             continue;
         }
         let mut choices = Vec::new();
-        for block in edit::blocks(function.as_value_ref()) {
+        for block in view.blocks() {
             let Some(first) = LoopPlan::of(view, block) else {
                 continue;
             };
             // The check gets a block of its own on the entry edge; the split
             // rebuilds the loop's phis, so the plan is made again after it.
-            edit::split_edge(first.preheader, block, "sl1.vec.check");
+            cfg::split_edge(first.preheader, block, "sl1.vec.check");
             if let Some(plan) = LoopPlan::of(view, block) {
                 choices.push(plan.version());
                 versioned += 1;
@@ -85,7 +82,6 @@ pub fn vectorize_aligned_loads(module: &Module<'_>) -> usize {
         // The alignment test first: the trips test, the same for a warp's
         // threads, is cheap where it is and follows only where the loop is
         // copied anyway.
-        let raw = function.as_value_ref();
         let mut unswitched = 0;
         // Blocks of the loops around that now always enter a short twin, and
         // the twins' headers.
@@ -97,15 +93,15 @@ pub fn vectorize_aligned_loads(module: &Module<'_>) -> usize {
         let choices: Vec<_> = choices
             .into_iter()
             .map(|branches| {
-                let trips = branches.get(1).map(|b| edit::parent_block(*b));
-                let twin = trips.map(|t| edit::successors(t)[0]);
+                let trips = branches.get(1).and_then(|b| b.parent_block());
+                let twin = trips.and_then(|t| t.successors().first().copied());
                 (branches, trips, twin)
             })
             .collect();
         for (branches, trips, twin) in choices {
             let moved = branches
                 .iter()
-                .take_while(|branch| edit::unswitch_branch(raw, **branch, MAX_UNSWITCHED_LOOP))
+                .take_while(|branch| view.unswitch_branch(**branch, MAX_UNSWITCHED_LOOP))
                 .count();
             unswitched += moved;
             if moved == branches.len() {
@@ -122,18 +118,13 @@ pub fn vectorize_aligned_loads(module: &Module<'_>) -> usize {
         // one of them, and the copy of the loop around that makes no second
         // one has no inner loop left (which ptxas schedules far better).
         if !short_arounds.is_empty() {
-            edit::remove_unreachable_blocks(raw);
+            view.remove_unreachable_blocks();
             for twin in twins {
-                edit::peel_first_iteration(raw, twin);
+                view.peel_first_iteration(twin);
             }
-            edit::unswitch_invariant_tests(
-                raw,
-                &short_arounds,
-                MAX_UNSWITCHED_LOOP,
-                MAX_GUARD_COPIES,
-            );
+            view.unswitch_invariant_tests(&short_arounds, MAX_UNSWITCHED_LOOP, MAX_GUARD_COPIES);
         } else if unswitched > 0 {
-            edit::remove_unreachable_blocks(raw);
+            view.remove_unreachable_blocks();
         }
     }
     versioned
@@ -156,123 +147,133 @@ const MAX_GUARD_COPIES: u32 = 6;
 /// an integer induction variable `phi`, or the pointer induction variable
 /// `base` itself (`phi` None).
 #[derive(Debug)]
-struct Anchor {
-    base: LLVMValueRef,
-    phi: Option<LLVMValueRef>,
+struct Anchor<'m> {
+    base: Value<'m>,
+    phi: Option<Value<'m>>,
     /// Compared as a set: the order the index adds them does not matter.
-    invariants: Vec<LLVMValueRef>,
+    invariants: Vec<Value<'m>>,
     scale: i64,
 }
 
-impl PartialEq for Anchor {
+impl PartialEq for Anchor<'_> {
     /// The same address but for a constant: the invariants in any order.
-    fn eq(&self, other: &Anchor) -> bool {
-        let sorted = |a: &Anchor| {
-            let mut v: Vec<usize> = a.invariants.iter().map(|p| *p as usize).collect();
-            v.sort_unstable();
-            v
-        };
+    fn eq(&self, other: &Self) -> bool {
+        let count = |a: &Self, v: &Value<'_>| a.invariants.iter().filter(|w| *w == v).count();
         self.base == other.base
             && self.phi == other.phi
             && self.scale == other.scale
-            && sorted(self) == sorted(other)
+            && self.invariants.len() == other.invariants.len()
+            && self
+                .invariants
+                .iter()
+                .all(|v| count(self, v) == count(other, v))
     }
 }
 
 /// A load at `anchor + offset` bytes.
-struct Access {
-    load: LLVMValueRef,
+struct Access<'m> {
+    load: Value<'m>,
     offset: i64,
 }
 
 /// Loads reading one aligned 16-byte piece together.
-struct Group {
+struct Group<'m> {
     anchor: usize,
     /// Offset of the piece's first byte from the anchor.
     start: i64,
-    ty: LLVMTypeRef,
+    ty: Type<'m>,
     lanes: u32,
     bytes_per_lane: i64,
-    loads: Vec<Access>,
+    loads: Vec<Access<'m>>,
 }
 
 /// A one-block loop and the groups its copy reads with vector loads.
-struct LoopPlan {
-    block: LLVMBasicBlockRef,
-    preheader: LLVMBasicBlockRef,
-    exit: LLVMBasicBlockRef,
-    groups: Vec<Group>,
+struct LoopPlan<'m> {
+    block: Block<'m>,
+    preheader: Block<'m>,
+    exit: Block<'m>,
+    groups: Vec<Group<'m>>,
     /// How far the loop's exit test is from its bound, when it is an
     /// induction variable against a loop-invariant value.
-    trips: Option<ExitTest>,
+    trips: Option<ExitTest<'m>>,
 }
 
 /// The exit test compares `phi` (or its next value) with `bound`.
-struct ExitTest {
-    phi: LLVMValueRef,
-    bound: LLVMValueRef,
+struct ExitTest<'m> {
+    phi: Value<'m>,
+    bound: Value<'m>,
     step: i64,
 }
 
 /// The induction variables of a one-block loop: phis whose value on the
 /// back edge is theirs plus a constant, that constant in the phi's units
 /// (an integer's, or a pointer phi's getelementptr elements, as bytes).
-struct Phis {
-    block: LLVMBasicBlockRef,
-    step: HashMap<LLVMValueRef, i64>,
+struct Phis<'m> {
+    block: Block<'m>,
+    step: HashMap<Value<'m>, i64>,
     /// Each induction variable's value on the back edge, and the phi.
-    next: HashMap<LLVMValueRef, LLVMValueRef>,
+    next: HashMap<Value<'m>, Value<'m>>,
 }
 
 /// Loads of one anchor and type, in the order first met.
-struct Candidates {
+struct Candidates<'m> {
     anchor: usize,
-    ty: LLVMTypeRef,
-    accesses: Vec<Access>,
+    ty: Type<'m>,
+    /// Bytes a load of `ty` reads.
+    size: i64,
+    accesses: Vec<Access<'m>>,
 }
 
-impl LoopPlan {
-    fn of(function: Function<'_>, block: LLVMBasicBlockRef) -> Option<LoopPlan> {
-        let successors = edit::successors(block);
+fn is_phi(v: Value<'_>) -> bool {
+    v.opcode() == Some(Opcode::LLVMPHI)
+}
+
+fn terminator(block: Block<'_>) -> Value<'_> {
+    block.terminator().expect("a block ends in a terminator")
+}
+
+impl<'m> LoopPlan<'m> {
+    fn of(function: Function<'m>, block: Block<'m>) -> Option<LoopPlan<'m>> {
+        let successors = block.successors();
         if successors.len() != 2 || !successors.contains(&block) {
             return None;
         }
         // A loop versioned already, or a copy of one (the loop around it
         // copied for its checks): nothing more to do.
-        if metadata::has_tag(edit::terminator(block), VERSIONED) {
+        if metadata::has_tag(block.terminator()?, VERSIONED) {
             return None;
         }
         let exit = *successors.iter().find(|s| **s != block)?;
-        let raw = function.as_raw();
-        let preds: BTreeSet<_> = edit::predecessors(raw, block).into_iter().collect();
+        let preds = block.predecessors();
         if preds.len() != 2 {
             return None;
         }
         let preheader = *preds.iter().find(|p| **p != block)?;
         // The copy's values reach code after the loop through phis in a
         // block only the loop enters.
-        if edit::predecessors(raw, exit).iter().any(|p| *p != block) {
+        if exit.predecessors().iter().any(|p| *p != block) {
             return None;
         }
         let phis = Phis::of(function, block, preheader);
         if phis.step.is_empty() {
             return None;
         }
-        let module = build::module_of(raw);
-        let insts = edit::instructions(block);
-        let mut anchors: Vec<Anchor> = Vec::new();
-        let mut candidates: Vec<Candidates> = Vec::new();
+        let insts = block.instructions();
+        let mut anchors: Vec<Anchor<'m>> = Vec::new();
+        let mut candidates: Vec<Candidates<'m>> = Vec::new();
         for &inst in &insts {
-            if !build::is_plain_load(inst) {
+            if !inst.is_plain_load() {
                 continue;
             }
-            let ty = build::type_of(inst);
-            let space =
-                Value::from_raw(build::operand(inst, 0)).and_then(|p| p.pointer_address_space());
+            let ty = inst.ty();
+            let Some(ptr) = inst.operand(0) else {
+                continue;
+            };
+            let space = ptr.pointer_address_space();
             if !is_scalar_number(ty) || !space.is_some_and(|s| VECTOR_SPACES.contains(&s)) {
                 continue;
             }
-            let Some((anchor, offset)) = phis.address(function, build::operand(inst, 0)) else {
+            let Some((anchor, offset)) = phis.address(function, ptr) else {
                 continue;
             };
             let anchor = anchors
@@ -291,21 +292,22 @@ impl LoopPlan {
                 None => candidates.push(Candidates {
                     anchor,
                     ty,
+                    size: function.store_size(inst) as i64,
                     accesses: vec![access],
                 }),
             }
         }
-        let order: HashMap<LLVMValueRef, usize> =
+        let order: HashMap<Value<'m>, usize> =
             insts.iter().enumerate().map(|(i, v)| (*v, i)).collect();
         let writes: Vec<usize> = insts
             .iter()
             .enumerate()
-            .filter(|(_, v)| Value::from_raw(**v).is_some_and(|v| v.may_write_memory()))
+            .filter(|(_, v)| v.may_write_memory())
             .map(|(i, _)| i)
             .collect();
         let mut groups = Vec::new();
         for c in candidates {
-            let size = build::store_size(module, c.ty) as i64;
+            let size = c.size;
             let Some(stride) = phis.stride_bytes(&anchors[c.anchor]) else {
                 continue;
             };
@@ -334,25 +336,24 @@ impl LoopPlan {
     /// branches that choose between the copies: where their conditions do
     /// not change in the loop around this one (a point's alignment, in the
     /// loop over centroids), they are taken out of it.
-    fn version(self) -> Vec<LLVMValueRef> {
+    fn version(self) -> Vec<Value<'m>> {
         // A block of its own (see vectorize_aligned_loads), ending in `br loop`.
         let check = self.preheader;
-        metadata::tag(edit::terminator(self.block), VERSIONED);
-        let copy = edit::clone_blocks(&[self.block], self.exit, ".vec");
+        metadata::tag(terminator(self.block), VERSIONED);
+        let copy = cfg::clone_blocks(&[self.block], self.exit, ".vec");
         let vector_block = copy.blocks[&self.block];
         merge_values_after(self.block, vector_block, self.exit, &copy.values);
-        let jump = edit::terminator(check);
-        let b = Builder::before(jump);
-        let ctx = build::context_of(jump);
-        let i64t = build::i64_type(ctx);
+        let jump = terminator(check);
+        let b = TypedBuilder::before(jump);
+        let i64t = b.int_type(64);
         // Each phi of the loop as it enters from the check.
-        let on_entry: HashMap<LLVMValueRef, LLVMValueRef> = edit::instructions(self.block)
+        let on_entry: HashMap<Value<'m>, Value<'m>> = self
+            .block
+            .instructions()
             .into_iter()
-            .take_while(|i| edit::is_phi(*i))
+            .take_while(|i| is_phi(*i))
             .filter_map(|phi| {
-                let entry = edit::phi_incoming(phi)
-                    .into_iter()
-                    .find(|(_, b)| *b == check)?;
+                let entry = phi.phi_incoming().into_iter().find(|(_, b)| *b == check)?;
                 Some((phi, entry.0))
             })
             .collect();
@@ -370,66 +371,59 @@ impl LoopPlan {
                 .iter()
                 .min_by_key(|a| (a.offset - g.start).abs())
                 .expect("a group has loads");
-            let at =
-                edit::clone_expression(build::operand(lead.load, 0), self.block, &on_entry, jump)
-                    .expect("a matched address is arithmetic on the loop's phis");
+            let address = lead.load.operand(0).expect("a load has an address");
+            let at = cfg::clone_expression(address, self.block, &on_entry, jump)
+                .expect("a matched address is arithmetic on the loop's phis");
             let bits = b.ptr_to_int(at, i64t, c"sl1.vec.addr");
             let first = if lead.offset == g.start {
                 bits
             } else {
-                let back = build::const_int(i64t, (g.start - lead.offset) as u64, true);
+                let back = i64t.constant((g.start - lead.offset) as u64);
                 b.add(bits, back, c"sl1.vec.first")
             };
             let low = b.and(
                 first,
-                build::const_int(i64t, (VECTOR_BYTES - 1) as u64, false),
+                i64t.constant((VECTOR_BYTES - 1) as u64),
                 c"sl1.vec.low",
             );
-            let aligned = b.icmp_eq(low, build::const_int(i64t, 0, false));
+            let aligned = b.icmp_eq(low, i64t.constant(0));
             all = Some(match all {
                 None => aligned,
                 Some(prev) => b.and(prev, aligned, c"sl1.vec.aligned"),
             });
         }
-        let cond = all.unwrap_or_else(|| build::const_int(build::i1_type(ctx), 0, false));
+        let cond = all.unwrap_or_else(|| b.int_type(1).constant(0));
         drop(b);
-        edit::erase(jump);
-        let choice = Builder::at_end(check).cond_br(cond, vector_block, self.block);
+        jump.erase();
+        let choice = TypedBuilder::at_end(check).cond_br(cond, vector_block, self.block);
         for g in &self.groups {
-            let loads: Vec<LLVMValueRef> = g.loads.iter().map(|a| copy.values[&a.load]).collect();
-            let first = *edit::instructions(vector_block)
+            let loads: Vec<Value<'m>> = g.loads.iter().map(|a| copy.values[&a.load]).collect();
+            let first = *vector_block
+                .instructions()
                 .iter()
                 .find(|i| loads.contains(i))
                 .expect("the group's loads are in the copy");
             let first_offset = g.loads[loads.iter().position(|l| *l == first).unwrap_or(0)].offset;
-            let at = Builder::before(first);
+            let at = TypedBuilder::before(first);
             // The piece starts where the first load in the block reads, less
             // its place in the piece: every load's address is the piece's
             // start plus its offset, exactly (see `Phis::affine`).
+            let first_address = first.operand(0).expect("a load has an address");
             let address = if first_offset == g.start {
-                build::operand(first, 0)
+                first_address
             } else {
-                at.gep(
-                    build::i8_type(ctx),
-                    build::operand(first, 0),
-                    &mut [build::const_int(
-                        i64t,
-                        (g.start - first_offset) as u64,
-                        true,
-                    )],
-                    c"sl1.vec.at",
-                )
+                at.byte_offset(first_address, g.start - first_offset, c"sl1.vec.at")
             };
-            let vector = at.load(build::vector_type(g.ty, g.lanes), address);
-            build::set_alignment(vector, VECTOR_BYTES as u32);
+            let vector = at.load(g.ty.vector(g.lanes), address);
+            vector.set_alignment(VECTOR_BYTES as u32);
             // The builder stays before the first scalar load: erase them after.
             for access in &g.loads {
                 let lane = ((access.offset - g.start) / g.bytes_per_lane) as u32;
                 let value = at.extract_element(vector, lane);
-                edit::replace_uses(copy.values[&access.load], value);
+                copy.values[&access.load].replace_all_uses_with(value);
             }
             drop(at);
-            loads.into_iter().for_each(edit::erase);
+            loads.into_iter().for_each(Value::erase);
         }
         let mut choices = vec![choice];
         if let Some(test) = &self.trips {
@@ -457,47 +451,39 @@ const SHORT_TRIPS: u64 = 4;
 /// instead of the first when the exit test's distance to its bound is under
 /// `SHORT_TRIPS` steps. Both copies compute the same values; the test only
 /// picks the code that runs them faster.
-fn add_short_copy(
-    check: LLVMBasicBlockRef,
-    vector_block: LLVMBasicBlockRef,
-    exit: LLVMBasicBlockRef,
-    test: &ExitTest,
-    on_entry: &HashMap<LLVMValueRef, LLVMValueRef>,
-) -> Option<LLVMValueRef> {
+fn add_short_copy<'m>(
+    check: Block<'m>,
+    vector_block: Block<'m>,
+    exit: Block<'m>,
+    test: &ExitTest<'m>,
+    on_entry: &HashMap<Value<'m>, Value<'m>>,
+) -> Option<Value<'m>> {
     let &start = on_entry.get(&test.phi)?;
-    let trips = edit::split_edge(check, vector_block, "sl1.vec.trips");
-    let short = edit::clone_blocks(&[vector_block], exit, ".short");
+    let trips = cfg::split_edge(check, vector_block, "sl1.vec.trips");
+    let short = cfg::clone_blocks(&[vector_block], exit, ".short");
     let short_block = short.blocks[&vector_block];
-    metadata::mark_loop(edit::terminator(short_block), "llvm.loop.unroll.disable");
-    let jump = edit::terminator(trips);
-    let b = Builder::before(jump);
-    let ctx = build::context_of(jump);
-    let (start, bound) =
-        if build::type_kind(build::type_of(start)) == LLVMTypeKind::LLVMPointerTypeKind {
-            let i64t = build::i64_type(ctx);
-            (
-                b.ptr_to_int(start, i64t, c"sl1.vec.start"),
-                b.ptr_to_int(test.bound, i64t, c"sl1.vec.bound"),
-            )
-        } else {
-            (start, test.bound)
-        };
-    let ty = build::type_of(start);
+    metadata::mark_loop(terminator(short_block), "llvm.loop.unroll.disable");
+    let jump = terminator(trips);
+    let b = TypedBuilder::before(jump);
+    let (start, bound) = if start.ty().is_pointer() {
+        let i64t = b.int_type(64);
+        (
+            b.ptr_to_int(start, i64t, c"sl1.vec.start"),
+            b.ptr_to_int(test.bound, i64t, c"sl1.vec.bound"),
+        )
+    } else {
+        (start, test.bound)
+    };
     let distance = if test.step > 0 {
         b.sub(bound, start, c"sl1.vec.distance")
     } else {
         b.sub(start, bound, c"sl1.vec.distance")
     };
-    let limit = build::const_int(ty, SHORT_TRIPS * test.step.unsigned_abs(), false);
-    let is_short = b.icmp(
-        LLVMIntPredicate::LLVMIntULT,
-        distance,
-        limit,
-        c"sl1.vec.short",
-    );
+    let limit = start.ty().constant(SHORT_TRIPS * test.step.unsigned_abs());
+    let is_short = b.icmp(IntPredicate::LLVMIntULT, distance, limit, c"sl1.vec.short");
     drop(b);
-    edit::erase(jump);
-    Some(Builder::at_end(trips).cond_br(is_short, short_block, vector_block))
+    jump.erase();
+    Some(TypedBuilder::at_end(trips).cond_br(is_short, short_block, vector_block))
 }
 
 /// How an integer expression may wrap: an extension above it needs its adds
@@ -513,31 +499,28 @@ enum Wrap {
 }
 
 /// `phi + invariants + constant`.
-struct Affine {
-    phi: LLVMValueRef,
-    invariants: Vec<LLVMValueRef>,
+struct Affine<'m> {
+    phi: Value<'m>,
+    invariants: Vec<Value<'m>>,
     constant: i64,
 }
 
-impl Phis {
-    fn of(function: Function<'_>, block: LLVMBasicBlockRef, preheader: LLVMBasicBlockRef) -> Phis {
+impl<'m> Phis<'m> {
+    fn of(function: Function<'m>, block: Block<'m>, preheader: Block<'m>) -> Phis<'m> {
         let mut phis = Phis {
             block,
             step: HashMap::new(),
             next: HashMap::new(),
         };
-        for inst in edit::instructions(block) {
-            if !edit::is_phi(inst) {
+        for inst in block.instructions() {
+            if !is_phi(inst) {
                 break;
             }
-            let incoming = edit::phi_incoming(inst);
+            let incoming = inst.phi_incoming();
             let entry = incoming.iter().any(|(_, b)| *b == preheader);
             let back = incoming.iter().find(|(_, b)| *b == block);
             if let (true, Some(&(next, _))) = (entry, back) {
-                let step = Value::from_raw(inst)
-                    .zip(Value::from_raw(next))
-                    .and_then(|(phi, next)| function.recurrence_step(phi, next));
-                if let Some(step) = step {
+                if let Some(step) = function.recurrence_step(inst, next) {
                     phis.step.insert(inst, step);
                     phis.next.insert(next, inst);
                 }
@@ -546,13 +529,13 @@ impl Phis {
         phis
     }
 
-    fn is_invariant(&self, v: LLVMValueRef) -> bool {
-        !build::is_instruction(v) || build::instruction_block(v) != self.block
+    fn is_invariant(&self, v: Value<'m>) -> bool {
+        v.parent_block() != Some(self.block)
     }
 
     /// The anchor and byte offset of the address `ptr`, if it moves with
     /// one of the loop's induction variables.
-    fn address(&self, function: Function<'_>, ptr: LLVMValueRef) -> Option<(Anchor, i64)> {
+    fn address(&self, function: Function<'m>, ptr: Value<'m>) -> Option<(Anchor<'m>, i64)> {
         if self.step.contains_key(&ptr) {
             let anchor = Anchor {
                 base: ptr,
@@ -562,16 +545,15 @@ impl Phis {
             };
             return Some((anchor, 0));
         }
-        let gep = Value::from_raw(ptr)?;
-        if gep.opcode() != Some(LLVMOpcode::LLVMGetElementPtr) || gep.num_operands() != 2 {
+        if ptr.opcode() != Some(Opcode::LLVMGetElementPtr) || ptr.num_operands() != 2 {
             return None;
         }
-        let scale = match function.gep_indices(gep)?.first()? {
+        let scale = match function.gep_indices(ptr)?.first()? {
             GepIndex::Scaled(bytes) => *bytes as i64,
             GepIndex::Field(_) => return None,
         };
-        let (base, index) = (build::operand(ptr, 0), build::operand(ptr, 1));
-        if let Some(c) = Value::from_raw(index).and_then(|v| v.const_int()) {
+        let (base, index) = (ptr.operand(0)?, ptr.operand(1)?);
+        if let Some(c) = index.const_int() {
             // A constant step from an address that moves.
             let (anchor, offset) = self.address(function, base)?;
             return Some((anchor, offset + c * scale));
@@ -580,7 +562,7 @@ impl Phis {
             return None;
         }
         // A GEP's narrower index is sign-extended.
-        let wrap = if build::integer_bits(index) == Some(64) {
+        let wrap = if index.integer_bits() == Some(64) {
             Wrap::Any
         } else {
             Wrap::Signed
@@ -598,7 +580,7 @@ impl Phis {
     /// `v` as an induction variable plus loop-invariant values plus a
     /// constant, exactly (no add on the way wraps where `wrap` says it must
     /// not).
-    fn affine(&self, v: LLVMValueRef, wrap: Wrap) -> Option<Affine> {
+    fn affine(&self, v: Value<'m>, wrap: Wrap) -> Option<Affine<'m>> {
         if self.step.contains_key(&v) {
             return Some(Affine {
                 phi: v,
@@ -609,27 +591,26 @@ impl Phis {
         if self.is_invariant(v) {
             return None;
         }
-        match build::opcode(v) {
-            LLVMOpcode::LLVMSExt => self.affine(build::operand(v, 0), Wrap::Signed),
-            LLVMOpcode::LLVMZExt => self.affine(build::operand(v, 0), Wrap::Unsigned),
-            _ if build::is_add(v) => {
-                let disjoint = build::opcode(v) == LLVMOpcode::LLVMOr;
-                let add = Value::from_raw(v)?;
+        match v.opcode()? {
+            Opcode::LLVMSExt => self.affine(v.operand(0)?, Wrap::Signed),
+            Opcode::LLVMZExt => self.affine(v.operand(0)?, Wrap::Unsigned),
+            opcode if v.is_add() => {
+                let disjoint = opcode == Opcode::LLVMOr;
                 let exact = disjoint
                     || match wrap {
                         Wrap::Any => true,
-                        Wrap::Signed => add.has_no_wrap(true),
-                        Wrap::Unsigned => add.has_no_wrap(false),
+                        Wrap::Signed => v.has_no_wrap(true),
+                        Wrap::Unsigned => v.has_no_wrap(false),
                     };
                 if !exact {
                     return None;
                 }
-                let (a, b) = (build::operand(v, 0), build::operand(v, 1));
+                let (a, b) = (v.operand(0)?, v.operand(1)?);
                 let (mut affine, other) = match self.affine(a, wrap) {
                     Some(affine) => (affine, b),
                     None => (self.affine(b, wrap)?, a),
                 };
-                if let Some(c) = Value::from_raw(other).and_then(|o| o.const_int()) {
+                if let Some(c) = other.const_int() {
                     if wrap == Wrap::Unsigned && c < 0 {
                         return None;
                     }
@@ -647,17 +628,17 @@ impl Phis {
 
     /// The loop's exit test, when it compares an induction variable or its
     /// next value with a loop-invariant value.
-    fn exit_test(&self, block: LLVMBasicBlockRef) -> Option<ExitTest> {
-        let branch = edit::terminator(block);
-        if build::num_operands(branch) != 3 {
+    fn exit_test(&self, block: Block<'m>) -> Option<ExitTest<'m>> {
+        let branch = block.terminator()?;
+        if branch.num_operands() != 3 {
             return None;
         }
-        let cond = build::operand(branch, 0);
-        if !build::is_instruction(cond) || build::opcode(cond) != LLVMOpcode::LLVMICmp {
+        let cond = branch.operand(0)?;
+        if cond.opcode() != Some(Opcode::LLVMICmp) {
             return None;
         }
-        let (a, b) = (build::operand(cond, 0), build::operand(cond, 1));
-        let phi_of = |v: LLVMValueRef| {
+        let (a, b) = (cond.operand(0)?, cond.operand(1)?);
+        let phi_of = |v: Value<'m>| {
             self.step
                 .contains_key(&v)
                 .then_some(v)
@@ -673,7 +654,7 @@ impl Phis {
     }
 
     /// Bytes the anchor advances an iteration.
-    fn stride_bytes(&self, anchor: &Anchor) -> Option<i64> {
+    fn stride_bytes(&self, anchor: &Anchor<'m>) -> Option<i64> {
         match anchor.phi {
             Some(phi) => Some(self.step.get(&phi)? * anchor.scale),
             // A pointer phi's step is in bytes already.
@@ -684,7 +665,12 @@ impl Phis {
 
 /// Runs of loads that cover whole aligned 16-byte pieces, all in the phase
 /// (offset modulo 16) that covers the most loads.
-fn groups_of(anchor: usize, ty: LLVMTypeRef, size: i64, accesses: Vec<Access>) -> Vec<Group> {
+fn groups_of<'m>(
+    anchor: usize,
+    ty: Type<'m>,
+    size: i64,
+    accesses: Vec<Access<'m>>,
+) -> Vec<Group<'m>> {
     let lanes = VECTOR_BYTES / size;
     let offsets: BTreeSet<i64> = accesses.iter().map(|a| a.offset).collect();
     let mut by_phase: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
@@ -704,7 +690,7 @@ fn groups_of(anchor: usize, ty: LLVMTypeRef, size: i64, accesses: Vec<Access>) -
     starts
         .into_iter()
         .map(|start| {
-            let (inside, rest): (Vec<Access>, Vec<Access>) = accesses
+            let (inside, rest): (Vec<Access<'m>>, Vec<Access<'m>>) = accesses
                 .drain(..)
                 .partition(|a| (start..start + VECTOR_BYTES).contains(&a.offset));
             accesses = rest;
@@ -721,44 +707,42 @@ fn groups_of(anchor: usize, ty: LLVMTypeRef, size: i64, accesses: Vec<Access>) -
 }
 
 /// Integers and floating-point values of one register.
-fn is_scalar_number(ty: LLVMTypeRef) -> bool {
-    match build::type_kind(ty) {
-        LLVMTypeKind::LLVMIntegerTypeKind => matches!(build::int_width(ty), 32 | 64),
-        LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind => true,
-        _ => false,
-    }
+fn is_scalar_number(ty: Type<'_>) -> bool {
+    matches!(ty.integer_width(), Some(32 | 64)) || matches!(ty.float_width(), Some(32 | 64))
 }
 
 /// Values of `loop_block` used after the loop now come from it or from its
 /// copy `copy_block`: each gets a phi in `exit`, which only the two enter.
 /// (Phis of `exit` already got the copy's values from `clone_blocks`.)
-fn merge_values_after(
-    loop_block: LLVMBasicBlockRef,
-    copy_block: LLVMBasicBlockRef,
-    exit: LLVMBasicBlockRef,
-    copies: &HashMap<LLVMValueRef, LLVMValueRef>,
+fn merge_values_after<'m>(
+    loop_block: Block<'m>,
+    copy_block: Block<'m>,
+    exit: Block<'m>,
+    copies: &HashMap<Value<'m>, Value<'m>>,
 ) {
-    let exit_phis: BTreeSet<LLVMValueRef> = edit::instructions(exit)
+    let exit_phis: HashSet<Value<'m>> = exit
+        .instructions()
         .into_iter()
-        .filter(|i| edit::is_phi(*i))
+        .filter(|i| is_phi(*i))
         .collect();
-    for inst in edit::instructions(loop_block) {
-        let outside: Vec<LLVMValueRef> = edit::users(inst)
+    for inst in loop_block.instructions() {
+        let outside: Vec<Value<'m>> = inst
+            .users()
             .into_iter()
             .filter(|u| {
-                let at = build::instruction_block(*u);
-                at != loop_block && at != copy_block && !exit_phis.contains(u)
+                let at = u.parent_block();
+                at != Some(loop_block) && at != Some(copy_block) && !exit_phis.contains(u)
             })
             .collect();
         if outside.is_empty() {
             continue;
         }
-        let merged = Builder::before(edit::first_non_phi(exit)).phi(build::type_of(inst), c"");
-        build::add_incoming(merged, &[(inst, loop_block), (copies[&inst], copy_block)]);
+        let merged = TypedBuilder::before(exit.first_non_phi()).phi(inst.ty(), c"");
+        merged.add_incoming(&[(inst, loop_block), (copies[&inst], copy_block)]);
         for user in outside {
-            for op in 0..build::num_operands(user) {
-                if build::operand(user, op) == inst {
-                    build::set_operand(user, op, merged);
+            for op in 0..user.num_operands() {
+                if user.operand(op) == Some(inst) {
+                    user.set_operand(op, merged);
                 }
             }
         }
