@@ -3,9 +3,7 @@
 
 use std::collections::HashSet;
 
-use inkwell::llvm_sys::LLVMOpcode;
-
-use crate::llvm::ir::{Function, Value, ValueKind};
+use crate::llvm::ir::{Function, Opcode, Value, ValueKind};
 
 /// NVPTX address spaces (the NVPTX backend's numbering).
 pub const ADDRSPACE_SHARED: u32 = 3;
@@ -88,23 +86,23 @@ pub fn trace_base(pointer: Value<'_>) -> Base {
                 roots.insert(Base::Unknown("null pointer"));
             }
             ValueKind::Instruction(op) | ValueKind::ConstantExpr(op) => match op {
-                LLVMOpcode::LLVMGetElementPtr
-                | LLVMOpcode::LLVMBitCast
-                | LLVMOpcode::LLVMAddrSpaceCast => work.extend(v.operand(0)),
-                LLVMOpcode::LLVMPHI => work.extend(v.incoming()),
-                LLVMOpcode::LLVMSelect => {
+                Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast => {
+                    work.extend(v.operand(0))
+                }
+                Opcode::LLVMPHI => work.extend(v.incoming()),
+                Opcode::LLVMSelect => {
                     work.extend([v.operand(1), v.operand(2)].into_iter().flatten())
                 }
-                LLVMOpcode::LLVMAlloca => {
+                Opcode::LLVMAlloca => {
                     roots.insert(Base::Local);
                 }
-                LLVMOpcode::LLVMLoad => {
+                Opcode::LLVMLoad => {
                     roots.insert(Base::Unknown("address loaded from memory"));
                 }
-                LLVMOpcode::LLVMCall => {
+                Opcode::LLVMCall => {
                     roots.insert(Base::Unknown("address returned by a call"));
                 }
-                LLVMOpcode::LLVMIntToPtr => {
+                Opcode::LLVMIntToPtr => {
                     roots.insert(Base::Unknown("address computed from an integer"));
                 }
                 _ => {
@@ -146,11 +144,11 @@ pub fn trace_base(pointer: Value<'_>) -> Base {
 fn memory_operands<'m>(inst: Value<'m>) -> Vec<(AccessKind, Value<'m>)> {
     let with = |kind, i| inst.operand(i).map(|p| (kind, p)).into_iter().collect();
     match inst.opcode() {
-        Some(LLVMOpcode::LLVMLoad) => with(AccessKind::Load, 0),
-        Some(LLVMOpcode::LLVMStore) => with(AccessKind::Store, 1),
-        Some(LLVMOpcode::LLVMAtomicRMW) => with(AccessKind::AtomicRmw, 0),
-        Some(LLVMOpcode::LLVMAtomicCmpXchg) => with(AccessKind::CmpXchg, 0),
-        Some(LLVMOpcode::LLVMCall) => match inst.called_function_name().as_deref() {
+        Some(Opcode::LLVMLoad) => with(AccessKind::Load, 0),
+        Some(Opcode::LLVMStore) => with(AccessKind::Store, 1),
+        Some(Opcode::LLVMAtomicRMW) => with(AccessKind::AtomicRmw, 0),
+        Some(Opcode::LLVMAtomicCmpXchg) => with(AccessKind::CmpXchg, 0),
+        Some(Opcode::LLVMCall) => match inst.called_function_name().as_deref() {
             Some(name) if name.starts_with("llvm.memset") => with(AccessKind::RangeWrite, 0),
             Some(name) if name.starts_with("llvm.memcpy") || name.starts_with("llvm.memmove") => {
                 let mut both: Vec<_> = with(AccessKind::RangeWrite, 0);

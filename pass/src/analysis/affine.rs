@@ -9,9 +9,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use inkwell::llvm_sys::prelude::LLVMValueRef;
-use inkwell::llvm_sys::LLVMOpcode;
 
-use crate::llvm::ir::{Block, Function, GepIndex, Value};
+use crate::llvm::ir::{Block, Function, GepIndex, Opcode, Value};
 
 use super::loops::Loop;
 
@@ -163,7 +162,7 @@ impl<'a, 'm> LoopScope<'a, 'm> {
             self.walk(o, depth)
         };
         let overflow = "address arithmetic overflows";
-        use LLVMOpcode::*;
+        use Opcode::*;
         match op {
             LLVMPHI => self.phi(v),
             LLVMAdd => operand(0)?.add(&operand(1)?, 1).ok_or(overflow),
@@ -301,7 +300,7 @@ impl<'a, 'm> LoopScope<'a, 'm> {
     fn lagged(&self, p: Value<'m>) -> Option<AffineAddress> {
         let (q, p_start) = self.next_and_start(p)?;
         if q.as_raw() == p.as_raw()
-            || q.opcode() != Some(LLVMOpcode::LLVMPHI)
+            || q.opcode() != Some(Opcode::LLVMPHI)
             || self.block_index(q) != Some(self.l.header)
         {
             return None;
@@ -318,8 +317,8 @@ impl<'a, 'm> LoopScope<'a, 'm> {
 
 /// Operations an address is computed with, which the affine form follows
 /// wherever they are.
-fn is_address_arithmetic(op: LLVMOpcode) -> bool {
-    use LLVMOpcode::*;
+fn is_address_arithmetic(op: Opcode) -> bool {
+    use Opcode::*;
     matches!(
         op,
         LLVMAdd

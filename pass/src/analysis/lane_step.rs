@@ -15,9 +15,8 @@
 use std::collections::{HashMap, HashSet};
 
 use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
-use inkwell::llvm_sys::LLVMOpcode;
 
-use crate::llvm::ir::{Function, GepIndex, Value, ValueKind};
+use crate::llvm::ir::{Function, GepIndex, Opcode, Value, ValueKind};
 
 use super::kernel::KernelAnalysis;
 
@@ -123,7 +122,7 @@ impl<'m> LaneSteps<'m> {
             Some(o) => this.step(o, depth),
             None => Step::Unknown,
         };
-        use LLVMOpcode::*;
+        use Opcode::*;
         match op {
             LLVMAdd => operand(self, 0).combine(operand(self, 1), i64::checked_add),
             LLVMSub => match operand(self, 0).combine(operand(self, 1), i64::checked_sub) {
@@ -236,13 +235,13 @@ impl<'m> LaneSteps<'m> {
         let header = counter
             .parent_block()
             .is_some_and(|b| self.headers.contains(&b.as_raw_block()));
-        if !header || counter.kind() != ValueKind::Instruction(LLVMOpcode::LLVMPHI) {
+        if !header || counter.kind() != ValueKind::Instruction(Opcode::LLVMPHI) {
             return false;
         }
         let incoming = counter.incoming();
         incoming.contains(&start)
             && incoming.iter().filter(|i| **i != start).all(|update| {
-                let is_add = update.kind() == ValueKind::Instruction(LLVMOpcode::LLVMAdd);
+                let is_add = update.kind() == ValueKind::Instruction(Opcode::LLVMAdd);
                 let step = match (update.operand(0), update.operand(1)) {
                     (Some(a), Some(b)) if a == counter => Some(b),
                     (Some(a), Some(b)) if b == counter => Some(a),

@@ -11,10 +11,9 @@
 //! Like `lane_step`, whose steps it compares, the answer guides performance
 //! only, never correctness.
 
-use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
-
 use super::kernel::KernelAnalysis;
 use super::lane_step::LaneSteps;
+use crate::llvm::ir::{IntPredicate, Opcode};
 
 /// The block whose branch lets at most one lane of a warp reach block
 /// `header`, if there is one: among the blocks that dominate `header`, one
@@ -40,7 +39,7 @@ fn lets_one_lane_in<'m>(
     let Some(branch) = k.blocks[guard].instructions().last().copied() else {
         return false;
     };
-    if branch.opcode() != Some(LLVMOpcode::LLVMBr) || branch.num_operands() != 3 {
+    if branch.opcode() != Some(Opcode::LLVMBr) || branch.num_operands() != 3 {
         return false;
     }
     let successors = k.blocks[guard].successors();
@@ -52,8 +51,8 @@ fn lets_one_lane_in<'m>(
         return false;
     };
     let taken_side = match compare.icmp_predicate() {
-        Some(LLVMIntPredicate::LLVMIntEQ) => successors[0],
-        Some(LLVMIntPredicate::LLVMIntNE) => successors[1],
+        Some(IntPredicate::LLVMIntEQ) => successors[0],
+        Some(IntPredicate::LLVMIntNE) => successors[1],
         _ => return false,
     };
     if taken_side != target {

@@ -12,13 +12,12 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use inkwell::llvm_sys::prelude::LLVMBasicBlockRef;
-use inkwell::llvm_sys::LLVMOpcode;
 
 use super::accesses::{Access, AccessKind};
 use super::affine::LoopScope;
 use super::kernel::KernelAnalysis;
 use super::loops::Loop;
-use crate::llvm::ir::Value;
+use crate::llvm::ir::{Opcode, Value};
 
 /// The header label of the innermost counted loop inside `main` (and
 /// containing `access`) whose iterations all read the bytes `access` reads,
@@ -112,7 +111,7 @@ fn invariant_in(
         let Some(block) = inside(v) else {
             continue;
         };
-        use LLVMOpcode::*;
+        use Opcode::*;
         match op {
             LLVMPHI if inner_headers.contains(&block) => work.extend(v.incoming()),
             LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMOr | LLVMAnd | LLVMXor | LLVMLShr

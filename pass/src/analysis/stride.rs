@@ -4,9 +4,7 @@
 //! of elements apart, so a thread-private line is never hit again: S-L1 can
 //! only add cost there, and the loop is left as it is.
 
-use inkwell::llvm_sys::LLVMOpcode;
-
-use crate::llvm::ir::{Block, Value};
+use crate::llvm::ir::{Block, Opcode, Value};
 
 use super::loops::Loop;
 
@@ -35,7 +33,7 @@ pub fn cooperative_step(blocks: &[Block<'_>], l: &Loop) -> Option<CooperativeSte
     header
         .instructions()
         .into_iter()
-        .take_while(|i| i.opcode() == Some(LLVMOpcode::LLVMPHI))
+        .take_while(|i| i.opcode() == Some(Opcode::LLVMPHI))
         .find_map(|phi| {
             phi.incoming().into_iter().find_map(|next| {
                 let mut registers = Vec::new();
@@ -48,7 +46,7 @@ pub fn cooperative_step(blocks: &[Block<'_>], l: &Loop) -> Option<CooperativeSte
 /// `step` when `next` is `phi + step` (an add or a GEP on the phi).
 fn step_of<'m>(phi: Value<'m>, next: Value<'m>) -> Option<Value<'m>> {
     match next.opcode()? {
-        LLVMOpcode::LLVMAdd | LLVMOpcode::LLVMOr => {
+        Opcode::LLVMAdd | Opcode::LLVMOr => {
             let (a, b) = (next.operand(0)?, next.operand(1)?);
             if a.as_raw() == phi.as_raw() {
                 Some(b)
@@ -58,7 +56,7 @@ fn step_of<'m>(phi: Value<'m>, next: Value<'m>) -> Option<Value<'m>> {
                 None
             }
         }
-        LLVMOpcode::LLVMGetElementPtr if next.num_operands() == 2 => {
+        Opcode::LLVMGetElementPtr if next.num_operands() == 2 => {
             (next.operand(0)?.as_raw() == phi.as_raw()).then(|| next.operand(1))?
         }
         _ => None,
@@ -80,11 +78,7 @@ fn thread_counts_in(v: Value<'_>, depth: u32, found: &mut Vec<String>) {
         return;
     }
     if let Some(
-        LLVMOpcode::LLVMZExt
-        | LLVMOpcode::LLVMSExt
-        | LLVMOpcode::LLVMTrunc
-        | LLVMOpcode::LLVMMul
-        | LLVMOpcode::LLVMShl,
+        Opcode::LLVMZExt | Opcode::LLVMSExt | Opcode::LLVMTrunc | Opcode::LLVMMul | Opcode::LLVMShl,
     ) = v.opcode()
     {
         for i in 0..v.num_operands() {

@@ -1,9 +1,8 @@
 //! Points where the cache must be coherent with memory: fences, barriers and calls.
 
-use inkwell::llvm_sys::LLVMOpcode;
 use serde::{Deserialize, Serialize};
 
-use crate::llvm::ir::{Block, Value};
+use crate::llvm::ir::{Block, Opcode, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -164,8 +163,8 @@ pub fn collect_sync_points<'m>(blocks: &[Block<'m>]) -> Vec<SyncPoint<'m>> {
     for (block_index, block) in blocks.iter().enumerate() {
         for inst in block.instructions() {
             let (kind, callee) = match inst.opcode() {
-                Some(LLVMOpcode::LLVMFence) => (SyncKind::Fence, None),
-                Some(LLVMOpcode::LLVMCall) => {
+                Some(Opcode::LLVMFence) => (SyncKind::Fence, None),
+                Some(Opcode::LLVMCall) => {
                     // Arithmetic in inline assembly (`__hadd`) is no
                     // coherence point.
                     if inst.inline_asm().is_some_and(|(text, constraints)| {

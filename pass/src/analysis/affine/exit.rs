@@ -4,9 +4,8 @@
 //! from this iteration's values (what line runs need to leave the test out).
 
 use inkwell::llvm_sys::prelude::LLVMValueRef;
-use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 
-use crate::llvm::ir::Value;
+use crate::llvm::ir::{IntPredicate, Opcode, Value};
 
 use super::scope::LoopScope;
 
@@ -61,13 +60,13 @@ impl LoopScope<'_, '_> {
         }
         let instructions = self.blocks[block].instructions();
         let branch = *instructions.last().ok_or("a block without a terminator")?;
-        if branch.opcode() != Some(LLVMOpcode::LLVMBr) || branch.num_operands() != 3 {
+        if branch.opcode() != Some(Opcode::LLVMBr) || branch.num_operands() != 3 {
             return Err("the loop leaves through something other than a branch");
         }
         // A conditional branch's operands: condition, false block, true block.
         let stays_on_true = self.inside_block(branch.operand(2).ok_or("malformed branch")?);
         let compare = branch.operand(0).ok_or("malformed branch")?;
-        if compare.opcode() != Some(LLVMOpcode::LLVMICmp) {
+        if compare.opcode() != Some(Opcode::LLVMICmp) {
             return Err("the exit test is not a compare");
         }
         let (a, b) = (
@@ -86,7 +85,7 @@ impl LoopScope<'_, '_> {
         if !stays_on_true {
             predicate = inverse(predicate);
         }
-        use LLVMIntPredicate::*;
+        use IntPredicate::*;
         let strict = match (predicate, step.signum()) {
             (LLVMIntNE, 1 | -1) => true,
             (LLVMIntULT | LLVMIntSLT, 1) | (LLVMIntUGT | LLVMIntSGT, -1) => true,
@@ -115,18 +114,17 @@ impl LoopScope<'_, '_> {
     /// of an `add nuw`, `sext` of an `add nsw` (a wrap would be poison).
     fn exact_step(&self, v: Value<'_>) -> Option<i64> {
         let widened = match v.opcode() {
-            Some(LLVMOpcode::LLVMZExt) => Some(false),
-            Some(LLVMOpcode::LLVMSExt) => Some(true),
+            Some(Opcode::LLVMZExt) => Some(false),
+            Some(Opcode::LLVMSExt) => Some(true),
             _ => None,
         };
         if let Some(signed) = widened {
             let sum = v.operand(0)?;
-            let flagged = sum.opcode() == Some(LLVMOpcode::LLVMAdd) && sum.has_no_wrap(signed);
+            let flagged = sum.opcode() == Some(Opcode::LLVMAdd) && sum.has_no_wrap(signed);
             return if flagged { self.exact_step(sum) } else { None };
         }
         let header_phi = |p: Value<'_>| -> Option<i64> {
-            if p.opcode() != Some(LLVMOpcode::LLVMPHI) || self.block_index(p) != Some(self.l.header)
-            {
+            if p.opcode() != Some(Opcode::LLVMPHI) || self.block_index(p) != Some(self.l.header) {
                 return None;
             }
             self.phi(p).ok().map(|f| f.stride).filter(|&s| s != 0)
@@ -140,8 +138,8 @@ impl LoopScope<'_, '_> {
     }
 }
 
-fn swapped(p: LLVMIntPredicate) -> LLVMIntPredicate {
-    use LLVMIntPredicate::*;
+fn swapped(p: IntPredicate) -> IntPredicate {
+    use IntPredicate::*;
     match p {
         LLVMIntULT => LLVMIntUGT,
         LLVMIntUGT => LLVMIntULT,
@@ -155,8 +153,8 @@ fn swapped(p: LLVMIntPredicate) -> LLVMIntPredicate {
     }
 }
 
-fn inverse(p: LLVMIntPredicate) -> LLVMIntPredicate {
-    use LLVMIntPredicate::*;
+fn inverse(p: IntPredicate) -> IntPredicate {
+    use IntPredicate::*;
     match p {
         LLVMIntEQ => LLVMIntNE,
         LLVMIntNE => LLVMIntEQ,
