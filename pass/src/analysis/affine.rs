@@ -8,8 +8,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use inkwell::llvm_sys::prelude::LLVMValueRef;
-
 use crate::llvm::ir::{Block, Function, GepIndex, Opcode, Value};
 
 use super::loops::Loop;
@@ -44,9 +42,10 @@ impl AffineAddress {
         }
     }
 
-    fn symbol(v: LLVMValueRef, stride: i64) -> Self {
+    /// The symbol `v`, keyed by the address of its LLVM value.
+    fn symbol(v: Value<'_>, stride: i64) -> Self {
         AffineAddress {
-            terms: BTreeMap::from([(v as usize, 1)]),
+            terms: BTreeMap::from([(v.as_raw() as usize, 1)]),
             constant: 0,
             stride,
         }
@@ -103,8 +102,7 @@ impl<'a, 'm> LoopScope<'a, 'm> {
     }
 
     fn block_index(&self, v: Value<'m>) -> Option<usize> {
-        v.parent_block()
-            .and_then(|b| self.index.get(&b.as_raw_block()).copied())
+        v.parent_block().and_then(|b| self.index.get(&b).copied())
     }
 
     fn inside(&self, v: Value<'m>) -> bool {
@@ -125,7 +123,7 @@ impl<'a, 'm> LoopScope<'a, 'm> {
                 return false;
             }
             for s in self.blocks[b].successors() {
-                let Some(&s) = self.index.get(&s.as_raw_block()) else {
+                let Some(&s) = self.index.get(&s) else {
                     continue;
                 };
                 if s != block && self.l.blocks.contains(&s) && seen.insert(s) {
@@ -147,14 +145,14 @@ impl<'a, 'm> LoopScope<'a, 'm> {
         }
         let Some(op) = v.opcode() else {
             // Arguments, globals, constant expressions: fixed in the loop.
-            return Ok(AffineAddress::symbol(v.as_raw(), 0));
+            return Ok(AffineAddress::symbol(v, 0));
         };
         // Address arithmetic before the loop is followed too (a row's start
         // `d + i * ld` computed once, beside `d + (i * ld + j - 1)` in the
         // loop: one symbol each would leave them an unknown distance apart);
         // anything else fixed in the loop is a symbol.
         if !self.inside(v) && !is_address_arithmetic(op) {
-            return Ok(AffineAddress::symbol(v.as_raw(), 0));
+            return Ok(AffineAddress::symbol(v, 0));
         }
         let depth = depth.checked_sub(1).ok_or("address arithmetic too deep")?;
         let operand = |i: u32| -> Affine {
@@ -213,7 +211,7 @@ impl<'a, 'm> LoopScope<'a, 'm> {
     /// move in the loop (a new symbol), unknown otherwise.
     fn opaque(&self, v: Value<'m>, operands: &[AffineAddress]) -> Affine {
         if operands.iter().all(|o| o.stride == 0) {
-            Ok(AffineAddress::symbol(v.as_raw(), 0))
+            Ok(AffineAddress::symbol(v, 0))
         } else {
             Err("moves in the loop through a non-linear operation")
         }
@@ -264,13 +262,13 @@ impl<'a, 'm> LoopScope<'a, 'm> {
             }
             step = Some(s);
         }
-        Ok(AffineAddress::symbol(v.as_raw(), step.unwrap_or(0)))
+        Ok(AffineAddress::symbol(v, step.unwrap_or(0)))
     }
 
     /// Whether a header phi's incoming block `from` is in the loop.
     fn is_back_edge(&self, from: Block<'m>) -> bool {
         self.index
-            .get(&from.as_raw_block())
+            .get(&from)
             .is_some_and(|f| self.l.blocks.contains(f))
     }
 
@@ -284,7 +282,7 @@ impl<'a, 'm> LoopScope<'a, 'm> {
             } else {
                 &mut start
             };
-            if slot.is_some_and(|s: Value<'m>| s.as_raw() != value.as_raw()) {
+            if slot.is_some_and(|s: Value<'m>| s != value) {
                 return None;
             }
             *slot = Some(value);
@@ -299,7 +297,7 @@ impl<'a, 'm> LoopScope<'a, 'm> {
     /// either are a constant apart.
     fn lagged(&self, p: Value<'m>) -> Option<AffineAddress> {
         let (q, p_start) = self.next_and_start(p)?;
-        if q.as_raw() == p.as_raw()
+        if q == p
             || q.opcode() != Some(Opcode::LLVMPHI)
             || self.block_index(q) != Some(self.l.header)
         {
@@ -308,9 +306,7 @@ impl<'a, 'm> LoopScope<'a, 'm> {
         let (q_next, q_start) = self.next_and_start(q)?;
         let step = self.function.recurrence_step(q, q_next)?;
         (q_start.const_int()?.checked_sub(p_start.const_int()?)? == step)
-            .then(|| {
-                AffineAddress::symbol(q.as_raw(), step).add(&AffineAddress::constant(-step), 1)
-            })
+            .then(|| AffineAddress::symbol(q, step).add(&AffineAddress::constant(-step), 1))
             .flatten()
     }
 }

@@ -14,9 +14,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
-
-use crate::llvm::ir::{Function, GepIndex, Opcode, Value, ValueKind};
+use crate::llvm::ir::{Block, Function, GepIndex, Opcode, Value, ValueKind};
 
 use super::kernel::KernelAnalysis;
 
@@ -57,21 +55,16 @@ impl Step {
 /// Lane steps of a kernel's values (memoised).
 pub struct LaneSteps<'m> {
     function: Function<'m>,
-    headers: HashSet<LLVMBasicBlockRef>,
-    memo: HashMap<LLVMValueRef, Step>,
-    visiting: HashSet<LLVMValueRef>,
+    headers: HashSet<Block<'m>>,
+    memo: HashMap<Value<'m>, Step>,
+    visiting: HashSet<Value<'m>>,
 }
 
 impl<'m> LaneSteps<'m> {
     pub fn new(k: &KernelAnalysis<'m>) -> Self {
         LaneSteps {
             function: k.function,
-            headers: k
-                .loops
-                .loops
-                .iter()
-                .map(|l| k.blocks[l.header].as_raw_block())
-                .collect(),
+            headers: k.loops.loops.iter().map(|l| k.blocks[l.header]).collect(),
             memo: HashMap::new(),
             visiting: HashSet::new(),
         }
@@ -87,21 +80,21 @@ impl<'m> LaneSteps<'m> {
     }
 
     fn step(&mut self, v: Value<'m>, depth: u32) -> Step {
-        if let Some(&s) = self.memo.get(&v.as_raw()) {
+        if let Some(&s) = self.memo.get(&v) {
             return s;
         }
-        if self.visiting.contains(&v.as_raw()) {
+        if self.visiting.contains(&v) {
             return Step::Pending;
         }
         if depth == 0 {
             return Step::Unknown;
         }
-        self.visiting.insert(v.as_raw());
+        self.visiting.insert(v);
         let s = self.compute(v, depth - 1);
-        self.visiting.remove(&v.as_raw());
+        self.visiting.remove(&v);
         // A pending answer depends on the walk that is under way.
         if s != Step::Pending {
-            self.memo.insert(v.as_raw(), s);
+            self.memo.insert(v, s);
         }
         s
     }
@@ -234,7 +227,7 @@ impl<'m> LaneSteps<'m> {
         };
         let header = counter
             .parent_block()
-            .is_some_and(|b| self.headers.contains(&b.as_raw_block()));
+            .is_some_and(|b| self.headers.contains(&b));
         if !header || counter.kind() != ValueKind::Instruction(Opcode::LLVMPHI) {
             return false;
         }
@@ -256,11 +249,9 @@ impl<'m> LaneSteps<'m> {
     /// may take differently, known only when it has one incoming value.
     fn phi(&mut self, v: Value<'m>, depth: u32) -> Step {
         let incoming = v.incoming();
-        let header = v
-            .parent_block()
-            .is_some_and(|b| self.headers.contains(&b.as_raw_block()));
-        let first = incoming.first().map(|i| i.as_raw());
-        if !header && !incoming.iter().all(|i| Some(i.as_raw()) == first) {
+        let header = v.parent_block().is_some_and(|b| self.headers.contains(&b));
+        let first = incoming.first().copied();
+        if !header && !incoming.iter().all(|i| Some(*i) == first) {
             return Step::Unknown;
         }
         let mut known = None;

@@ -9,15 +9,13 @@
 //! may stop at once) and addresses that move with the main loop (a thread's
 //! own data, not a table every thread reads) qualify.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
-
-use inkwell::llvm_sys::prelude::LLVMBasicBlockRef;
+use std::collections::{BTreeSet, HashSet};
 
 use super::accesses::{Access, AccessKind};
 use super::affine::LoopScope;
 use super::kernel::KernelAnalysis;
 use super::loops::Loop;
-use crate::llvm::ir::{Opcode, Value};
+use crate::llvm::ir::{BlockIndex, Opcode, Value};
 
 /// The header label of the innermost counted loop inside `main` (and
 /// containing `access`) whose iterations all read the bytes `access` reads,
@@ -91,11 +89,11 @@ fn invariant_in(
     l: &Loop,
     inner_headers: &BTreeSet<usize>,
     v: Value<'_>,
-    index: &HashMap<LLVMBasicBlockRef, usize>,
+    index: &BlockIndex<'_>,
 ) -> bool {
     let inside = |v: Value<'_>| {
         v.parent_block()
-            .and_then(|b| index.get(&b.as_raw_block()))
+            .and_then(|b| index.get(&b))
             .filter(|b| l.blocks.contains(b))
             .copied()
     };

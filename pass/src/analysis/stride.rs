@@ -48,16 +48,16 @@ fn step_of<'m>(phi: Value<'m>, next: Value<'m>) -> Option<Value<'m>> {
     match next.opcode()? {
         Opcode::LLVMAdd | Opcode::LLVMOr => {
             let (a, b) = (next.operand(0)?, next.operand(1)?);
-            if a.as_raw() == phi.as_raw() {
+            if a == phi {
                 Some(b)
-            } else if b.as_raw() == phi.as_raw() {
+            } else if b == phi {
                 Some(a)
             } else {
                 None
             }
         }
         Opcode::LLVMGetElementPtr if next.num_operands() == 2 => {
-            (next.operand(0)?.as_raw() == phi.as_raw()).then(|| next.operand(1))?
+            (next.operand(0)? == phi).then(|| next.operand(1))?
         }
         _ => None,
     }

@@ -22,7 +22,7 @@ use inkwell::values::{AsValueRef, FunctionValue};
 pub use inkwell::llvm_sys::{LLVMIntPredicate as IntPredicate, LLVMOpcode as Opcode};
 
 /// Each block's position in a function's layout order (`block_indices`).
-pub type BlockIndex = std::collections::HashMap<LLVMBasicBlockRef, usize>;
+pub type BlockIndex<'m> = std::collections::HashMap<Block<'m>, usize>;
 
 /// Makes `context` drop the names of values and blocks other than globals,
 /// as clang's context does unless given `-fno-discard-value-names`: what
@@ -435,10 +435,16 @@ impl<'m> Value<'m> {
         })
     }
 
-    /// The block a block operand (of a branch) stands for.
-    pub fn as_block(self) -> LLVMBasicBlockRef {
-        // SAFETY: callers pass block operands, which are basic-block values.
-        unsafe { LLVMValueAsBasicBlock(self.raw) }
+    /// The block a block operand (of a branch) stands for (`None` for any
+    /// other value).
+    pub fn as_block(self) -> Option<Block<'m>> {
+        // SAFETY: the value is read as a block only when it is one.
+        unsafe {
+            if LLVMValueIsBasicBlock(self.raw) == 0 {
+                return None;
+            }
+            Block::new(LLVMValueAsBasicBlock(self.raw))
+        }
     }
 
     /// Whether an add instruction is `nsw` (`signed`) or `nuw`.
@@ -820,12 +826,8 @@ impl<'m> Function<'m> {
 }
 
 /// Each block's position in `blocks` (the analyses' block indices).
-pub fn block_indices(blocks: &[Block<'_>]) -> BlockIndex {
-    blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.as_raw_block(), i))
-        .collect()
+pub fn block_indices<'m>(blocks: &[Block<'m>]) -> BlockIndex<'m> {
+    blocks.iter().enumerate().map(|(i, b)| (*b, i)).collect()
 }
 
 /// The `!nvvm.annotations` entries of each function: (function name, key,

@@ -54,7 +54,7 @@ pub(super) fn add(
     copy: &edit::Clone,
     (slice2, header, latch): (&[LLVMBasicBlockRef], LLVMBasicBlockRef, LLVMBasicBlockRef),
     sites: &[RunSite],
-    exit: Option<&CountedExit>,
+    exit: Option<&CountedExit<'_>>,
     line: u32,
     run: LLVMValueRef,
     extras: RunExtras,
@@ -80,7 +80,7 @@ pub(super) fn add(
 }
 
 /// The copies a loop's line runs are built in.
-struct RunLoop<'a> {
+struct RunLoop<'a, 'm> {
     /// The checked copy (the all-cached clone of slice 2), by original.
     copy: &'a edit::Clone,
     /// The checked copy's header and single latch.
@@ -90,7 +90,7 @@ struct RunLoop<'a> {
     fast: edit::Clone,
     /// A full run's iterations, one copy each (`full`), when it gets them.
     full: Vec<edit::Clone>,
-    exit: Option<&'a CountedExit>,
+    exit: Option<&'a CountedExit<'m>>,
     /// The i64 slot of the iterations left in the current run.
     run: LLVMValueRef,
 }
@@ -103,7 +103,7 @@ fn full_copies(
     checked: &[LLVMBasicBlockRef],
     checked_header: LLVMBasicBlockRef,
     sites: &[RunSite],
-    exit: Option<&CountedExit>,
+    exit: Option<&CountedExit<'_>>,
     line: u32,
     extras: RunExtras,
 ) -> Vec<edit::Clone> {
@@ -124,7 +124,7 @@ fn full_copies(
     }
 }
 
-impl RunLoop<'_> {
+impl RunLoop<'_, '_> {
     /// Stores whose bits a counted run sets before it starts: the run's
     /// stores of one site then cover one range of bytes.
     fn premarked(&self, site: &RunSite) -> bool {
@@ -151,7 +151,7 @@ impl RunLoop<'_> {
         let (mut left, stays) = self.stays_in_lines(&b, sites, line, i64t);
         let mut staged = Vec::new();
         if let Some(exit) = self.exit {
-            let k = iterations_left(&b, self.copy.values[&exit.branch], exit, i64t);
+            let k = iterations_left(&b, self.copy.values[&exit.branch.as_raw()], exit, i64t);
             // Every `n` is at least 0, `k` may exceed i64::MAX: compare unsigned.
             left = smaller(&b, k, left, LLVMIntPredicate::LLVMIntULT);
             if stage {
@@ -263,7 +263,7 @@ impl RunLoop<'_> {
         }
         for clone in std::iter::once(&self.fast).chain(&self.full) {
             if let Some(exit) = self.exit {
-                let branch = clone.values[&self.copy.values[&exit.branch]];
+                let branch = clone.values[&self.copy.values[&exit.branch.as_raw()]];
                 // A conditional branch's operands: condition, false, true.
                 let stay = build::operand(branch, if exit.stays_on_true { 2 } else { 1 });
                 Builder::before(branch).br(build::value_as_block(stay));
@@ -517,7 +517,7 @@ fn smaller(
 fn iterations_left(
     b: &Builder,
     branch: LLVMValueRef,
-    exit: &CountedExit,
+    exit: &CountedExit<'_>,
     i64t: LLVMTypeRef,
 ) -> LLVMValueRef {
     let compare = build::operand(branch, 0);

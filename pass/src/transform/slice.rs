@@ -39,7 +39,7 @@ pub(super) struct LoopSlice<'a, 'm> {
     /// Each structure's state where this loop caches it.
     pub(super) states: Vec<Option<State>>,
     /// The loop's exit test as a count, or why it is not one (line runs).
-    pub(super) exit: Result<CountedExit, &'static str>,
+    pub(super) exit: Result<CountedExit<'m>, &'static str>,
     /// Structures under the lane test (`lanes`), with the affine address
     /// of their first access.
     pub(super) lane_forms: BTreeMap<u32, AffineAddress>,

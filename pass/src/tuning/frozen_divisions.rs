@@ -60,7 +60,7 @@ fn feeds_nested_loop(
     division: Value<'_>,
     home: Option<usize>,
     forest: &LoopForest,
-    index: &BlockIndex,
+    index: &BlockIndex<'_>,
 ) -> bool {
     let nested = |l: usize| match home {
         None => true,
@@ -75,7 +75,7 @@ fn feeds_nested_loop(
             }
             let in_nested = user
                 .parent_block()
-                .and_then(|b| index.get(&b.as_raw_block()))
+                .and_then(|b| index.get(&b))
                 .and_then(|&b| forest.innermost_loop_of(b))
                 .is_some_and(nested);
             if in_nested {

@@ -218,7 +218,7 @@ fn load_driven_inner<'f>(
     at: usize,
     forest: &'f LoopForest,
     blocks: &[Block<'_>],
-    index: &BlockIndex,
+    index: &BlockIndex<'_>,
 ) -> (Vec<&'f Loop>, Vec<&'f Loop>) {
     let outer = &forest.loops[at];
     forest
@@ -243,7 +243,7 @@ fn compares_to_peel<'m>(
     inner: &[&Loop],
     forest: &LoopForest,
     blocks: &[Block<'m>],
-    index: &BlockIndex,
+    index: &BlockIndex<'_>,
 ) -> Vec<(String, Block<'m>)> {
     let mut peels = Vec::new();
     for &inner in inner {
@@ -272,7 +272,7 @@ fn plan<'m>(
     outer: &Loop,
     inner: &[&Loop],
     blocks: &[Block<'m>],
-    (forest, index): (&LoopForest, &BlockIndex),
+    (forest, index): (&LoopForest, &BlockIndex<'_>),
 ) -> Plan<'m> {
     let raw = |i: &usize| blocks[*i];
     debug_assert!(inner
@@ -347,7 +347,7 @@ fn own_iterations_test_loads(plan: &Plan<'_>) -> bool {
 
 /// The fewest conditional branches on a path from `outer`'s header to
 /// `inner`'s header through `outer`'s own blocks (`u32::MAX`: none).
-fn tests_before(outer: &Loop, inner: &Loop, blocks: &[Block<'_>], index: &BlockIndex) -> u32 {
+fn tests_before(outer: &Loop, inner: &Loop, blocks: &[Block<'_>], index: &BlockIndex<'_>) -> u32 {
     // 0-1 breadth-first search: leaving a block with a choice costs 1.
     let mut best = vec![u32::MAX; blocks.len()];
     let mut work = std::collections::VecDeque::from([(outer.header, 0u32)]);
@@ -362,7 +362,7 @@ fn tests_before(outer: &Loop, inner: &Loop, blocks: &[Block<'_>], index: &BlockI
         let next: Vec<usize> = blocks[b]
             .successors()
             .into_iter()
-            .filter_map(|s| index.get(&s.as_raw_block()).copied())
+            .filter_map(|s| index.get(&s).copied())
             .collect();
         let step = u32::from(next.iter().collect::<BTreeSet<_>>().len() > 1);
         for n in next {
@@ -405,9 +405,9 @@ fn unmergeable(outer: &Loop, blocks: &[Block<'_>]) -> Option<String> {
 /// Whether a test that decides whether `inner` is left depends on a value
 /// loaded from memory: then threads leave it after different trip counts.
 /// Whether `block` is one of `l`'s.
-fn in_loop(l: &Loop, index: &BlockIndex, block: Option<Block<'_>>) -> bool {
+fn in_loop(l: &Loop, index: &BlockIndex<'_>, block: Option<Block<'_>>) -> bool {
     block
-        .and_then(|b| index.get(&b.as_raw_block()))
+        .and_then(|b| index.get(&b))
         .is_some_and(|i| l.blocks.contains(i))
 }
 
@@ -417,7 +417,7 @@ fn in_loop(l: &Loop, index: &BlockIndex, block: Option<Block<'_>>) -> bool {
 /// merged, each of its iterations would be a vote and a chain of waits
 /// (spmv_csr's SASS, 2026-11-29: 23 instructions and two waits per element,
 /// against nvcc's 38 for four elements).
-fn exit_depends_on_loads(inner: &Loop, blocks: &[Block<'_>], index: &BlockIndex) -> bool {
+fn exit_depends_on_loads(inner: &Loop, blocks: &[Block<'_>], index: &BlockIndex<'_>) -> bool {
     let tests = inner
         .blocks
         .iter()
@@ -439,7 +439,7 @@ fn exit_depends_on_loads(inner: &Loop, blocks: &[Block<'_>], index: &BlockIndex)
 /// for equality holds (`icmp eq` true, or `icmp ne` false): a pattern
 /// compare (`text[j + k] == pat[k]`), not a scan of a class of bytes or a
 /// probe that runs while slots differ.
-fn goes_on_while_equal(l: &Loop, blocks: &[Block<'_>], index: &BlockIndex) -> bool {
+fn goes_on_while_equal(l: &Loop, blocks: &[Block<'_>], index: &BlockIndex<'_>) -> bool {
     l.blocks.iter().any(|&b| {
         let Some(cond) = branch_condition(blocks[b]) else {
             return false;

@@ -3,8 +3,6 @@
 //! change, the number of further iterations that stay in the loop follows
 //! from this iteration's values (what line runs need to leave the test out).
 
-use inkwell::llvm_sys::prelude::LLVMValueRef;
-
 use crate::llvm::ir::{IntPredicate, Opcode, Value};
 
 use super::scope::LoopScope;
@@ -13,9 +11,9 @@ use super::scope::LoopScope;
 /// or `!=`), where `x` moves by `step` per iteration, exactly (in its own
 /// width, without casts), and `bound` is fixed in the loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CountedExit {
+pub struct CountedExit<'m> {
     /// The conditional branch that leaves the loop.
-    pub branch: LLVMValueRef,
+    pub branch: Value<'m>,
     /// Which operand of the branch's compare is `x` (the other is `bound`).
     pub x_operand: u32,
     /// The loop stays when the compare is true (else when it is false).
@@ -26,31 +24,36 @@ pub struct CountedExit {
     pub strict: bool,
 }
 
-impl CountedExit {
+impl CountedExit<'_> {
     /// Further iterations that stay in the loop, given this iteration (which
-    /// stayed) compared `x0` with `bound`: `(distance - strict) / |step|`,
-    /// where the distance runs from `x0` to `bound` in the step's direction.
-    /// Widths are the caller's; this is the model the tests check.
+    /// stayed) compared `x0` with `bound` (`iterations_left`).
     pub fn iterations_left(&self, x0: u64, bound: u64, mask: u64) -> u64 {
-        let distance = if self.step > 0 {
-            bound.wrapping_sub(x0)
-        } else {
-            x0.wrapping_sub(bound)
-        } & mask;
-        (distance.wrapping_sub(u64::from(self.strict)) & mask) / self.step.unsigned_abs()
+        iterations_left(self.step, self.strict, x0, bound, mask)
     }
 }
 
-impl LoopScope<'_, '_> {
+/// Further iterations of a counted exit of `step` (`strict`: the bound
+/// itself leaves) that stay in the loop, given this iteration (which
+/// stayed) compared `x0` with `bound`: `(distance - strict) / |step|`,
+/// where the distance runs from `x0` to `bound` in the step's direction.
+/// Widths are the caller's; this is the model the tests check.
+fn iterations_left(step: i64, strict: bool, x0: u64, bound: u64, mask: u64) -> u64 {
+    let distance = if step > 0 {
+        bound.wrapping_sub(x0)
+    } else {
+        x0.wrapping_sub(bound)
+    } & mask;
+    (distance.wrapping_sub(u64::from(strict)) & mask) / step.unsigned_abs()
+}
+
+impl<'m> LoopScope<'_, 'm> {
     /// The loop's exit test as a count, or why it is not one.
-    pub fn counted_exit(&self) -> Result<CountedExit, &'static str> {
+    pub fn counted_exit(&self) -> Result<CountedExit<'m>, &'static str> {
         let mut exiting = self.l.blocks.iter().copied().filter(|&b| {
-            self.blocks[b].successors().iter().any(|s| {
-                !self
-                    .index
-                    .get(&s.as_raw_block())
-                    .is_some_and(|i| self.l.blocks.contains(i))
-            })
+            self.blocks[b]
+                .successors()
+                .iter()
+                .any(|s| !self.index.get(s).is_some_and(|i| self.l.blocks.contains(i)))
         });
         let (Some(block), None) = (exiting.next(), exiting.next()) else {
             return Err("the loop leaves from several places");
@@ -93,7 +96,7 @@ impl LoopScope<'_, '_> {
             _ => return Err("the exit test does not count towards its bound"),
         };
         Ok(CountedExit {
-            branch: branch.as_raw(),
+            branch,
             x_operand,
             stays_on_true,
             step,
@@ -102,9 +105,9 @@ impl LoopScope<'_, '_> {
     }
 
     fn inside_block(&self, block_value: Value<'_>) -> bool {
-        let block = block_value.as_block();
-        self.index
-            .get(&block)
+        block_value
+            .as_block()
+            .and_then(|block| self.index.get(&block))
             .is_some_and(|i| self.l.blocks.contains(i))
     }
 
@@ -173,14 +176,15 @@ fn inverse(p: IntPredicate) -> IntPredicate {
 mod tests {
     use super::*;
 
-    fn exit(step: i64, strict: bool) -> CountedExit {
-        CountedExit {
-            branch: std::ptr::null_mut(),
-            x_operand: 0,
-            stays_on_true: true,
-            step,
-            strict,
-        }
+    /// A counted exit of `step`, strict or not.
+    #[derive(Debug, Clone, Copy)]
+    struct Exit {
+        step: i64,
+        strict: bool,
+    }
+
+    fn exit(step: i64, strict: bool) -> Exit {
+        Exit { step, strict }
     }
 
     /// Brute force: iterations t >= 1 while `stays(x0 + t * step)`.
@@ -198,9 +202,9 @@ mod tests {
     /// Checks `k` against the loop: every one of the next `k` iterations
     /// stays, and with unit steps `k` is exact unless the loop never leaves
     /// (`x >= 0` unsigned, where `k` stays a bound).
-    fn check(e: CountedExit, x0: u64, bound: u64, stays: impl Fn(u64) -> bool) {
+    fn check(e: Exit, x0: u64, bound: u64, stays: impl Fn(u64) -> bool) {
         let mask = 0xff;
-        let k = e.iterations_left(x0, bound, mask);
+        let k = iterations_left(e.step, e.strict, x0, bound, mask);
         let actual = brute(x0, e.step, mask, stays);
         assert!(k <= actual, "{e:?} x0 {x0} bound {bound}: {k} > {actual}");
         if e.step.abs() == 1 && actual <= 1000 {
