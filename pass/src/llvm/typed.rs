@@ -187,6 +187,14 @@ impl<'m> TypedBuilder<'m> {
         built(self.builder.gep(i8t, ptr.as_raw(), &mut [offset], name))
     }
 
+    /// Vector `v` with element `index` replaced by `element`.
+    pub fn insert_element(&self, v: Value<'m>, element: Value<'m>, index: u32) -> Value<'m> {
+        built(
+            self.builder
+                .insert_element(v.as_raw(), element.as_raw(), index),
+        )
+    }
+
     /// Element `index` of vector `v`.
     pub fn extract_element(&self, v: Value<'m>, index: u32) -> Value<'m> {
         built(self.builder.extract_element(v.as_raw(), index))
@@ -207,6 +215,11 @@ impl<'m> Type<'m> {
     /// The constant `value` of this integer type (zero-extended).
     pub fn constant(self, value: u64) -> Value<'m> {
         built(build::const_int(self.as_raw(), value, false))
+    }
+
+    /// The poison value of this type.
+    pub fn poison(self) -> Value<'m> {
+        built(build::poison(self.as_raw()))
     }
 
     /// The all-zero constant of this type.

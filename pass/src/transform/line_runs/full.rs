@@ -16,6 +16,7 @@ use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMTypeKind};
 
 use crate::llvm::edit::Builder;
+use crate::llvm::ir::Value;
 use crate::llvm::metadata::AliasScopes;
 use crate::runtime::Runtime;
 
@@ -203,7 +204,11 @@ pub(super) fn store_word(
 ) {
     let b = Builder::before(access);
     let ty = build::vector_type(site.ty, values.len() as u32);
-    let word = super::lanes::as_vector(access, values).unwrap_or_else(|| {
+    let typed: Option<Vec<Value<'_>>> = values.iter().map(|&v| Value::from_raw(v)).collect();
+    let vector = Value::from_raw(access)
+        .zip(typed)
+        .and_then(|(at, lanes)| super::lanes::as_vector(at, &lanes));
+    let word = vector.map(Value::as_raw).unwrap_or_else(|| {
         values
             .iter()
             .enumerate()

@@ -15,12 +15,8 @@
 
 use std::collections::HashMap;
 
-use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::LLVMOpcode;
-
-use crate::llvm::build;
-use crate::llvm::edit::{self, Builder};
-use crate::llvm::ir::Value;
+use crate::llvm::ir::{Opcode, Value};
+use crate::llvm::typed::{const_vector, TypedBuilder};
 
 /// Deepest expression a word's lanes are matched through.
 const MAX_DEPTH: u32 = 12;
@@ -28,31 +24,36 @@ const MAX_DEPTH: u32 = 12;
 /// `values` (one per lane, `i8`, their count a multiple of 4) as one vector
 /// built before `before` from vector operations, when every lane computes
 /// the same expression; `None` when they do not.
-pub(super) fn as_vector(before: LLVMValueRef, values: &[LLVMValueRef]) -> Option<LLVMValueRef> {
-    if values.len() < 4 || values.len() % 4 != 0 || build::integer_bits(values[0]) != Some(8) {
+pub(super) fn as_vector<'m>(before: Value<'m>, values: &[Value<'m>]) -> Option<Value<'m>> {
+    if values.len() < 4 || values.len() % 4 != 0 || values[0].integer_bits() != Some(8) {
         return None;
     }
     let mut lanes = Lanes {
-        b: Builder::before(before),
+        b: TypedBuilder::before(before),
         built: HashMap::new(),
     };
     lanes.vector(values, 0)
 }
 
-struct Lanes {
-    b: Builder,
+struct Lanes<'m> {
+    b: TypedBuilder<'m>,
     /// Lanes tried so far: their vector, or `None` where they differ (an
     /// expression shared by two operands is built, or given up, once).
-    built: HashMap<Vec<LLVMValueRef>, Option<LLVMValueRef>>,
+    built: HashMap<Vec<Value<'m>>, Option<Value<'m>>>,
 }
 
-impl Lanes {
-    fn vector(&mut self, values: &[LLVMValueRef], depth: u32) -> Option<LLVMValueRef> {
+/// Operand `i` of `v`, an instruction of an opcode that has it.
+fn operand<'m>(v: Value<'m>, i: u32) -> Value<'m> {
+    v.operand(i).expect("the operand its opcode has")
+}
+
+impl<'m> Lanes<'m> {
+    fn vector(&mut self, values: &[Value<'m>], depth: u32) -> Option<Value<'m>> {
         if let Some(&v) = self.built.get(values) {
             return v;
         }
         let first = values[0];
-        let bits = build::integer_bits(first)?;
+        let bits = first.integer_bits()?;
         if bits != 8 && bits != 1 || depth > MAX_DEPTH {
             return None;
         }
@@ -69,94 +70,85 @@ impl Lanes {
 
     /// `v`, the same in every lane (a constant, or a value from outside
     /// the copies), in each of `n` lanes.
-    fn splat(&self, v: LLVMValueRef, n: usize) -> LLVMValueRef {
-        if edit::is_constant(v) {
-            let mut lanes = vec![v; n];
-            return build::const_vector(&mut lanes);
+    fn splat(&self, v: Value<'m>, n: usize) -> Value<'m> {
+        if v.is_constant() {
+            return const_vector(&vec![v; n]);
         }
-        let ty = build::vector_type(build::type_of(v), n as u32);
-        (0..n as u32).fold(build::poison(ty), |acc, i| self.b.insert_element(acc, v, i))
+        let ty = v.ty().vector(n as u32);
+        (0..n as u32).fold(ty.poison(), |acc, i| self.b.insert_element(acc, v, i))
     }
 
     /// The lanes' common operation on the vectors of their operands.
-    fn operation(&mut self, values: &[LLVMValueRef], depth: u32) -> Option<LLVMValueRef> {
+    fn operation(&mut self, values: &[Value<'m>], depth: u32) -> Option<Value<'m>> {
         let first = values[0];
-        if !build::is_instruction(first) {
-            return None;
-        }
-        let opcode = build::opcode(first);
-        let predicate = Value::from_raw(first).and_then(|v| v.icmp_predicate());
+        let opcode = first.opcode()?;
+        let predicate = first.icmp_predicate();
         let same_kind = values.iter().all(|&v| {
-            build::is_instruction(v)
-                && build::opcode(v) == opcode
-                && build::type_of(v) == build::type_of(first)
-                && Value::from_raw(v).and_then(|v| v.icmp_predicate()) == predicate
+            v.opcode() == Some(opcode) && v.ty() == first.ty() && v.icmp_predicate() == predicate
         });
         if !same_kind {
             return None;
         }
-        let operands = |i: u32| -> Vec<LLVMValueRef> {
-            values.iter().map(|&v| build::operand(v, i)).collect()
-        };
-        let bits = |v: LLVMValueRef| build::integer_bits(v);
-        let operand = |this: &mut Self, i: u32| this.vector(&operands(i), depth + 1);
+        let operands =
+            |i: u32| -> Vec<Value<'m>> { values.iter().map(|&v| operand(v, i)).collect() };
+        let operand_vector = |this: &mut Self, i: u32| this.vector(&operands(i), depth + 1);
         let n = values.len() as u32;
         let result = match opcode {
-            LLVMOpcode::LLVMAdd
-            | LLVMOpcode::LLVMSub
-            | LLVMOpcode::LLVMAnd
-            | LLVMOpcode::LLVMOr
-            | LLVMOpcode::LLVMXor => {
-                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+            Opcode::LLVMAdd
+            | Opcode::LLVMSub
+            | Opcode::LLVMAnd
+            | Opcode::LLVMOr
+            | Opcode::LLVMXor => {
+                let (a, b) = (operand_vector(self, 0)?, operand_vector(self, 1)?);
                 match opcode {
-                    LLVMOpcode::LLVMAdd => self.b.add(a, b, c"sl1.lanes"),
-                    LLVMOpcode::LLVMSub => self.b.sub(a, b, c"sl1.lanes"),
-                    LLVMOpcode::LLVMAnd => self.b.and(a, b, c"sl1.lanes"),
-                    LLVMOpcode::LLVMOr => self.b.or(a, b, c"sl1.lanes"),
+                    Opcode::LLVMAdd => self.b.add(a, b, c"sl1.lanes"),
+                    Opcode::LLVMSub => self.b.sub(a, b, c"sl1.lanes"),
+                    Opcode::LLVMAnd => self.b.and(a, b, c"sl1.lanes"),
+                    Opcode::LLVMOr => self.b.or(a, b, c"sl1.lanes"),
                     _ => self.b.xor(a, b, c"sl1.lanes"),
                 }
             }
-            LLVMOpcode::LLVMShl | LLVMOpcode::LLVMLShr => {
+            Opcode::LLVMShl | Opcode::LLVMLShr => {
                 let by = operands(1);
-                let constant = edit::const_unsigned(by[0]).filter(|&c| c < 8)?;
-                if by
-                    .iter()
-                    .any(|&c| edit::const_unsigned(c) != Some(constant))
-                {
+                let constant = by[0].const_unsigned().filter(|&c| c < 8)?;
+                if by.iter().any(|c| c.const_unsigned() != Some(constant)) {
                     return None;
                 }
-                let (a, by) = (operand(self, 0)?, operand(self, 1)?);
-                if opcode == LLVMOpcode::LLVMShl {
+                let (a, by) = (operand_vector(self, 0)?, operand_vector(self, 1)?);
+                if opcode == Opcode::LLVMShl {
                     self.b.shl(a, by, c"sl1.lanes")
                 } else {
                     self.b.lshr(a, by, c"sl1.lanes")
                 }
             }
-            LLVMOpcode::LLVMICmp => {
+            Opcode::LLVMICmp => {
                 let limits = operands(1);
-                if bits(limits[0]) != Some(8)
+                if limits[0].integer_bits() != Some(8)
                     || limits.iter().any(|&c| c != limits[0])
-                    || !edit::is_constant(limits[0])
+                    || !limits[0].is_constant()
                 {
                     return None;
                 }
-                let (a, limit) = (operand(self, 0)?, operand(self, 1)?);
+                let (a, limit) = (operand_vector(self, 0)?, operand_vector(self, 1)?);
                 self.b.icmp(predicate?, a, limit, c"sl1.lanes")
             }
-            LLVMOpcode::LLVMSelect => {
-                if bits(build::operand(first, 0)) != Some(1) || bits(first) != Some(8) {
+            Opcode::LLVMSelect => {
+                if operand(first, 0).integer_bits() != Some(1) || first.integer_bits() != Some(8) {
                     return None;
                 }
-                let (c, a, b) = (operand(self, 0)?, operand(self, 1)?, operand(self, 2)?);
+                let (c, a, b) = (
+                    operand_vector(self, 0)?,
+                    operand_vector(self, 1)?,
+                    operand_vector(self, 2)?,
+                );
                 self.b.select(c, a, b, c"sl1.lanes")
             }
-            LLVMOpcode::LLVMZExt => {
-                if bits(build::operand(first, 0)) != Some(1) || bits(first) != Some(8) {
+            Opcode::LLVMZExt => {
+                if operand(first, 0).integer_bits() != Some(1) || first.integer_bits() != Some(8) {
                     return None;
                 }
-                let a = operand(self, 0)?;
-                let ty = build::vector_type(build::type_of(first), n);
-                self.b.zext(a, ty, c"sl1.lanes")
+                let a = operand_vector(self, 0)?;
+                self.b.zext_to(a, first.ty().vector(n), c"sl1.lanes")
             }
             _ => return None,
         };
@@ -166,15 +158,14 @@ impl Lanes {
 
 /// The vector whose lanes `values` are, in order: each lane `i` is
 /// `extractelement word, i` of one word with as many lanes.
-fn lanes_of_one_word(values: &[LLVMValueRef]) -> Option<LLVMValueRef> {
-    let word_of = |v: LLVMValueRef, i: usize| -> Option<LLVMValueRef> {
-        let extract = build::is_instruction(v)
-            && build::opcode(v) == LLVMOpcode::LLVMExtractElement
-            && edit::const_unsigned(build::operand(v, 1)) == Some(i as u64);
-        extract.then(|| build::operand(v, 0))
+fn lanes_of_one_word<'m>(values: &[Value<'m>]) -> Option<Value<'m>> {
+    let word_of = |v: Value<'m>, i: usize| -> Option<Value<'m>> {
+        let extract = v.opcode() == Some(Opcode::LLVMExtractElement)
+            && operand(v, 1).const_unsigned() == Some(i as u64);
+        extract.then(|| operand(v, 0))
     };
     let word = word_of(values[0], 0)?;
-    let (_, lanes) = build::vector_shape(build::type_of(word))?;
+    let (_, lanes) = word.ty().vector_shape()?;
     (lanes as usize == values.len()
         && values
             .iter()
