@@ -68,7 +68,7 @@ const RAW_HANDLE_BUDGETS: &[(&str, usize)] = &[
     ("plugin", 0),
     ("ptxas_bugs", 0),
     ("runtime", 52),
-    ("transform", 259),
+    ("transform", 240),
     ("tuning", 0),
 ];
 
