@@ -68,7 +68,7 @@ const RAW_HANDLE_BUDGETS: &[(&str, usize)] = &[
     ("plugin", 0),
     ("ptxas_bugs", 0),
     ("runtime", 52),
-    ("transform", 240),
+    ("transform", 236),
     ("tuning", 0),
 ];
 

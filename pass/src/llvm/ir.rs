@@ -138,6 +138,12 @@ impl<'m> Value<'m> {
         Value::new(raw)
     }
 
+    /// The value an affine symbol stands for: `analysis::affine` keys its
+    /// symbols by their value's address.
+    pub fn of_symbol(symbol: usize) -> Option<Self> {
+        Value::new(symbol as LLVMValueRef)
+    }
+
     pub fn name(self) -> String {
         let mut len = 0usize;
         // SAFETY: `raw` is a live value of the borrowed module.
@@ -901,12 +907,12 @@ pub fn target_triple(module: &Module<'_>) -> String {
     module.get_triple().as_str().to_string_lossy().into_owned()
 }
 
-/// The functions whose instructions use `value`, directly or through
-/// constant expressions; `None` for a use outside any function (another
-/// global's initializer).
-pub fn using_functions(value: LLVMValueRef) -> Vec<Option<LLVMValueRef>> {
+/// The names of the functions whose instructions use `global`, directly or
+/// through constant expressions; `None` for a use outside any function
+/// (another global's initializer).
+pub fn using_functions(global: inkwell::values::GlobalValue<'_>) -> Vec<Option<String>> {
     let mut out = Vec::new();
-    let mut stack = vec![value];
+    let mut stack = vec![global.as_value_ref()];
     let mut seen = std::collections::HashSet::new();
     // SAFETY: walks the use lists of live values without changing them.
     unsafe {
@@ -918,9 +924,10 @@ pub fn using_functions(value: LLVMValueRef) -> Vec<Option<LLVMValueRef>> {
             while !used.is_null() {
                 let user = LLVMGetUser(used);
                 if !LLVMIsAInstruction(user).is_null() {
-                    out.push(Some(LLVMGetBasicBlockParent(LLVMGetInstructionParent(
-                        user,
-                    ))));
+                    let function = LLVMGetBasicBlockParent(LLVMGetInstructionParent(user));
+                    let mut len = 0usize;
+                    let name = LLVMGetValueName2(function, &mut len);
+                    out.push(Some(c_str_to_string(name, len)));
                 } else if !LLVMIsAConstantExpr(user).is_null() {
                     stack.push(user);
                 } else {

@@ -37,8 +37,6 @@
 
 use std::collections::BTreeMap;
 
-use inkwell::llvm_sys::prelude::*;
-
 use crate::analysis::accesses::{Access, AccessKind};
 use crate::analysis::affine::{AffineAddress, LoopScope};
 use crate::analysis::lane_step::LaneSteps;
@@ -171,8 +169,7 @@ pub fn without_uniform_terms(
     let mut steps = LaneSteps::new(k);
     for form in forms.values_mut() {
         form.terms.retain(|&symbol, _| {
-            crate::llvm::ir::Value::from_raw(symbol as LLVMValueRef).and_then(|v| steps.of(v))
-                != Some(0)
+            crate::llvm::ir::Value::of_symbol(symbol).and_then(|v| steps.of(v)) != Some(0)
         });
     }
     forms

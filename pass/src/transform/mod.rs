@@ -7,7 +7,6 @@
 use crate::llvm::build;
 use std::collections::BTreeMap;
 
-use inkwell::llvm_sys::prelude::*;
 use inkwell::module::Module;
 use inkwell::types::AnyTypeEnum;
 use inkwell::values::{AsValueRef, FunctionValue};
@@ -58,11 +57,11 @@ pub use crate::options::STATIC_SHARED_LIMIT;
 /// whether it may use dynamic shared memory: the shared globals used by the
 /// kernel or by any function that is not a kernel (it may call them).
 fn kernel_shared_memory(module: &Module<'_>, kernel: FunctionValue<'_>) -> (u64, bool) {
-    let kernels: Vec<LLVMValueRef> = crate::analysis::find_kernels(module)
+    let kernels: Vec<String> = crate::analysis::find_kernels(module)
         .iter()
-        .map(|k| k.as_value_ref())
+        .map(|k| k.get_name().to_string_lossy().into_owned())
         .collect();
-    let mine = kernel.as_value_ref();
+    let mine = kernel.get_name().to_string_lossy().into_owned();
     let mut bytes = 0;
     let mut dynamic = false;
     for global in module.get_globals() {
@@ -74,7 +73,7 @@ fn kernel_shared_memory(module: &Module<'_>, kernel: FunctionValue<'_>) -> (u64,
         if ptr.get_type().get_address_space() != AddressSpace::from(ADDRSPACE_SHARED) {
             continue;
         }
-        let used_here = crate::llvm::ir::using_functions(global.as_value_ref())
+        let used_here = crate::llvm::ir::using_functions(global)
             .into_iter()
             .any(|f| f.is_none_or(|f| f == mine || !kernels.contains(&f)));
         if !used_here {
