@@ -297,10 +297,7 @@ impl<'a, 'm> LoopScope<'a, 'm> {
     /// either are a constant apart.
     fn lagged(&self, p: Value<'m>) -> Option<AffineAddress> {
         let (q, p_start) = self.next_and_start(p)?;
-        if q == p
-            || q.opcode() != Some(Opcode::LLVMPHI)
-            || self.block_index(q) != Some(self.l.header)
-        {
+        if q == p || !q.is_phi() || self.block_index(q) != Some(self.l.header) {
             return None;
         }
         let (q_next, q_start) = self.next_and_start(q)?;

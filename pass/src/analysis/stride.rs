@@ -33,7 +33,7 @@ pub fn cooperative_step(blocks: &[Block<'_>], l: &Loop) -> Option<CooperativeSte
     header
         .instructions()
         .into_iter()
-        .take_while(|i| i.opcode() == Some(Opcode::LLVMPHI))
+        .take_while(|i| i.is_phi())
         .find_map(|phi| {
             phi.incoming().into_iter().find_map(|next| {
                 let mut registers = Vec::new();

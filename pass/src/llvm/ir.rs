@@ -469,6 +469,10 @@ impl<'m> Value<'m> {
         self.raw
     }
 
+    pub fn is_phi(self) -> bool {
+        self.opcode() == Some(LLVMOpcode::LLVMPHI)
+    }
+
     /// Whether this is an add, or an `or disjoint` (an add without carries).
     pub fn is_add(self) -> bool {
         super::build::is_add(self.raw)
@@ -925,9 +929,7 @@ pub fn using_functions(global: inkwell::values::GlobalValue<'_>) -> Vec<Option<S
                 let user = LLVMGetUser(used);
                 if !LLVMIsAInstruction(user).is_null() {
                     let function = LLVMGetBasicBlockParent(LLVMGetInstructionParent(user));
-                    let mut len = 0usize;
-                    let name = LLVMGetValueName2(function, &mut len);
-                    out.push(Some(c_str_to_string(name, len)));
+                    out.push(Value::new(function).map(Value::name));
                 } else if !LLVMIsAConstantExpr(user).is_null() {
                     stack.push(user);
                 } else {

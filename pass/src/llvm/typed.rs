@@ -48,11 +48,7 @@ impl<'m> TypedBuilder<'m> {
 
     /// The integer constant `value` of `bits` bits.
     pub fn const_int(&self, bits: u32, value: u64) -> Value<'m> {
-        built(build::const_int(
-            build::int_type(self.context, bits),
-            value,
-            false,
-        ))
+        self.int_type(bits).constant(value)
     }
 
     /// The integer type of `bits` bits.
@@ -62,8 +58,7 @@ impl<'m> TypedBuilder<'m> {
 
     /// `v` zero-extended to an integer of `bits` bits.
     pub fn zext(&self, v: Value<'m>, bits: u32, name: &CStr) -> Value<'m> {
-        let ty = build::int_type(self.context, bits);
-        built(self.builder.zext(v.as_raw(), ty, name))
+        self.zext_to(v, self.int_type(bits), name)
     }
 
     /// `v` zero-extended to `ty` (lane by lane for vectors).

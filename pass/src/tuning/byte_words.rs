@@ -225,7 +225,7 @@ impl<'m> Words<'m> {
 
     /// `pattern` (a 32-bit value) in every word of `like`'s type.
     fn each(&self, like: Value<'m>, pattern: u64) -> Value<'m> {
-        let word = self.b.int_type(32).constant(pattern);
+        let word = self.b.const_int(32, pattern);
         match like.ty().vector_shape() {
             None => word,
             Some((_, n)) => const_vector(&vec![word; n as usize]),
@@ -270,7 +270,7 @@ impl<'m> Words<'m> {
                 };
                 word |= lane << (8 * byte);
             }
-            words.push(self.b.int_type(32).constant(word));
+            words.push(self.b.const_int(32, word));
         }
         Some(if words.len() == 1 {
             words[0]

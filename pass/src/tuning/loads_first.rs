@@ -113,10 +113,7 @@ fn position(insts: &[Value<'_>], inst: Value<'_>) -> usize {
 
 /// The first position after the block's phis.
 fn first_movable(insts: &[Value<'_>]) -> usize {
-    insts
-        .iter()
-        .take_while(|i| i.opcode() == Some(Opcode::LLVMPHI))
-        .count()
+    insts.iter().take_while(|i| i.is_phi()).count()
 }
 
 /// Arithmetic without memory, traps or order: what address computations

@@ -557,7 +557,7 @@ fn apply<'m>(function: Function<'m>, plan: &Plan<'m>) {
                 continue;
             }
             if !exits.contains(&to) {
-                for phi in to.instructions().into_iter().filter(|i| is_phi(*i)) {
+                for phi in to.instructions().into_iter().filter(|i| i.is_phi()) {
                     function.demote_phi(phi);
                 }
                 exits.push(to);
@@ -569,10 +569,6 @@ fn apply<'m>(function: Function<'m>, plan: &Plan<'m>) {
     add_dispatch(function, plan, &body, &edges, first_exit);
 }
 
-fn is_phi(v: Value<'_>) -> bool {
-    v.opcode() == Some(Opcode::LLVMPHI)
-}
-
 fn terminator(block: Block<'_>) -> Value<'_> {
     block.terminator().expect("a new block ends in its branch")
 }
@@ -582,7 +578,7 @@ fn terminator(block: Block<'_>) -> Value<'_> {
 fn demote<'m>(function: Function<'m>, blocks: &[Block<'m>]) {
     // Phis first: their incoming values may be the instructions demoted next.
     for &block in blocks {
-        for phi in block.instructions().into_iter().filter(|i| is_phi(*i)) {
+        for phi in block.instructions().into_iter().filter(|i| i.is_phi()) {
             function.demote_phi(phi);
         }
     }

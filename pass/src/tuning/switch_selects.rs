@@ -12,7 +12,7 @@
 
 use inkwell::module::Module;
 
-use crate::llvm::ir::{Block, Function, Opcode, Value};
+use crate::llvm::ir::{Block, Function, Value};
 use crate::llvm::typed::{self, TypedBuilder};
 
 /// Most cases a rewritten switch may have.
@@ -114,7 +114,7 @@ fn plan<'m>(block: Block<'m>) -> Option<Plan<'m>> {
     let phis: Vec<Value<'m>> = join
         .instructions()
         .into_iter()
-        .take_while(|i| i.opcode() == Some(Opcode::LLVMPHI))
+        .take_while(|i| i.is_phi())
         .collect();
     if phis.is_empty() {
         return None;

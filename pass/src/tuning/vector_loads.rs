@@ -224,10 +224,6 @@ struct Candidates<'m> {
     accesses: Vec<Access<'m>>,
 }
 
-fn is_phi(v: Value<'_>) -> bool {
-    v.opcode() == Some(Opcode::LLVMPHI)
-}
-
 fn terminator(block: Block<'_>) -> Value<'_> {
     block.terminator().expect("a block ends in a terminator")
 }
@@ -351,7 +347,7 @@ impl<'m> LoopPlan<'m> {
             .block
             .instructions()
             .into_iter()
-            .take_while(|i| is_phi(*i))
+            .take_while(|i| i.is_phi())
             .filter_map(|phi| {
                 let entry = phi.phi_incoming().into_iter().find(|(_, b)| *b == check)?;
                 Some((phi, entry.0))
@@ -392,7 +388,7 @@ impl<'m> LoopPlan<'m> {
                 Some(prev) => b.and(prev, aligned, c"sl1.vec.aligned"),
             });
         }
-        let cond = all.unwrap_or_else(|| b.int_type(1).constant(0));
+        let cond = all.unwrap_or_else(|| b.const_int(1, 0));
         drop(b);
         jump.erase();
         let choice = TypedBuilder::at_end(check).cond_br(cond, vector_block, self.block);
@@ -513,7 +509,7 @@ impl<'m> Phis<'m> {
             next: HashMap::new(),
         };
         for inst in block.instructions() {
-            if !is_phi(inst) {
+            if !inst.is_phi() {
                 break;
             }
             let incoming = inst.phi_incoming();
@@ -723,7 +719,7 @@ fn merge_values_after<'m>(
     let exit_phis: HashSet<Value<'m>> = exit
         .instructions()
         .into_iter()
-        .filter(|i| is_phi(*i))
+        .filter(|i| i.is_phi())
         .collect();
     for inst in loop_block.instructions() {
         let outside: Vec<Value<'m>> = inst

@@ -127,7 +127,7 @@ impl<'m> LoopScope<'_, 'm> {
             return if flagged { self.exact_step(sum) } else { None };
         }
         let header_phi = |p: Value<'_>| -> Option<i64> {
-            if p.opcode() != Some(Opcode::LLVMPHI) || self.block_index(p) != Some(self.l.header) {
+            if !p.is_phi() || self.block_index(p) != Some(self.l.header) {
                 return None;
             }
             self.phi(p).ok().map(|f| f.stride).filter(|&s| s != 0)
