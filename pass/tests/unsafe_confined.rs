@@ -67,8 +67,8 @@ const RAW_HANDLE_BUDGETS: &[(&str, usize)] = &[
     ("launch", 0),
     ("plugin", 0),
     ("ptxas_bugs", 0),
-    ("runtime", 52),
-    ("transform", 236),
+    ("runtime", 0),
+    ("transform", 197),
     ("tuning", 0),
 ];
 

@@ -133,6 +133,24 @@ impl<'m> Function<'m> {
         edit::demote_uses_outside(self.as_raw(), inst.as_raw(), &raw);
     }
 
+    /// The entry block.
+    pub fn entry_block(self) -> Block<'m> {
+        block(build::entry_block(self.as_raw()))
+    }
+
+    /// The integer type of `bits` bits in this function's context.
+    pub fn int_type(self, bits: u32) -> Type<'m> {
+        Type::new(build::int_type(build::context_of(self.as_raw()), bits))
+    }
+
+    /// The pointer type of `address_space` in this function's context.
+    pub fn pointer_type(self, address_space: u32) -> Type<'m> {
+        Type::new(build::pointer_type(
+            build::context_of(self.as_raw()),
+            address_space,
+        ))
+    }
+
     /// A stack slot of `ty` at the start of the entry block.
     pub fn entry_alloca(self, ty: Type<'m>, name: &str) -> Value<'m> {
         Value::new(edit::entry_alloca(self.as_raw(), ty.as_raw(), name))

@@ -745,20 +745,3 @@ extern "C" {
     fn sl1_switch_case_value(switch: LLVMValueRef, i: u32) -> LLVMValueRef;
     fn sl1_run_function_passes(function: LLVMValueRef, passes: *const std::ffi::c_char) -> bool;
 }
-
-/// Builds `call f(args)` before `before`.
-pub fn call(before: LLVMValueRef, f: LLVMValueRef, args: &mut [LLVMValueRef]) -> LLVMValueRef {
-    let b = Builder::before(before);
-    // SAFETY: `f` is a function whose parameters match `args`.
-    unsafe {
-        let fty = LLVMGlobalGetValueType(f);
-        LLVMBuildCall2(
-            b.raw(),
-            fty,
-            f,
-            args.as_mut_ptr(),
-            args.len() as u32,
-            c"".as_ptr(),
-        )
-    }
-}

@@ -534,6 +534,14 @@ impl<'m> Type<'m> {
         super::build::type_kind(self.raw) == LLVMTypeKind::LLVMPointerTypeKind
     }
 
+    /// Whether this is a struct or an array.
+    pub fn is_aggregate(self) -> bool {
+        matches!(
+            super::build::type_kind(self.raw),
+            LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind
+        )
+    }
+
     pub fn as_raw(self) -> LLVMTypeRef {
         self.raw
     }

@@ -7,6 +7,8 @@ use std::ffi::CStr;
 use std::marker::PhantomData;
 
 use inkwell::llvm_sys::prelude::*;
+use inkwell::types::AsTypeRef;
+use inkwell::values::{AsValueRef, FunctionValue};
 
 use super::build::{self, Builder};
 use super::edit;
@@ -195,6 +197,19 @@ impl<'m> TypedBuilder<'m> {
         built(self.builder.extract_element(v.as_raw(), index))
     }
 
+    /// A call of `callee`, a function of this module, with `args` of its
+    /// parameter types.
+    pub fn call(&self, callee: FunctionValue<'_>, args: &[Value<'m>]) -> Value<'m> {
+        let mut raw: Vec<_> = args.iter().map(|a| a.as_raw()).collect();
+        let fty = callee.get_type().as_type_ref();
+        built(self.builder.call(fty, callee.as_value_ref(), &mut raw, c""))
+    }
+
+    /// The pointer type of `address_space`.
+    pub fn pointer_type(&self, address_space: u32) -> Type<'m> {
+        Type::new(build::pointer_type(self.context, address_space))
+    }
+
     /// An empty phi of `ty`; `Value::add_incoming` fills it.
     pub fn phi(&self, ty: Type<'m>, name: &CStr) -> Value<'m> {
         built(self.builder.phi(ty.as_raw(), name))
@@ -210,6 +225,16 @@ impl<'m> Type<'m> {
     /// The constant `value` of this integer type (zero-extended).
     pub fn constant(self, value: u64) -> Value<'m> {
         built(build::const_int(self.as_raw(), value, false))
+    }
+
+    /// The constant `value` of this integer type, sign-extended to its width.
+    pub fn signed(self, value: i64) -> Value<'m> {
+        built(build::const_int(self.as_raw(), value as u64, true))
+    }
+
+    /// A type inkwell made (the runtime builds its helpers with inkwell).
+    pub fn of(ty: impl AsTypeRef) -> Type<'m> {
+        Type::new(ty.as_type_ref())
     }
 
     /// The poison value of this type.
@@ -230,6 +255,11 @@ pub fn const_vector<'m>(elements: &[Value<'m>]) -> Value<'m> {
 }
 
 impl<'m> Value<'m> {
+    /// A value inkwell made (a global, a runtime helper).
+    pub fn of(value: impl AsValueRef) -> Value<'m> {
+        built(value.as_value_ref())
+    }
+
     /// Replaces every use of this value with `new`, of the same type.
     pub fn replace_all_uses_with(self, new: Value<'m>) {
         edit::replace_uses(self.as_raw(), new.as_raw());

@@ -9,13 +9,13 @@ use std::collections::HashMap;
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::builder::Builder;
 use inkwell::context::ContextRef;
-use inkwell::llvm_sys::prelude::LLVMTypeRef;
 use inkwell::module::{Linkage, Module};
-use inkwell::types::{AsTypeRef, BasicType, BasicTypeEnum, IntType, PointerType};
+use inkwell::types::{BasicType, BasicTypeEnum, IntType, PointerType};
 use inkwell::values::{BasicValue, FunctionValue, IntValue, PointerValue};
 use inkwell::{AddressSpace, IntPredicate};
 
 use crate::llvm::build;
+use crate::llvm::ir::Type;
 
 pub const ADDRSPACE_GLOBAL: u16 = 1;
 pub const ADDRSPACE_SHARED: u16 = 3;
@@ -149,8 +149,8 @@ impl<'ctx, 'm> Runtime<'ctx, 'm> {
     }
 
     /// The dirty mask's type, for code that builds masks outside the helpers.
-    pub fn dirty_type(&self) -> LLVMTypeRef {
-        self.dirty().as_type_ref()
+    pub fn dirty_type<'v>(&self) -> Type<'v> {
+        Type::of(self.dirty())
     }
 
     pub(super) fn dirty(&self) -> IntType<'ctx> {

@@ -3,74 +3,74 @@
 //! from the calls of a routed access. The transform calls the runtime only
 //! through these.
 
-use inkwell::llvm_sys::prelude::LLVMValueRef;
 use inkwell::types::BasicTypeEnum;
-use inkwell::values::AsValueRef;
+use inkwell::values::FunctionValue;
 
 use super::base::{Runtime, SiteKind};
-use crate::llvm::{build, edit};
+use crate::llvm::ir::Value;
+use crate::llvm::typed::TypedBuilder;
 
 /// A structure's line as a helper takes it: the address it holds (`tag`),
 /// its dirty mask, the thread's line in shared memory, the line size.
 #[derive(Clone, Copy, Debug)]
-pub struct LineOperands {
-    pub tag: LLVMValueRef,
-    pub dirty: LLVMValueRef,
-    pub line: LLVMValueRef,
-    pub bytes: LLVMValueRef,
+pub struct LineOperands<'m> {
+    pub tag: Value<'m>,
+    pub dirty: Value<'m>,
+    pub line: Value<'m>,
+    pub bytes: Value<'m>,
 }
 
 /// One access routed through a structure's line: its address, the value a
 /// store writes, whether the thread caches the structure.
 #[derive(Clone, Copy, Debug)]
-pub struct AccessOperands {
-    pub addr: LLVMValueRef,
+pub struct AccessOperands<'m> {
+    pub addr: Value<'m>,
     /// The stored value (stores only).
-    pub value: Option<LLVMValueRef>,
-    pub cached: LLVMValueRef,
+    pub value: Option<Value<'m>>,
+    pub cached: Value<'m>,
 }
 
 /// A member of an aliased group as `sl1.aload.*` / `sl1.astore.*` take it.
 #[derive(Clone, Copy, Debug)]
-pub struct GroupMember {
-    pub tag: LLVMValueRef,
-    pub dirty: LLVMValueRef,
-    pub line: LLVMValueRef,
-    pub cached: LLVMValueRef,
+pub struct GroupMember<'m> {
+    pub tag: Value<'m>,
+    pub dirty: Value<'m>,
+    pub line: Value<'m>,
+    pub cached: Value<'m>,
 }
 
 /// The monitoring slice's simulated line of a structure.
 #[derive(Clone, Copy, Debug)]
-pub struct Simulated {
-    pub tag: LLVMValueRef,
-    pub hits: LLVMValueRef,
-    pub accesses: LLVMValueRef,
+pub struct Simulated<'m> {
+    pub tag: Value<'m>,
+    pub hits: Value<'m>,
+    pub accesses: Value<'m>,
 }
 
 /// A stage: the line it loads ahead and where it keeps it.
 #[derive(Clone, Copy, Debug)]
-pub struct Stage {
+pub struct Stage<'m> {
     /// The line to load (its address).
-    pub from: LLVMValueRef,
+    pub from: Value<'m>,
     /// The tag the stage holds after (-1: nothing staged).
-    pub holds: LLVMValueRef,
+    pub holds: Value<'m>,
     /// The stage's tag slot and its words.
-    pub tag: LLVMValueRef,
-    pub words: LLVMValueRef,
+    pub tag: Value<'m>,
+    pub words: Value<'m>,
 }
 
 /// A routed access's call (`sl1.load.*`, `sl1.store.*`) read back.
 #[derive(Clone, Copy, Debug)]
-pub struct RoutedCall {
-    pub access: AccessOperands,
-    pub line: LineOperands,
+pub struct RoutedCall<'m> {
+    pub access: AccessOperands<'m>,
+    pub line: LineOperands<'m>,
 }
 
-impl RoutedCall {
+impl<'m> RoutedCall<'m> {
     /// The operands of `call`, an `sl1.load.*` (`is_load`) or `sl1.store.*`
     /// call `emit_load` / `emit_store` made.
-    pub fn read(call: LLVMValueRef, is_load: bool) -> RoutedCall {
-        let operand = |i: u32| build::operand(call, i);
+    pub fn read(call: Value<'m>, is_load: bool) -> RoutedCall<'m> {
+        let operand = |i: u32| call.operand(i).expect("a routed call's operand");
         let first_state = if is_load { 1 } else { 2 };
         RoutedCall {
             access: AccessOperands {
@@ -88,40 +88,45 @@ impl RoutedCall {
     }
 }
 
+/// A call of the runtime's helper `f` with `args` before `before`.
+fn call<'m>(before: Value<'m>, f: FunctionValue<'_>, args: &[Value<'m>]) -> Value<'m> {
+    TypedBuilder::before(before).call(f, args)
+}
+
 impl<'ctx> Runtime<'ctx, '_> {
     /// `sl1.load.*` (or the staged `sl1.sload.*`, which takes the stage)
     /// before `before`; returns the loaded value.
-    pub fn emit_load(
+    pub fn emit_load<'m>(
         &mut self,
-        before: LLVMValueRef,
+        before: Value<'m>,
         (ty, site): (BasicTypeEnum<'ctx>, SiteKind),
-        access: AccessOperands,
-        line: LineOperands,
-        stage: Option<(LLVMValueRef, LLVMValueRef)>,
-    ) -> LLVMValueRef {
+        access: AccessOperands<'m>,
+        line: LineOperands<'m>,
+        stage: Option<(Value<'m>, Value<'m>)>,
+    ) -> Value<'m> {
         let f = self.load(ty, site, stage.is_some());
         let mut args = vec![access.addr, access.cached, line.tag, line.dirty, line.line];
         if let Some((tag, words)) = stage {
             args.extend([tag, words]);
         }
         args.push(line.bytes);
-        edit::call(before, f.as_value_ref(), &mut args)
+        call(before, f, &args)
     }
 
     /// `sl1.store.*` before `before`.
-    pub fn emit_store(
+    pub fn emit_store<'m>(
         &mut self,
-        before: LLVMValueRef,
+        before: Value<'m>,
         (ty, site): (BasicTypeEnum<'ctx>, SiteKind),
-        access: AccessOperands,
-        line: LineOperands,
-    ) -> LLVMValueRef {
+        access: AccessOperands<'m>,
+        line: LineOperands<'m>,
+    ) -> Value<'m> {
         let f = self.store(ty, site);
         let value = access.value.expect("a store writes a value");
-        edit::call(
+        call(
             before,
-            f.as_value_ref(),
-            &mut [
+            f,
+            &[
                 access.addr,
                 value,
                 access.cached,
@@ -136,14 +141,14 @@ impl<'ctx> Runtime<'ctx, '_> {
     /// `sl1.aload.*` / `sl1.astore.*` of member `own` of an aliased group
     /// (`mru`: the slot of the member it used last) before `before`;
     /// returns the loaded value for a load.
-    pub fn emit_aliased(
+    pub fn emit_aliased<'m>(
         &mut self,
-        before: LLVMValueRef,
+        before: Value<'m>,
         (ty, site): (BasicTypeEnum<'ctx>, SiteKind),
-        access: AccessOperands,
-        (group, own, mru): (&[GroupMember], usize, LLVMValueRef),
-        bytes: LLVMValueRef,
-    ) -> LLVMValueRef {
+        access: AccessOperands<'m>,
+        (group, own, mru): (&[GroupMember<'m>], usize, Value<'m>),
+        bytes: Value<'m>,
+    ) -> Value<'m> {
         let is_load = access.value.is_none();
         let f = self.aliased(ty, site, group.len() as u32, own as u32, is_load);
         let mut args = vec![access.addr];
@@ -155,90 +160,78 @@ impl<'ctx> Runtime<'ctx, '_> {
         args.extend(group.iter().map(|m| m.cached));
         args.push(mru);
         args.push(bytes);
-        edit::call(before, f.as_value_ref(), &mut args)
+        call(before, f, &args)
     }
 
     /// `sl1.hit.load.*` in a line run: no tag check, no fill.
-    pub fn emit_hit_load(
+    pub fn emit_hit_load<'m>(
         &mut self,
-        before: LLVMValueRef,
+        before: Value<'m>,
         (ty, site): (BasicTypeEnum<'ctx>, SiteKind),
-        addr: LLVMValueRef,
-        line: LineOperands,
-    ) -> LLVMValueRef {
+        addr: Value<'m>,
+        line: LineOperands<'m>,
+    ) -> Value<'m> {
         let f = self.hit_load(ty, site);
-        edit::call(before, f.as_value_ref(), &mut [addr, line.tag, line.line])
+        call(before, f, &[addr, line.tag, line.line])
     }
 
     /// `sl1.hit.store.*` in a line run; sets the dirty bits when `mark`.
-    pub fn emit_hit_store(
+    pub fn emit_hit_store<'m>(
         &mut self,
-        before: LLVMValueRef,
+        before: Value<'m>,
         (ty, site): (BasicTypeEnum<'ctx>, SiteKind),
-        (addr, value): (LLVMValueRef, LLVMValueRef),
-        line: LineOperands,
+        (addr, value): (Value<'m>, Value<'m>),
+        line: LineOperands<'m>,
         mark: bool,
-    ) -> LLVMValueRef {
+    ) -> Value<'m> {
         let f = self.hit_store(ty, site, mark);
-        edit::call(
-            before,
-            f.as_value_ref(),
-            &mut [addr, value, line.tag, line.dirty, line.line],
-        )
+        call(before, f, &[addr, value, line.tag, line.dirty, line.line])
     }
 
     /// `sl1.flush` of a structure's line before `before`.
-    pub fn emit_flush(&mut self, before: LLVMValueRef, line: LineOperands) {
+    pub fn emit_flush<'m>(&mut self, before: Value<'m>, line: LineOperands<'m>) {
         let f = self.flush();
-        edit::call(
-            before,
-            f.as_value_ref(),
-            &mut [line.tag, line.dirty, line.line, line.bytes],
-        );
+        call(before, f, &[line.tag, line.dirty, line.line, line.bytes]);
     }
 
     /// `sl1.evict` of the line holding `addr` before each `before` (an
     /// atomic), of a loop's atomics in turn. The helper is made first,
     /// whether or not the loop has one, so that the helpers' order, which
     /// numbers the inlined blocks' names, stays the same.
-    pub fn emit_evictions(
+    pub fn emit_evictions<'m>(
         &mut self,
-        evictions: impl IntoIterator<Item = (LLVMValueRef, LLVMValueRef, LineOperands)>,
+        evictions: impl IntoIterator<Item = (Value<'m>, Value<'m>, LineOperands<'m>)>,
     ) {
         let f = self.evict();
         for (before, addr, line) in evictions {
-            edit::call(
+            call(
                 before,
-                f.as_value_ref(),
-                &mut [addr, line.tag, line.dirty, line.line, line.bytes],
+                f,
+                &[addr, line.tag, line.dirty, line.line, line.bytes],
             );
         }
     }
 
     /// `sl1.simulate` of an access to `addr` before `before`, counting into
     /// the monitoring slice's `count`.
-    pub fn emit_simulate(
+    pub fn emit_simulate<'m>(
         &mut self,
-        before: LLVMValueRef,
-        addr: LLVMValueRef,
-        sim: Simulated,
-        count: LLVMValueRef,
+        before: Value<'m>,
+        addr: Value<'m>,
+        sim: Simulated<'m>,
+        count: Value<'m>,
     ) {
         let f = self.simulate();
-        edit::call(
-            before,
-            f.as_value_ref(),
-            &mut [addr, sim.tag, sim.hits, sim.accesses, count],
-        );
+        call(before, f, &[addr, sim.tag, sim.hits, sim.accesses, count]);
     }
 
     /// `sl1.stage` of a line of `line_bytes` before `before`.
-    pub fn emit_stage(&mut self, before: LLVMValueRef, stage: Stage, line_bytes: LLVMValueRef) {
+    pub fn emit_stage<'m>(&mut self, before: Value<'m>, stage: Stage<'m>, line_bytes: Value<'m>) {
         let f = self.stage();
-        edit::call(
+        call(
             before,
-            f.as_value_ref(),
-            &mut [stage.from, stage.holds, stage.tag, stage.words, line_bytes],
+            f,
+            &[stage.from, stage.holds, stage.tag, stage.words, line_bytes],
         );
     }
 }

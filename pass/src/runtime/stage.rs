@@ -2,20 +2,20 @@
 //! ahead of the fill that takes it (`sl1.stage`).
 
 use inkwell::builder::Builder;
-use inkwell::llvm_sys::prelude::LLVMTypeRef;
-use inkwell::types::{AsTypeRef, BasicType};
+use inkwell::types::BasicType;
 use inkwell::values::{FunctionValue, IntValue, PointerValue};
 
 use super::base::{set_align, BuildResult, Runtime};
 use super::warp_stage::SMALLEST_WARP_STAGE;
 use crate::llvm::build;
+use crate::llvm::ir::Type;
 
 impl<'ctx, 'm> Runtime<'ctx, 'm> {
     /// The type of a stage: the words of the largest line, in registers once
     /// promoted.
-    pub fn stage_type(&self) -> LLVMTypeRef {
+    pub fn stage_type<'v>(&self) -> Type<'v> {
         let words = self.line_words();
-        words[0].1.array_type(words.len() as u32).as_type_ref()
+        Type::of(words[0].1.array_type(words.len() as u32))
     }
 
     /// `void sl1.stage(from, tag, stage_tag, stage_words, bytes)`: loads the

@@ -6,19 +6,20 @@
 use inkwell::llvm_sys::prelude::*;
 
 use crate::llvm::edit::{self, Builder};
+use crate::llvm::ir::Value;
 use crate::runtime::{LineOperands, Runtime};
 
 use super::slice::{load_line, LoopSlice};
 use super::sorted::SortedAccesses;
 use super::state::State;
 
-impl LoopSlice<'_, '_> {
+impl<'m> LoopSlice<'_, 'm> {
     /// Write-backs before the loop's direct accesses and coherence points
     /// (`sl1.flush`), evictions before its atomics (`sl1.evict`).
     pub(super) fn emit_coherence_points(
         &self,
         rt: &mut Runtime<'_, '_>,
-        sorted: &SortedAccesses<'_>,
+        sorted: &SortedAccesses<'m>,
     ) {
         for (inst, states) in &sorted.flush_before {
             for s in states {
@@ -41,22 +42,22 @@ impl LoopSlice<'_, '_> {
     pub(super) fn emit_exit_flushes(
         &self,
         rt: &mut Runtime<'_, '_>,
-        sorted: &SortedAccesses<'_>,
+        sorted: &SortedAccesses<'m>,
         exits: &[LLVMBasicBlockRef],
     ) {
         for &exit in exits {
-            let at = edit::first_non_phi(exit);
+            let at = Value::from_raw(edit::first_non_phi(exit)).expect("an exit block ends");
             for s in &sorted.loop_states {
                 call_flush(rt, at, *s, self.bytes_at(at));
                 if let Some(stats) = &self.slots.stats {
-                    stats.flush_counts(&Builder::before(at), s);
+                    stats.flush_counts(&Builder::before(at.as_raw()), s);
                 }
             }
         }
     }
 }
 
-fn call_flush(rt: &mut Runtime<'_, '_>, before: LLVMValueRef, s: State, bytes: LLVMValueRef) {
+fn call_flush<'m>(rt: &mut Runtime<'_, '_>, before: Value<'m>, s: State<'m>, bytes: Value<'m>) {
     let line = LineOperands {
         tag: s.tag,
         dirty: s.dirty,

@@ -129,7 +129,7 @@ impl LoopSlice<'_, '_> {
         let (eligible, score) = self.emit_eligible(&ir, &structures, &companion, lanes);
         (0..structures.len())
             .map(|d| CachedLine {
-                slot: structures[d].0.line,
+                slot: structures[d].0.line.as_raw(),
                 index: self.emit_assignment(
                     &ir,
                     d,
@@ -243,7 +243,7 @@ impl LoopSlice<'_, '_> {
         let (r, i32t, i64t) = (ir.b, ir.i32t, ir.i64t);
         let line64 = r.zext(line, i64t, c"");
         if let Some(slot) = self.slots.line_bytes {
-            ir.b.store(line64, slot);
+            ir.b.store(line64, slot.as_raw());
         }
         let pitch = r.add(line, const_int(i32t, i64::from(self.plan.pad)), c"");
         let pitch64 = r.zext(pitch, i64t, c"");
@@ -282,7 +282,10 @@ impl LoopSlice<'_, '_> {
                     const_int(i32t, 100 * i64::from(rate.sites)),
                     const_int(i32t, i64::from(rate.hit_percent * rate.sites)),
                 ),
-                None => (ir.b.load(i32t, s.sim_accesses), ir.b.load(i32t, s.sim_hits)),
+                None => (
+                    ir.b.load(i32t, s.sim_accesses.as_raw()),
+                    ir.b.load(i32t, s.sim_hits.as_raw()),
+                ),
             })
             .collect();
         let mut eligible = Vec::new();
@@ -381,18 +384,24 @@ impl LoopSlice<'_, '_> {
         } else {
             r.and(eligible[d], fits, c"sl1.cached")
         };
-        ir.b.store(on, s.cached);
+        ir.b.store(on, s.cached.as_raw());
         if let Some(stats) = &self.slots.stats {
-            let hits = ir.b.load(i32t, s.sim_hits);
-            let accesses = ir.b.load(i32t, s.sim_accesses);
+            let hits = ir.b.load(i32t, s.sim_hits.as_raw());
+            let accesses = ir.b.load(i32t, s.sim_accesses.as_raw());
             stats.record_decision(ir.b, s, hits, accesses, on);
         }
         // Slot-major: line `rank` of thread `tid` is element rank*threads + tid.
         let index = r.add(r.mul(rank, threads.count, c""), threads.tid, c"");
         let index = r.zext(index, i64t, c"");
-        let ptr = line_address(r, self.slots.buffer, index, lines.pitch64, c"sl1.line");
-        let chosen = r.select(on, ptr, self.slots.buffer, c"");
-        ir.b.store(chosen, s.line);
+        let ptr = line_address(
+            r,
+            self.slots.buffer.as_raw(),
+            index,
+            lines.pitch64,
+            c"sl1.line",
+        );
+        let chosen = r.select(on, ptr, self.slots.buffer.as_raw(), c"");
+        ir.b.store(chosen, s.line.as_raw());
         index
     }
 }

@@ -22,7 +22,7 @@ use crate::analysis::affine::CountedExit;
 use crate::llvm::edit::{self, Builder};
 use crate::runtime::{RoutedCall, Runtime, Stage};
 
-use super::state::const_int;
+use super::state::{const_int, typed};
 
 mod full;
 mod lanes;
@@ -201,9 +201,9 @@ impl RunLoop<'_, '_> {
         let mut left = const_int(i64t, i64::MAX);
         let mut stays = Vec::new();
         for site in sites {
-            let access = self.copy.values[&site.call];
+            let access = self.copy.values[&site.call.as_raw()];
             let addr = b.ptr_to_int(build::operand(access, 0), i64t, c"");
-            let tag = b.load(i64t, site.state.tag);
+            let tag = b.load(i64t, site.state.tag.as_raw());
             let d = b.sub(addr, tag, c"sl1.run.off");
             let s = const_int(i64t, site.stride);
             // Iteration t >= 1 accesses [d + t*s, d + t*s + size): inside the
@@ -278,7 +278,7 @@ impl RunLoop<'_, '_> {
         for site in sites {
             hit(
                 rt,
-                self.fast.values[&self.copy.values[&site.call]],
+                self.fast.values[&self.copy.values[&site.call.as_raw()]],
                 site,
                 self.premarked(site),
             );
@@ -304,7 +304,7 @@ impl RunLoop<'_, '_> {
         for (t, copy_t) in self.full.iter().enumerate() {
             let t = t as i64;
             for (s, site) in sites.iter().enumerate() {
-                let access = copy_t.values[&self.copy.values[&site.call]];
+                let access = copy_t.values[&self.copy.values[&site.call.as_raw()]];
                 if t < aligned_from || !(site.is_load || self.premarked(site)) {
                     hit(rt, access, site, self.premarked(site));
                     continue;
@@ -358,13 +358,13 @@ impl RunLoop<'_, '_> {
             else {
                 continue;
             };
-            let access = self.copy.values[&site.call];
+            let access = typed(self.copy.values[&site.call.as_raw()]);
             let ty = build::basic_type(site.ty);
             let routed = RoutedCall::read(access, true);
-            let stage = Some((stage_tag, words));
+            let stage = Some((typed(stage_tag), typed(words)));
             let v = rt.emit_load(access, (ty, site.kind), routed.access, routed.line, stage);
-            edit::replace_uses(access, v);
-            edit::erase(access);
+            access.replace_all_uses_with(v);
+            access.erase();
         }
     }
 }
@@ -404,8 +404,9 @@ fn stage_next_lines(
             continue;
         }
         let stage_tag = edit::entry_alloca(function, i64t, "sl1.stage.tag");
-        super::state::store_before_entry_end(function, stage_tag, const_int(i64t, -1));
-        let words = edit::entry_alloca(function, rt.stage_type(), "sl1.stage");
+        let entry_end = edit::terminator(build::entry_block(function));
+        Builder::before(entry_end).store(const_int(i64t, -1), stage_tag);
+        let words = edit::entry_alloca(function, rt.stage_type().as_raw(), "sl1.stage");
         let Stay {
             tag, n, in_line, ..
         } = stays[j];
@@ -418,12 +419,16 @@ fn stage_next_lines(
         let from = b.select(touched, next, tag, c"");
         let holds = b.select(touched, next, const_int(i64t, -1), c"");
         let stage = Stage {
-            from,
-            holds,
-            tag: stage_tag,
-            words,
+            from: typed(from),
+            holds: typed(holds),
+            tag: typed(stage_tag),
+            words: typed(words),
         };
-        rt.emit_stage(before, stage, const_int(i64t, i64::from(line)));
+        rt.emit_stage(
+            typed(before),
+            stage,
+            typed(const_int(i64t, i64::from(line))),
+        );
         staged.push((id, stage_tag, words));
     }
     staged
@@ -482,6 +487,7 @@ fn branch_on_run(
 /// the matching `sl1.hit.*` call: no tag check, no fill, no write-back. A
 /// store sets its dirty bits unless the run set them before it started.
 fn hit(rt: &mut Runtime<'_, '_>, access: LLVMValueRef, site: &RunSite, premarked: bool) {
+    let access = typed(access);
     let ty = build::basic_type(site.ty);
     let routed = RoutedCall::read(access, site.is_load);
     let addr = routed.access.addr;
@@ -490,9 +496,9 @@ fn hit(rt: &mut Runtime<'_, '_>, access: LLVMValueRef, site: &RunSite, premarked
         rt.emit_hit_store(access, target, (addr, value), routed.line, !premarked);
     } else {
         let v = rt.emit_hit_load(access, (ty, site.kind), addr, routed.line);
-        edit::replace_uses(access, v);
+        access.replace_all_uses_with(v);
     }
-    edit::erase(access);
+    access.erase();
 }
 
 /// `a` when `a pred b`, else `b`.
@@ -559,7 +565,7 @@ fn iterations_left(
 /// iteration) and `left` are i64 values available at the builder.
 fn premark(b: &Builder, rt: &Runtime<'_, '_>, site: &RunSite, d: LLVMValueRef, left: LLVMValueRef) {
     let i64t = build::type_of(left);
-    let ty = rt.dirty_type();
+    let ty = rt.dirty_type().as_raw();
     let width = build::int_width(ty);
     let s = const_int(i64t, site.stride);
     let size = const_int(i64t, i64::from(site.kind.size));
@@ -580,6 +586,6 @@ fn premark(b: &Builder, rt: &Runtime<'_, '_>, site: &RunSite, d: LLVMValueRef, l
     // No run, no bits (the shifts above may then be poison).
     let any = b.icmp(LLVMIntPredicate::LLVMIntSGT, left, const_int(i64t, 0), c"");
     let mask = b.select(any, mask, build::const_null(ty), c"sl1.run.dirty");
-    let dirty = b.load(ty, site.state.dirty);
-    b.store(b.or(dirty, mask, c""), site.state.dirty);
+    let dirty = b.load(ty, site.state.dirty.as_raw());
+    b.store(b.or(dirty, mask, c""), site.state.dirty.as_raw());
 }

@@ -13,7 +13,7 @@ use crate::runtime::{Runtime, Simulated};
 use super::lane_tests::LaneTests;
 use super::sites::pointer_operand;
 use super::slice::{block_reduce, BlockReduction, LoopSlice};
-use super::state::{const_int, State};
+use super::state::{const_int, typed, State};
 
 impl LoopSlice<'_, '_> {
     /// Slice 1: the monitoring clone, entered from the preheader. It simulates
@@ -38,11 +38,11 @@ impl LoopSlice<'_, '_> {
             let ctx = build::context_of(function);
             (build::i32_type(ctx), build::i64_type(ctx))
         };
-        pre.store(const_int(i32t, 0), self.slots.count);
+        pre.store(const_int(i32t, 0), self.slots.count.as_raw());
         for s in loop_states {
-            pre.store(const_int(i64t, -1), s.sim_tag);
-            pre.store(const_int(i32t, 0), s.sim_hits);
-            pre.store(const_int(i32t, 0), s.sim_accesses);
+            pre.store(const_int(i64t, -1), s.sim_tag.as_raw());
+            pre.store(const_int(i32t, 0), s.sim_hits.as_raw());
+            pre.store(const_int(i32t, 0), s.sim_accesses.as_raw());
         }
         // Where the lane tests decline the loop (every structure's lanes
         // close, or a thread alone in its warp), monitoring cannot change
@@ -56,9 +56,11 @@ impl LoopSlice<'_, '_> {
         }
         drop(pre);
         for (a, state, _) in cached {
-            let copy = clone.values[&a.inst.as_raw()];
-            let after =
-                build::next_instruction(copy).expect("a monitored access is not a terminator");
+            let copy = typed(clone.values[&a.inst.as_raw()]);
+            let after = typed(
+                build::next_instruction(copy.as_raw())
+                    .expect("a monitored access is not a terminator"),
+            );
             let sim = Simulated {
                 tag: state.sim_tag,
                 hits: state.sim_hits,
@@ -71,7 +73,7 @@ impl LoopSlice<'_, '_> {
         let monitor_latch = clone.blocks[&latch];
         let old_br = edit::terminator(monitor_latch);
         let b = Builder::before(old_br);
-        let n = b.load(i32t, self.slots.count);
+        let n = b.load(i32t, self.slots.count.as_raw());
         let done = b.icmp(
             inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGE,
             n,

@@ -1,8 +1,6 @@
 //! Which accesses can go through the cache, and their operands.
 
-use crate::llvm::build;
-use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::LLVMTypeKind;
+use crate::llvm::ir::{Type, Value};
 
 use crate::analysis::accesses::{Access, AccessKind};
 use crate::analysis::KernelAnalysis;
@@ -28,25 +26,27 @@ pub(super) fn uncacheable_reason(
     if !a.size.is_power_of_two() || a.size > u64::from(line_size) || a.size > 64 {
         return Some(DirectReason::OddSize);
     }
-    let ty = access_type(a.inst.as_raw(), a.kind);
-    let kind = build::type_kind(ty);
-    if matches!(
-        kind,
-        LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind
-    ) {
+    if access_type(a.inst, a.kind).is_aggregate() {
         return Some(DirectReason::Aggregate);
     }
     None
 }
 
 /// The type a load produces or a store writes.
-pub(super) fn access_type(inst: LLVMValueRef, kind: AccessKind) -> LLVMTypeRef {
+pub(super) fn access_type(inst: Value<'_>, kind: AccessKind) -> Type<'_> {
     match kind {
-        AccessKind::Store => build::type_of(build::operand(inst, 0)),
-        _ => build::type_of(inst),
+        AccessKind::Store => stored_value(inst).ty(),
+        _ => inst.ty(),
     }
 }
 
-pub(super) fn pointer_operand(inst: LLVMValueRef, kind: AccessKind) -> LLVMValueRef {
-    build::operand(inst, if kind == AccessKind::Store { 1 } else { 0 })
+/// The address a load or store accesses.
+pub(super) fn pointer_operand(inst: Value<'_>, kind: AccessKind) -> Value<'_> {
+    let index = if kind == AccessKind::Store { 1 } else { 0 };
+    inst.operand(index).expect("an access has its address")
+}
+
+/// The value a store writes.
+pub(super) fn stored_value(store: Value<'_>) -> Value<'_> {
+    store.operand(0).expect("a store has its value")
 }

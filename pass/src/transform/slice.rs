@@ -14,13 +14,15 @@ use crate::analysis::accesses::Access;
 use crate::analysis::affine::{AffineAddress, CountedExit};
 use crate::analysis::KernelAnalysis;
 use crate::llvm::edit::{self, Builder};
+use crate::llvm::ir::Value;
+use crate::llvm::typed::TypedBuilder;
 use crate::options::Options;
 use crate::runtime::{Runtime, ADDRSPACE_SHARED};
 
 use super::plan::{ChosenLoop, KernelPlan};
 use super::reports::{DirectAccess, LineRunsReport};
 use super::slots::KernelSlots;
-use super::state::{const_int, State, StaticRate};
+use super::state::{State, StaticRate};
 
 /// One main loop being sliced: the kernel's plan and the loop's part of
 /// it, the slots every loop shares, and what the loop's own analysis adds.
@@ -33,11 +35,11 @@ pub(super) struct LoopSlice<'a, 'm> {
     pub(super) chosen: &'a ChosenLoop,
     /// The line buffer, the state slots, the count, the line size slot and
     /// the statistics counters.
-    pub(super) slots: &'a KernelSlots,
+    pub(super) slots: &'a KernelSlots<'m>,
     /// The loop's blocks (with its latch once it has one).
     pub(super) blocks: BTreeSet<LLVMBasicBlockRef>,
     /// Each structure's state where this loop caches it.
-    pub(super) states: Vec<Option<State>>,
+    pub(super) states: Vec<Option<State<'m>>>,
     /// The loop's exit test as a count, or why it is not one (line runs).
     pub(super) exit: Result<CountedExit<'m>, &'static str>,
     /// Structures under the lane test (`lanes`), with the affine address
@@ -83,15 +85,15 @@ impl LoopSlice<'_, '_> {
 
 impl<'m> LoopSlice<'_, 'm> {
     /// The line size in bytes, as an i64 value before `before`.
-    pub(super) fn bytes_at(&self, before: LLVMValueRef) -> LLVMValueRef {
-        let i64t = build::i64_type(build::context_of(self.k.function.as_raw()));
+    pub(super) fn bytes_at(&self, before: Value<'m>) -> Value<'m> {
+        let i64t = self.k.function.int_type(64);
         match self.slots.line_bytes {
-            Some(slot) => Builder::before(before).load(i64t, slot),
-            None => const_int(i64t, i64::from(self.plan.lines.smallest)),
+            Some(slot) => TypedBuilder::before(before).load(i64t, slot),
+            None => i64t.signed(i64::from(self.plan.lines.smallest)),
         }
     }
 
-    pub(super) fn state_of(&self, a: &Access<'_>) -> Option<(usize, State)> {
+    pub(super) fn state_of(&self, a: &Access<'_>) -> Option<(usize, State<'m>)> {
         let ds = self.k.data_structure_of(a)?;
         self.states[ds.id as usize].map(|s| (ds.id as usize, s))
     }
@@ -199,7 +201,8 @@ pub(super) fn block_of(inst: LLVMValueRef) -> LLVMBasicBlockRef {
     edit::parent_block(inst)
 }
 
-pub(super) fn load_line(before: LLVMValueRef, state: &State) -> LLVMValueRef {
-    let sp = build::pointer_type(build::context_of(state.line), u32::from(ADDRSPACE_SHARED));
-    Builder::before(before).load(sp, state.line)
+/// The line `state`'s slot holds, loaded before `before`.
+pub(super) fn load_line<'m>(before: Value<'m>, state: &State<'m>) -> Value<'m> {
+    let b = TypedBuilder::before(before);
+    b.load(b.pointer_type(u32::from(ADDRSPACE_SHARED)), state.line)
 }

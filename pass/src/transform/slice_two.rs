@@ -9,33 +9,35 @@ use inkwell::llvm_sys::prelude::*;
 
 use crate::analysis::accesses::{Access, AccessKind};
 use crate::analysis::Mode;
-use crate::llvm::edit::{self, Builder};
+use crate::llvm::edit::Builder;
+use crate::llvm::ir::Value;
+use crate::llvm::typed::TypedBuilder;
 use crate::runtime::{AccessOperands, GroupMember, LineOperands, Runtime, SiteKind};
 
 use super::line_runs::RunSite;
 use super::reports::LineRunsReport;
-use super::sites::{access_type, pointer_operand};
+use super::sites::{access_type, pointer_operand, stored_value};
 use super::slice::{load_line, LoopSlice};
 use super::sorted::SortedAccesses;
-use super::state::{const_int, i32_type, store_before_entry_end, State};
+use super::state::{store_before_entry_end, State};
 
-impl LoopSlice<'_, '_> {
+impl<'m> LoopSlice<'_, 'm> {
     /// Slice 2: accesses through the cache, coherence, flush on exit; the
     /// loop's line runs, or why it gets none (`line_runs_plan`).
     pub(super) fn emit_slice_two(
         &self,
         rt: &mut Runtime<'_, '_>,
-        sorted: &SortedAccesses<'_>,
+        sorted: &SortedAccesses<'m>,
         exits: &[LLVMBasicBlockRef],
-    ) -> Option<Result<Vec<RunSite>, String>> {
+    ) -> Option<Result<Vec<RunSite<'m>>, String>> {
         self.emit_coherence_points(rt, sorted);
         let mut run_sites = Vec::new();
         // The aliased group's last used member (its fills' victim choice).
-        let function = self.k.function.as_raw();
+        let function = self.k.function;
         let mru = (sorted.group.len() > 1).then(|| {
-            let i32t = i32_type(function);
-            let slot = edit::entry_alloca(function, i32t, "sl1.group.mru");
-            store_before_entry_end(function, slot, const_int(i32t, -1));
+            let i32t = function.int_type(32);
+            let slot = function.entry_alloca(i32t, "sl1.group.mru");
+            store_before_entry_end(function, slot, i32t.signed(-1));
             slot
         });
         for (a, state, _) in &sorted.cached {
@@ -94,10 +96,10 @@ impl LoopSlice<'_, '_> {
     fn line_runs_plan(
         &self,
         rt: &Runtime<'_, '_>,
-        cached: &[(Access<'_>, State, Mode)],
-        mut sites: Vec<RunSite>,
+        cached: &[(Access<'m>, State<'m>, Mode)],
+        mut sites: Vec<RunSite<'m>>,
         flushes: bool,
-    ) -> Option<Result<Vec<RunSite>, String>> {
+    ) -> Option<Result<Vec<RunSite<'m>>, String>> {
         let rates = self.static_rates().filter(|_| self.options().line_runs)?;
         let name = |a: &Access<'_>| {
             self.k
@@ -144,15 +146,14 @@ impl LoopSlice<'_, '_> {
     fn route_through_cache(
         &self,
         rt: &mut Runtime<'_, '_>,
-        a: &Access<'_>,
-        state: State,
-        all: &[(Access<'_>, State, Mode)],
-        (group, mru): (&[State], Option<LLVMValueRef>),
-    ) -> Option<RunSite> {
-        let inst = a.inst.as_raw();
-        let ty_raw = access_type(inst, a.kind);
-        let ty = build::basic_type(ty_raw);
-        let align = build::alignment(inst).max(1);
+        a: &Access<'m>,
+        state: State<'m>,
+        all: &[(Access<'m>, State<'m>, Mode)],
+        (group, mru): (&[State<'m>], Option<Value<'m>>),
+    ) -> Option<RunSite<'m>> {
+        let inst = a.inst;
+        let ty = access_type(inst, a.kind);
+        let align = build::alignment(inst.as_raw()).max(1);
         // A structure that the loop also reads must be filled before a write.
         let read_in_loop = all
             .iter()
@@ -162,8 +163,9 @@ impl LoopSlice<'_, '_> {
             align,
             fetch_on_write: read_in_loop,
         };
-        let b = Builder::before(inst);
-        let i1t = build::i1_type(build::type_context(ty_raw));
+        let typed_ty = (build::basic_type(ty.as_raw()), site);
+        let b = TypedBuilder::before(inst);
+        let i1t = b.int_type(1);
         let cached = b.load(i1t, state.cached);
         let line = load_line(inst, &state);
         let addr = pointer_operand(inst, a.kind);
@@ -174,23 +176,30 @@ impl LoopSlice<'_, '_> {
                 std::slice::from_ref(&state)
             };
             let bytes = self.bytes_at(inst);
-            stats.count_access(&b, &state, holders, addr, cached, bytes);
+            stats.count_access(
+                &Builder::before(inst.as_raw()),
+                &state,
+                holders,
+                addr.as_raw(),
+                cached.as_raw(),
+                bytes.as_raw(),
+            );
         }
+        let is_load = a.kind == AccessKind::Load;
+        let access = AccessOperands {
+            addr,
+            value: (!is_load).then(|| stored_value(inst)),
+            cached,
+        };
         if !state.restrict && group.len() > 1 {
             let own = group
                 .iter()
                 .position(|s| s.tag == state.tag)
                 .expect("a member");
-            let is_load = a.kind == AccessKind::Load;
-            let access = AccessOperands {
-                addr,
-                value: (!is_load).then(|| build::operand(inst, 0)),
-                cached,
-            };
             // Every member's line, then whether it is cached: loaded in that
             // order.
-            let lines: Vec<LLVMValueRef> = group.iter().map(|s| load_line(inst, s)).collect();
-            let members: Vec<GroupMember> = group
+            let lines: Vec<Value<'m>> = group.iter().map(|s| load_line(inst, s)).collect();
+            let members: Vec<GroupMember<'m>> = group
                 .iter()
                 .zip(lines)
                 .map(|(s, line)| GroupMember {
@@ -202,14 +211,13 @@ impl LoopSlice<'_, '_> {
                 .collect();
             let bytes = self.bytes_at(inst);
             let mru = mru.expect("a group of two or more has its slot");
-            let v = rt.emit_aliased(inst, (ty, site), access, (&members, own, mru), bytes);
+            let v = rt.emit_aliased(inst, typed_ty, access, (&members, own, mru), bytes);
             if is_load {
-                edit::replace_uses(inst, v);
+                inst.replace_all_uses_with(v);
             }
-            edit::erase(inst);
+            inst.erase();
             return None;
         }
-        let is_load = a.kind == AccessKind::Load;
         let line = LineOperands {
             tag: state.tag,
             dirty: state.dirty,
@@ -217,29 +225,19 @@ impl LoopSlice<'_, '_> {
             bytes: self.bytes_at(inst),
         };
         let routed = if is_load {
-            let access = AccessOperands {
-                addr,
-                value: None,
-                cached,
-            };
-            let v = rt.emit_load(inst, (ty, site), access, line, None);
-            edit::replace_uses(inst, v);
+            let v = rt.emit_load(inst, typed_ty, access, line, None);
+            inst.replace_all_uses_with(v);
             v
         } else {
-            let access = AccessOperands {
-                addr,
-                value: Some(build::operand(inst, 0)),
-                cached,
-            };
-            rt.emit_store(inst, (ty, site), access, line)
+            rt.emit_store(inst, typed_ty, access, line)
         };
-        edit::erase(inst);
+        inst.erase();
         Some(RunSite {
             call: routed,
             state,
             stride: 0,
             kind: site,
-            ty: ty_raw,
+            ty: ty.as_raw(),
             is_load,
         })
     }

@@ -2,54 +2,53 @@
 //! line buffer, each cached structure's state slots, the monitoring count,
 //! the picked line size and the statistics counters.
 
-use inkwell::llvm_sys::prelude::*;
 use inkwell::module::{Linkage, Module};
-use inkwell::values::{AsValueRef, FunctionValue};
+use inkwell::values::FunctionValue;
 use inkwell::AddressSpace;
 
-use crate::llvm::{build, edit};
+use crate::llvm::ir::Value;
 use crate::runtime::ADDRSPACE_SHARED;
 
 use super::plan::KernelPlan;
 use super::reports::TransformReport;
-use super::state::{const_int, i32_type, new_state, store_before_entry_end, State};
+use super::state::{new_state, store_before_entry_end, State};
 use super::stats::{self, Stats};
 
 /// What every sliced loop of a kernel shares: the line buffer, each cached
 /// structure's state, the monitoring count, the picked line size and the
 /// statistics counters.
-pub(super) struct KernelSlots {
-    pub(super) buffer: LLVMValueRef,
-    pub(super) states: Vec<Option<State>>,
-    pub(super) count: LLVMValueRef,
+pub(super) struct KernelSlots<'m> {
+    pub(super) buffer: Value<'m>,
+    pub(super) states: Vec<Option<State<'m>>>,
+    pub(super) count: Value<'m>,
     /// The slot of the line size each loop's decision picks, when it picks
     /// one (`LineSizes::picked`); else the size is fixed.
-    pub(super) line_bytes: Option<LLVMValueRef>,
+    pub(super) line_bytes: Option<Value<'m>>,
     /// Counters of the statistics build.
     pub(super) stats: Option<Stats>,
 }
 
-impl KernelSlots {
+impl<'m> KernelSlots<'m> {
     pub(super) fn add(
         module: &Module<'_>,
         kernel: FunctionValue<'_>,
-        k: &crate::analysis::KernelAnalysis<'_>,
+        k: &crate::analysis::KernelAnalysis<'m>,
         plan: &KernelPlan<'_>,
         report: &mut TransformReport,
-    ) -> KernelSlots {
+    ) -> KernelSlots<'m> {
         let line = plan.lines.smallest;
         let buffer = add_line_buffer(
             module,
             kernel,
             plan.launch_bytes.is_none().then_some(plan.buffer),
         );
-        let function = kernel.as_value_ref();
+        let function = k.function;
         let kernel_name = kernel.get_name().to_string_lossy().into_owned();
         let stats = plan.options.stats.then(|| {
             report.stats_symbol = Some(stats::symbol(&kernel_name));
             Stats::add_global(module.as_mut_ptr(), &kernel_name, k.data_structures.len())
         });
-        let states: Vec<Option<State>> = k
+        let states: Vec<Option<State<'m>>> = k
             .data_structures
             .iter()
             .map(|d| {
@@ -63,12 +62,13 @@ impl KernelSlots {
                 })
             })
             .collect();
-        let count = edit::entry_alloca(function, i32_type(function), "sl1.count");
-        store_before_entry_end(function, count, const_int(i32_type(function), 0));
+        let i32t = function.int_type(32);
+        let count = function.entry_alloca(i32t, "sl1.count");
+        store_before_entry_end(function, count, i32t.signed(0));
         let line_bytes = plan.lines.picked().then(|| {
-            let i64t = build::i64_type(build::context_of(function));
-            let slot = edit::entry_alloca(function, i64t, "sl1.line.bytes");
-            store_before_entry_end(function, slot, const_int(i64t, i64::from(line)));
+            let i64t = function.int_type(64);
+            let slot = function.entry_alloca(i64t, "sl1.line.bytes");
+            store_before_entry_end(function, slot, i64t.signed(i64::from(line)));
             slot
         });
         KernelSlots {
@@ -84,11 +84,11 @@ impl KernelSlots {
 /// The line buffer: a static array of `bytes`, or without them the
 /// launch-sized one, an `extern __shared__` array (PTX `.extern .shared`)
 /// that starts where the launch's dynamic shared memory does.
-fn add_line_buffer(
+fn add_line_buffer<'m>(
     module: &Module<'_>,
     kernel: FunctionValue<'_>,
     bytes: Option<u64>,
-) -> LLVMValueRef {
+) -> Value<'m> {
     let ctx = module.get_context();
     let ty = ctx.i8_type().array_type(bytes.unwrap_or(0) as u32);
     let name = line_buffer_name(kernel, bytes.is_none());
@@ -100,7 +100,7 @@ fn add_line_buffer(
         global.set_linkage(Linkage::External);
     }
     global.set_alignment(crate::runtime::LINE_BUFFER_ALIGN);
-    global.as_value_ref()
+    Value::of(global)
 }
 
 /// The buffer's global: a launch-sized one is external, and PTX keeps

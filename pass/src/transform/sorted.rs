@@ -3,7 +3,7 @@
 //! written back or evicted before which instruction.
 
 use crate::llvm::build;
-use inkwell::llvm_sys::prelude::*;
+use crate::llvm::ir::Value;
 
 use crate::analysis::accesses::{Access, AccessKind};
 use crate::analysis::Mode;
@@ -16,17 +16,17 @@ use super::state::State;
 /// A loop's accesses, sorted before the loop changes (`sort_accesses`).
 pub(super) struct SortedAccesses<'m> {
     /// Accesses through the cache, with their structure's state and mode.
-    pub(super) cached: Vec<(Access<'m>, State, Mode)>,
+    pub(super) cached: Vec<(Access<'m>, State<'m>, Mode)>,
     /// States of the structures cached in the loop, by id.
-    pub(super) loop_states: Vec<State>,
+    pub(super) loop_states: Vec<State<'m>>,
     /// The cached structures without restrict, looked up together.
-    pub(super) group: Vec<State>,
+    pub(super) group: Vec<State<'m>>,
     pub(super) direct: Vec<DirectAccess>,
     /// Instructions before which these structures are written back.
-    pub(super) flush_before: Vec<(LLVMValueRef, Vec<State>)>,
+    pub(super) flush_before: Vec<(Value<'m>, Vec<State<'m>>)>,
     /// Atomics and plain direct accesses before which the line holding
     /// their address is evicted (written back and invalidated).
-    pub(super) evict_before: Vec<(LLVMValueRef, LLVMValueRef, State)>,
+    pub(super) evict_before: Vec<(Value<'m>, Value<'m>, State<'m>)>,
 }
 
 /// Whether direct access `a` is a plain load or store whose bytes lie in
@@ -54,12 +54,12 @@ impl<'m> LoopSlice<'_, 'm> {
             .filter(|a| self.blocks.contains(&block_of(a.inst.as_raw())))
             .filter_map(|a| self.k.data_structure_of(a).map(|ds| (a, ds)))
             .collect();
-        let cached: Vec<(Access<'m>, State, Mode)> = in_loop
+        let cached: Vec<(Access<'m>, State<'m>, Mode)> = in_loop
             .iter()
             .filter(|(a, _)| uncacheable_reason(self.k, a, line).is_none())
             .filter_map(|(a, ds)| self.state_of(a).map(|(_, s)| ((*a).clone(), s, ds.mode)))
             .collect();
-        let loop_states: Vec<State> = {
+        let loop_states: Vec<State<'m>> = {
             let mut ids: Vec<usize> = cached
                 .iter()
                 .filter_map(|(a, _, _)| self.state_of(a).map(|(id, _)| id))
@@ -70,7 +70,7 @@ impl<'m> LoopSlice<'_, 'm> {
         };
         // Arguments without restrict may alias one another: their lines form
         // one group, looked up together (the paper's aliased mode).
-        let group: Vec<State> = loop_states
+        let group: Vec<State<'m>> = loop_states
             .iter()
             .filter(|s| !s.restrict)
             .copied()
@@ -95,12 +95,12 @@ impl<'m> LoopSlice<'_, 'm> {
                 location: a.inst.debug_location(),
             });
             // What the direct access may see or overwrite must be in memory.
-            let holders: Vec<State> = if ds.restrict {
+            let holders: Vec<State<'m>> = if ds.restrict {
                 self.state_of(a).map(|(_, s)| s).into_iter().collect()
             } else {
                 group.clone()
             };
-            let inst = a.inst.as_raw();
+            let inst = a.inst;
             if a.kind.is_atomic() || in_one_line(a, line) {
                 // Only a line holding the access's bytes matters to it: an
                 // address check, not a write-back of every line per access
@@ -118,7 +118,7 @@ impl<'m> LoopSlice<'_, 'm> {
             .iter()
             .filter(|s| self.blocks.contains(&block_of(s.inst.as_raw())))
         {
-            flush_before.push((s.inst.as_raw(), loop_states.clone()));
+            flush_before.push((s.inst, loop_states.clone()));
         }
         SortedAccesses {
             cached,

@@ -6,25 +6,27 @@ use crate::llvm::build;
 use inkwell::llvm_sys::prelude::*;
 
 use crate::analysis::Mode;
-use crate::llvm::edit::{self, Builder};
+use crate::llvm::edit::Builder;
+use crate::llvm::ir::{Function, Value};
+use crate::llvm::typed::TypedBuilder;
 use crate::runtime::ADDRSPACE_SHARED;
 
 /// Per data structure state slots (allocas in the entry block).
 #[derive(Clone, Copy)]
-pub(super) struct State {
+pub(super) struct State<'m> {
     /// The data structure's id (its row in the statistics global).
     pub(super) id: u32,
     /// The argument is restrict: its line is private to it.
     pub(super) restrict: bool,
-    pub(super) tag: LLVMValueRef,
-    pub(super) dirty: LLVMValueRef,
-    pub(super) cached: LLVMValueRef,
-    pub(super) line: LLVMValueRef,
-    pub(super) sim_tag: LLVMValueRef,
-    pub(super) sim_hits: LLVMValueRef,
-    pub(super) sim_accesses: LLVMValueRef,
+    pub(super) tag: Value<'m>,
+    pub(super) dirty: Value<'m>,
+    pub(super) cached: Value<'m>,
+    pub(super) line: Value<'m>,
+    pub(super) sim_tag: Value<'m>,
+    pub(super) sim_hits: Value<'m>,
+    pub(super) sim_accesses: Value<'m>,
     /// Hits and misses of slice 2 not yet added to the statistics global.
-    pub(super) counts: Option<(LLVMValueRef, LLVMValueRef)>,
+    pub(super) counts: Option<(Value<'m>, Value<'m>)>,
 }
 
 /// A predicted hit rate, standing in for the monitoring slice's counts.
@@ -47,58 +49,64 @@ pub(super) fn read_only_companion(restrict: bool, mode: Mode, cache_read_only: b
     !cache_read_only && restrict && mode == Mode::ReadOnly
 }
 
-pub(super) fn i32_type(function: LLVMValueRef) -> LLVMTypeRef {
-    build::i32_type(build::context_of(function))
+/// A value the transform's raw builders made, typed for the stages that
+/// take `ir` values (the runtime's calls, the state slots).
+pub(super) fn typed<'m>(raw: LLVMValueRef) -> Value<'m> {
+    Value::from_raw(raw).expect("a built value")
 }
 
 pub(super) fn const_int(ty: LLVMTypeRef, v: i64) -> LLVMValueRef {
     build::const_int(ty, v as u64, true)
 }
 
-pub(super) fn store_before_entry_end(
-    function: LLVMValueRef,
-    slot: LLVMValueRef,
-    value: LLVMValueRef,
+/// Stores `value` into `slot` at the end of `function`'s entry block,
+/// where the slots get their first values.
+pub(super) fn store_before_entry_end<'m>(
+    function: Function<'m>,
+    slot: Value<'m>,
+    value: Value<'m>,
 ) {
-    let entry = build::entry_block(function);
-    Builder::before(edit::terminator(entry)).store(value, slot);
+    let end = function
+        .entry_block()
+        .terminator()
+        .expect("the entry block ends");
+    TypedBuilder::before(end).store(value, slot);
 }
 
 /// The state slots of structure `ds`, with the statistics build's counts
 /// where `stats`, and a dirty mask for lines of up to `largest_line` bytes.
-pub(super) fn new_state(
-    function: LLVMValueRef,
-    buffer: LLVMValueRef,
+pub(super) fn new_state<'m>(
+    function: Function<'m>,
+    buffer: Value<'m>,
     ds: &crate::analysis::DataStructure,
     (stats, largest_line): (bool, u32),
-) -> State {
+) -> State<'m> {
     let name = ds.name.as_str();
-    let ctx = build::context_of(function);
-    let i64t = build::i64_type(ctx);
-    let i32t = build::i32_type(ctx);
-    let i1t = build::i1_type(ctx);
-    let sp = build::pointer_type(ctx, u32::from(ADDRSPACE_SHARED));
+    let i64t = function.int_type(64);
+    let i32t = function.int_type(32);
+    let i1t = function.int_type(1);
+    let sp = function.pointer_type(u32::from(ADDRSPACE_SHARED));
     // The runtime's dirty mask: one bit per byte of the largest line.
-    let dirty_t = build::int_type(ctx, crate::runtime::dirty_mask_bits(largest_line));
+    let dirty_t = function.int_type(crate::runtime::dirty_mask_bits(largest_line));
     let slot = |ty, what: &str, init| {
-        let s = edit::entry_alloca(function, ty, &format!("sl1.{name}.{what}"));
+        let s = function.entry_alloca(ty, &format!("sl1.{name}.{what}"));
         store_before_entry_end(function, s, init);
         s
     };
     State {
         id: ds.id,
         restrict: ds.restrict,
-        tag: slot(i64t, "tag", const_int(i64t, -1)),
-        dirty: slot(dirty_t, "dirty", const_int(dirty_t, 0)),
-        cached: slot(i1t, "cached", const_int(i1t, 0)),
+        tag: slot(i64t, "tag", i64t.signed(-1)),
+        dirty: slot(dirty_t, "dirty", dirty_t.signed(0)),
+        cached: slot(i1t, "cached", i1t.signed(0)),
         line: slot(sp, "line", buffer),
-        sim_tag: slot(i64t, "sim.tag", const_int(i64t, -1)),
-        sim_hits: slot(i32t, "sim.hits", const_int(i32t, 0)),
-        sim_accesses: slot(i32t, "sim.accesses", const_int(i32t, 0)),
+        sim_tag: slot(i64t, "sim.tag", i64t.signed(-1)),
+        sim_hits: slot(i32t, "sim.hits", i32t.signed(0)),
+        sim_accesses: slot(i32t, "sim.accesses", i32t.signed(0)),
         counts: stats.then(|| {
             (
-                slot(i64t, "hits", const_int(i64t, 0)),
-                slot(i64t, "misses", const_int(i64t, 0)),
+                slot(i64t, "hits", i64t.signed(0)),
+                slot(i64t, "misses", i64t.signed(0)),
             )
         }),
     }

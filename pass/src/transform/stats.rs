@@ -54,7 +54,7 @@ impl Stats {
     pub(super) fn record_decision(
         &self,
         b: &Builder,
-        state: &State,
+        state: &State<'_>,
         sim_hits: LLVMValueRef,
         sim_accesses: LLVMValueRef,
         cached: LLVMValueRef,
@@ -81,8 +81,8 @@ impl Stats {
     pub(super) fn count_access(
         &self,
         b: &Builder,
-        state: &State,
-        holders: &[State],
+        state: &State<'_>,
+        holders: &[State<'_>],
         addr: LLVMValueRef,
         cached: LLVMValueRef,
         line_bytes: LLVMValueRef,
@@ -96,16 +96,16 @@ impl Stats {
         let line = r.and(a, r.not(mask, c""), c"");
         let mut held = build::const_int(build::type_of(cached), 0, false);
         for h in holders {
-            let tag = b.load(self.i64t, h.tag);
+            let tag = b.load(self.i64t, h.tag.as_raw());
             let same = r.icmp(LLVMIntPredicate::LLVMIntEQ, tag, line, c"");
             held = r.or(held, same, c"");
         }
         let hit = r.and(cached, held, c"");
         let miss = r.and(cached, r.not(held, c""), c"");
         for (slot, happened) in [(hits, hit), (misses, miss)] {
-            let n = b.load(self.i64t, slot);
+            let n = b.load(self.i64t, slot.as_raw());
             let one = r.zext(happened, self.i64t, c"");
-            b.store(r.add(n, one, c""), slot);
+            b.store(r.add(n, one, c""), slot.as_raw());
         }
     }
 
@@ -116,9 +116,9 @@ impl Stats {
             .counts
             .expect("statistics slots in a statistics build");
         for (slot, counter) in [(hits, Counter::Hits), (misses, Counter::Misses)] {
-            let n = b.load(self.i64t, slot);
+            let n = b.load(self.i64t, slot.as_raw());
             self.add(b, state.id, counter, n);
-            b.store(const_int(self.i64t, 0), slot);
+            b.store(const_int(self.i64t, 0), slot.as_raw());
         }
     }
 }

@@ -35,7 +35,7 @@ impl LoopSlice<'_, '_> {
         let function = self.k.function.as_raw();
         // Structures whose next line the runs stage (the same for every size).
         let mut staged = Vec::new();
-        let flags: Vec<LLVMValueRef> = loop_states.iter().map(|s| s.cached).collect();
+        let flags: Vec<LLVMValueRef> = loop_states.iter().map(|s| s.cached.as_raw()).collect();
         let sizes: Vec<u32> = self.plan.lines.all();
         let suffix = |what: &str, size: u32| {
             if sizes.len() > 1 {
@@ -54,7 +54,7 @@ impl LoopSlice<'_, '_> {
                 .map(|c| {
                     (
                         c.slot,
-                        c.at_size(&at, self.slots.buffer, size, self.plan.pad),
+                        c.at_size(&at, self.slots.buffer.as_raw(), size, self.plan.pad),
                     )
                 })
                 .collect();
@@ -127,7 +127,7 @@ impl LoopSlice<'_, '_> {
                 Some(build::const_int(build::i1_type(ctx), 1, false))
             } else if let Some(&(_, line)) = lines.iter().find(|(s, _)| *s == slot) {
                 Some(line)
-            } else if self.slots.line_bytes == Some(slot) {
+            } else if self.slots.line_bytes.map(|b| b.as_raw()) == Some(slot) {
                 Some(const_int(build::i64_type(ctx), i64::from(size)))
             } else {
                 None
@@ -152,12 +152,12 @@ impl LoopSlice<'_, '_> {
         let Some(slot) = self.slots.line_bytes else {
             return entry;
         };
-        let i64t = build::i64_type(build::context_of(slot));
+        let i64t = build::i64_type(build::context_of(slot.as_raw()));
         for (&size, &header) in sizes.iter().zip(headers).rev().skip(1) {
             let pick = edit::new_block_before(self.header(), self.header(), "sl1.pick.line");
             let old = edit::terminator(pick);
             let b = Builder::before(old);
-            let bytes = b.load(i64t, slot);
+            let bytes = b.load(i64t, slot.as_raw());
             let is = b.icmp(
                 inkwell::llvm_sys::LLVMIntPredicate::LLVMIntEQ,
                 bytes,

@@ -3,15 +3,16 @@
 
 use inkwell::llvm_sys::prelude::*;
 
+use crate::llvm::ir::Value;
 use crate::runtime::SiteKind;
 use crate::transform::state::State;
 
 /// One cached access of slice 2, as a line run needs it.
 #[derive(Clone, Copy)]
-pub(in crate::transform) struct RunSite {
+pub(in crate::transform) struct RunSite<'m> {
     /// The `sl1.load` / `sl1.store` call in slice 2.
-    pub(in crate::transform) call: LLVMValueRef,
-    pub(in crate::transform) state: State,
+    pub(in crate::transform) call: Value<'m>,
+    pub(in crate::transform) state: State<'m>,
     /// Bytes its address moves per iteration.
     pub(in crate::transform) stride: i64,
     pub(in crate::transform) kind: SiteKind,
