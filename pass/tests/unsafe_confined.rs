@@ -68,7 +68,7 @@ const RAW_HANDLE_BUDGETS: &[(&str, usize)] = &[
     ("plugin", 0),
     ("ptxas_bugs", 0),
     ("runtime", 0),
-    ("transform", 197),
+    ("transform", 84),
     ("tuning", 0),
 ];
 

@@ -417,14 +417,6 @@ pub fn insert_block_before(before: LLVMBasicBlockRef, name: &CStr) -> LLVMBasicB
     }
 }
 
-pub fn param(function: LLVMValueRef, i: u32) -> LLVMValueRef {
-    unsafe { LLVMGetParam(function, i) }
-}
-
-pub fn count_params(function: LLVMValueRef) -> u32 {
-    unsafe { LLVMCountParams(function) }
-}
-
 /// The module of global `global` (a function included).
 pub fn module_of(global: LLVMValueRef) -> LLVMModuleRef {
     unsafe { LLVMGetGlobalParent(global) }

@@ -121,9 +121,9 @@ impl<'m> Function<'m> {
     }
 
     /// Replaces `phi` by a stack slot its incoming values are stored to
-    /// and its uses load from.
-    pub fn demote_phi(self, phi: Value<'m>) {
-        edit::demote_phi(self.as_raw(), phi.as_raw());
+    /// and its uses load from; returns the slot.
+    pub fn demote_phi(self, phi: Value<'m>) -> Value<'m> {
+        Value::new(edit::demote_phi(self.as_raw(), phi.as_raw())).expect("the phi's stack slot")
     }
 
     /// Sends the uses of `inst` outside the blocks `inside` through a
@@ -149,6 +149,26 @@ impl<'m> Function<'m> {
             build::context_of(self.as_raw()),
             address_space,
         ))
+    }
+
+    /// A zero-initialised, externally visible global of `ty` in
+    /// `address_space`, added to this function's module.
+    pub fn add_zeroed_global(
+        self,
+        ty: Type<'m>,
+        name: &CStr,
+        address_space: u32,
+        align: u32,
+    ) -> Value<'m> {
+        let module = build::module_of(self.as_raw());
+        Value::new(build::add_zeroed_global(
+            module,
+            ty.as_raw(),
+            name,
+            address_space,
+            align,
+        ))
+        .expect("LLVM returns the global it added")
     }
 
     /// A stack slot of `ty` at the start of the entry block.

@@ -81,6 +81,23 @@ impl<'m> TypedBuilder<'m> {
         built(self.builder.sub(a.as_raw(), b.as_raw(), name))
     }
 
+    /// `v` truncated to `ty`.
+    pub fn trunc(&self, v: Value<'m>, ty: Type<'m>, name: &CStr) -> Value<'m> {
+        built(self.builder.trunc(v.as_raw(), ty.as_raw(), name))
+    }
+
+    pub fn neg(&self, v: Value<'m>, name: &CStr) -> Value<'m> {
+        built(self.builder.neg(v.as_raw(), name))
+    }
+
+    pub fn mul(&self, a: Value<'m>, b: Value<'m>, name: &CStr) -> Value<'m> {
+        built(self.builder.mul(a.as_raw(), b.as_raw(), name))
+    }
+
+    pub fn udiv(&self, a: Value<'m>, b: Value<'m>, name: &CStr) -> Value<'m> {
+        built(self.builder.udiv(a.as_raw(), b.as_raw(), name))
+    }
+
     pub fn or(&self, a: Value<'m>, b: Value<'m>, name: &CStr) -> Value<'m> {
         built(self.builder.or(a.as_raw(), b.as_raw(), name))
     }
@@ -210,6 +227,40 @@ impl<'m> TypedBuilder<'m> {
         Type::new(build::pointer_type(self.context, address_space))
     }
 
+    /// The address of element `indices` of `ty` from `ptr`.
+    pub fn gep(
+        &self,
+        ty: Type<'m>,
+        ptr: Value<'m>,
+        indices: &[Value<'m>],
+        name: &CStr,
+    ) -> Value<'m> {
+        let mut raw: Vec<_> = indices.iter().map(|i| i.as_raw()).collect();
+        built(self.builder.gep(ty.as_raw(), ptr.as_raw(), &mut raw, name))
+    }
+
+    /// A call of `name`, a function of `function`'s module without
+    /// parameters returning `ret` (declared when the module lacks it).
+    pub fn call_nullary(&self, function: Function<'m>, name: &CStr, ret: Type<'m>) -> Value<'m> {
+        let fty = build::function_type(ret.as_raw(), &mut []);
+        let module = build::module_of(function.as_raw());
+        let callee = build::get_or_declare_function(module, name, fty);
+        built(self.builder.call(fty, callee, &mut [], c""))
+    }
+
+    /// The result of inline PTX `asm` (constraints `constraints`) without
+    /// operands, of type `ret`.
+    pub fn inline_asm_nullary(&self, ret: Type<'m>, asm: &str, constraints: &str) -> Value<'m> {
+        let fty = build::function_type(ret.as_raw(), &mut []);
+        let read = build::inline_asm(fty, asm, constraints, false);
+        built(self.builder.call(fty, read, &mut [], c""))
+    }
+
+    /// A relaxed (monotonic) `atomicrmw add` of `value` to `*ptr`.
+    pub fn atomic_add(&self, ptr: Value<'m>, value: Value<'m>) -> Value<'m> {
+        built(self.builder.atomic_add(ptr.as_raw(), value.as_raw()))
+    }
+
     /// An empty phi of `ty`; `Value::add_incoming` fills it.
     pub fn phi(&self, ty: Type<'m>, name: &CStr) -> Value<'m> {
         built(self.builder.phi(ty.as_raw(), name))
@@ -225,6 +276,11 @@ impl<'m> Type<'m> {
     /// The constant `value` of this integer type (zero-extended).
     pub fn constant(self, value: u64) -> Value<'m> {
         built(build::const_int(self.as_raw(), value, false))
+    }
+
+    /// The array of `count` elements of this type.
+    pub fn array(self, count: u64) -> Type<'m> {
+        Type::new(build::array_type(self.as_raw(), count))
     }
 
     /// The constant `value` of this integer type, sign-extended to its width.
@@ -255,6 +311,11 @@ pub fn const_vector<'m>(elements: &[Value<'m>]) -> Value<'m> {
 }
 
 impl<'m> Value<'m> {
+    /// The instruction after this one in its block, if any.
+    pub fn next_instruction(self) -> Option<Value<'m>> {
+        build::next_instruction(self.as_raw()).and_then(Value::new)
+    }
+
     /// A value inkwell made (a global, a runtime helper).
     pub fn of(value: impl AsValueRef) -> Value<'m> {
         built(value.as_value_ref())

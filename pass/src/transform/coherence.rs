@@ -3,10 +3,8 @@
 //! and calls write every cached structure back), an atomic evicts the line
 //! holding its address, and every exit of the loop writes its lines back.
 
-use inkwell::llvm_sys::prelude::*;
-
-use crate::llvm::edit::{self, Builder};
-use crate::llvm::ir::Value;
+use crate::llvm::ir::{Block, Value};
+use crate::llvm::typed::TypedBuilder;
 use crate::runtime::{LineOperands, Runtime};
 
 use super::slice::{load_line, LoopSlice};
@@ -43,14 +41,14 @@ impl<'m> LoopSlice<'_, 'm> {
         &self,
         rt: &mut Runtime<'_, '_>,
         sorted: &SortedAccesses<'m>,
-        exits: &[LLVMBasicBlockRef],
+        exits: &[Block<'m>],
     ) {
         for &exit in exits {
-            let at = Value::from_raw(edit::first_non_phi(exit)).expect("an exit block ends");
+            let at = exit.first_non_phi();
             for s in &sorted.loop_states {
                 call_flush(rt, at, *s, self.bytes_at(at));
                 if let Some(stats) = &self.slots.stats {
-                    stats.flush_counts(&Builder::before(at.as_raw()), s);
+                    stats.flush_counts(&TypedBuilder::before(at), s);
                 }
             }
         }

@@ -1,16 +1,13 @@
 //! The decision between the slices (paper section 3.2).
 
-use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::LLVMIntPredicate;
-
 use crate::analysis::accesses::Access;
 use crate::analysis::Mode;
-use crate::llvm::build;
-use crate::llvm::edit::{self, Builder};
+use crate::llvm::ir::{Block, Function, IntPredicate, Type, Value};
+use crate::llvm::typed::TypedBuilder;
 
 use super::lane_tests::LaneTests;
 use super::slice::LoopSlice;
-use super::state::{const_int, line_address, read_only_companion, CachedLine, State};
+use super::state::{line_address, read_only_companion, CachedLine, State};
 
 /// The simulated hit rate, in percent, a read-only restrict structure needs
 /// to ride along with a cached written one. Streams the suite caches well
@@ -19,75 +16,74 @@ use super::state::{const_int, line_address, read_only_companion, CachedLine, Sta
 const COMPANION_MIN_HIT_PERCENT: i64 = 75;
 
 /// Where the decision builds: its builder and the types it uses.
-struct DecideIr<'b> {
-    b: &'b Builder,
-    ctx: LLVMContextRef,
-    i32t: LLVMTypeRef,
-    i64t: LLVMTypeRef,
-    module: LLVMModuleRef,
+struct DecideIr<'b, 'm> {
+    b: &'b TypedBuilder<'m>,
+    function: Function<'m>,
+    i1t: Type<'m>,
+    i32t: Type<'m>,
+    i64t: Type<'m>,
 }
 
-impl<'b> DecideIr<'b> {
-    /// `function` is a live function and `b` is
-    /// positioned in it.
-    fn new(b: &'b Builder, function: LLVMValueRef) -> Self {
-        let ctx = build::context_of(function);
+impl<'b, 'm> DecideIr<'b, 'm> {
+    /// `b` is positioned in `function`.
+    fn new(b: &'b TypedBuilder<'m>, function: Function<'m>) -> Self {
         DecideIr {
             b,
-            ctx,
-            i32t: build::i32_type(ctx),
-            i64t: build::i64_type(ctx),
-            module: build::module_of(function),
+            function,
+            i1t: function.int_type(1),
+            i32t: function.int_type(32),
+            i64t: function.int_type(64),
         }
     }
 
     /// Reads PTX special register `name` (`tid.x`, `ntid.x`, ...).
-    fn sreg(&self, name: &str) -> LLVMValueRef {
+    fn sreg(&self, name: &str) -> Value<'m> {
         let cname = std::ffi::CString::new(format!("llvm.nvvm.read.ptx.sreg.{name}")).unwrap();
-        let fty = build::function_type(self.i32t, &mut []);
-        let f = build::get_or_declare_function(self.module, &cname, fty);
-        self.b.call(fty, f, &mut [], c"")
+        self.b.call_nullary(self.function, &cname, self.i32t)
     }
 
     /// The block's dynamic shared memory in bytes (`%dynamic_smem_size`):
     /// an intrinsic from LLVM 20 on, inline PTX before.
-    fn dynamic_shared_bytes(&self) -> LLVMValueRef {
+    fn dynamic_shared_bytes(&self) -> Value<'m> {
         if !cfg!(feature = "llvm19") {
             return self.sreg("dynamic_smem_size");
         }
-        let fty = build::function_type(self.i32t, &mut []);
-        let read = build::inline_asm(fty, "mov.u32 $0, %dynamic_smem_size;", "=r", false);
-        self.b.call(fty, read, &mut [], c"")
+        self.b
+            .inline_asm_nullary(self.i32t, "mov.u32 $0, %dynamic_smem_size;", "=r")
     }
 
-    fn compare(&self, pred: LLVMIntPredicate, a: LLVMValueRef, b: LLVMValueRef) -> LLVMValueRef {
+    fn compare(&self, pred: IntPredicate, a: Value<'m>, b: Value<'m>) -> Value<'m> {
         self.b.icmp(pred, a, b, c"")
     }
 
-    fn boolean(&self, value: bool) -> LLVMValueRef {
-        build::const_int(build::i1_type(self.ctx), u64::from(value), false)
+    fn boolean(&self, value: bool) -> Value<'m> {
+        self.i1t.constant(u64::from(value))
+    }
+
+    fn int(&self, value: i64) -> Value<'m> {
+        self.i32t.signed(value)
     }
 }
 
 /// The block's threads and this thread's index in it (i32 values).
-struct Threads {
-    count: LLVMValueRef,
-    tid: LLVMValueRef,
+struct Threads<'m> {
+    count: Value<'m>,
+    tid: Value<'m>,
 }
 
 /// Where lines lie in the buffer once the line size is picked.
-struct Lines {
+struct Lines<'m> {
     /// Bytes from one line to the next (i64, for addresses).
-    pitch64: LLVMValueRef,
+    pitch64: Value<'m>,
     /// Lines each thread of the block gets (the paper's CLN).
-    cln: LLVMValueRef,
+    cln: Value<'m>,
     /// Lines the buffer holds.
-    capacity: LLVMValueRef,
+    capacity: Value<'m>,
     /// The index of the last thread of this thread's warp.
-    warp_last: LLVMValueRef,
+    warp_last: Value<'m>,
 }
 
-impl LoopSlice<'_, '_> {
+impl<'m> LoopSlice<'_, 'm> {
     /// The decision between the slices (paper section 3.2), per thread: rank the
     /// structures whose simulated hit rate is above 50% (read-write ones count
     /// half), give lines to the best CLN of them. Unless asked otherwise,
@@ -102,18 +98,18 @@ impl LoopSlice<'_, '_> {
     /// holds when cached (`CachedLine`).
     pub(super) fn emit_decide(
         &self,
-        decide: LLVMBasicBlockRef,
-        cached: &[(Access<'_>, State, Mode)],
-        lanes: &LaneTests,
-    ) -> Vec<CachedLine> {
-        let function = self.k.function.as_raw();
-        let mut structures: Vec<(State, Mode)> = Vec::new();
+        decide: Block<'m>,
+        cached: &[(Access<'m>, State<'m>, Mode)],
+        lanes: &LaneTests<'m>,
+    ) -> Vec<CachedLine<'m>> {
+        let function = self.k.function;
+        let mut structures: Vec<(State<'m>, Mode)> = Vec::new();
         for (_, s, m) in cached {
             if !structures.iter().any(|(o, _)| o.tag == s.tag) {
                 structures.push((*s, *m));
             }
         }
-        let b = Builder::before(edit::terminator(decide));
+        let b = TypedBuilder::before(decide.terminator().expect("a new block ends"));
         let ir = DecideIr::new(&b, function);
         let threads = self.emit_threads(&ir);
         let buffer_bytes = self.emit_buffer_bytes(&ir);
@@ -129,7 +125,7 @@ impl LoopSlice<'_, '_> {
         let (eligible, score) = self.emit_eligible(&ir, &structures, &companion, lanes);
         (0..structures.len())
             .map(|d| CachedLine {
-                slot: structures[d].0.line.as_raw(),
+                slot: structures[d].0.line,
                 index: self.emit_assignment(
                     &ir,
                     d,
@@ -143,7 +139,7 @@ impl LoopSlice<'_, '_> {
     }
 
     /// The block's size and this thread's index in it.
-    fn emit_threads(&self, ir: &DecideIr<'_>) -> Threads {
+    fn emit_threads(&self, ir: &DecideIr<'_, 'm>) -> Threads<'m> {
         let r = ir.b;
         let (tx, ty, tz) = (ir.sreg("tid.x"), ir.sreg("tid.y"), ir.sreg("tid.z"));
         let (nx, ny, nz) = (ir.sreg("ntid.x"), ir.sreg("ntid.y"), ir.sreg("ntid.z"));
@@ -159,13 +155,13 @@ impl LoopSlice<'_, '_> {
     /// The buffer's bytes: what the launch gave a launch-sized one (all its
     /// dynamic shared memory: the kernel has none of its own), up to the
     /// size a static one would have.
-    fn emit_buffer_bytes(&self, ir: &DecideIr<'_>) -> LLVMValueRef {
-        let most = const_int(ir.i32t, self.plan.buffer as i64);
+    fn emit_buffer_bytes(&self, ir: &DecideIr<'_, 'm>) -> Value<'m> {
+        let most = ir.int(self.plan.buffer as i64);
         if self.plan.launch_bytes.is_none() {
             return most;
         }
         let given = ir.dynamic_shared_bytes();
-        let less = ir.compare(LLVMIntPredicate::LLVMIntULT, given, most);
+        let less = ir.compare(IntPredicate::LLVMIntULT, given, most);
         ir.b.select(less, given, most, c"sl1.buffer.bytes")
     }
 
@@ -184,34 +180,34 @@ impl LoopSlice<'_, '_> {
     /// `docs/results/2026-11-26-h100-max-line-128-fit.txt`).
     fn emit_line_size(
         &self,
-        ir: &DecideIr<'_>,
-        threads: &Threads,
-        buffer_bytes: LLVMValueRef,
+        ir: &DecideIr<'_, 'm>,
+        threads: &Threads<'m>,
+        buffer_bytes: Value<'m>,
         companion: &[bool],
-    ) -> LLVMValueRef {
+    ) -> Value<'m> {
         let (r, i32t) = (ir.b, ir.i32t);
-        let smallest = const_int(i32t, i64::from(self.plan.lines.smallest));
+        let smallest = i32t.signed(i64::from(self.plan.lines.smallest));
         if self.slots.line_bytes.is_none() {
             return smallest;
         }
         let written = companion.iter().filter(|c| !**c).count();
         let total = companion.len();
-        let largest_fitting = |sized: LLVMValueRef, name: &std::ffi::CStr| {
+        let largest_fitting = |sized: Value<'m>, name: &std::ffi::CStr| {
             let all = r.mul(threads.count, sized, c"");
             let mut line = smallest;
             for size in self.plan.lines.all().into_iter().skip(1) {
-                let pitch = const_int(i32t, i64::from(size + self.plan.pad));
+                let pitch = i32t.signed(i64::from(size + self.plan.pad));
                 let need = r.mul(all, pitch, c"");
-                let fits = ir.compare(LLVMIntPredicate::LLVMIntULE, need, buffer_bytes);
-                line = r.select(fits, const_int(i32t, i64::from(size)), line, name);
+                let fits = ir.compare(IntPredicate::LLVMIntULE, need, buffer_bytes);
+                line = r.select(fits, i32t.signed(i64::from(size)), line, name);
             }
             line
         };
         if let Some(all) = self.kernel_structures() {
-            return largest_fitting(const_int(i32t, all as i64), c"sl1.line.size");
+            return largest_fitting(i32t.signed(all as i64), c"sl1.line.size");
         }
         if written == 0 || written == total {
-            return largest_fitting(const_int(i32t, total as i64), c"sl1.line.size");
+            return largest_fitting(i32t.signed(total as i64), c"sl1.line.size");
         }
         let fitted =
             self.structures_to_fit(r, &|name| ir.sreg(name), threads.count, written, total);
@@ -220,9 +216,9 @@ impl LoopSlice<'_, '_> {
             // the larger one wherever every structure's is).
             return largest_fitting(fitted, c"sl1.line.size");
         }
-        let for_all = largest_fitting(const_int(i32t, total as i64), c"sl1.line.all");
+        let for_all = largest_fitting(i32t.signed(total as i64), c"sl1.line.all");
         let for_fitted = largest_fitting(fitted, c"sl1.line.fitted");
-        let only_smallest = ir.compare(LLVMIntPredicate::LLVMIntEQ, for_all, smallest);
+        let only_smallest = ir.compare(IntPredicate::LLVMIntEQ, for_all, smallest);
         r.select(only_smallest, for_fitted, for_all, c"sl1.line.size")
     }
 
@@ -235,24 +231,24 @@ impl LoopSlice<'_, '_> {
     /// rank < CLN: their version must be the same for the whole block.
     fn emit_lines(
         &self,
-        ir: &DecideIr<'_>,
-        threads: &Threads,
-        buffer_bytes: LLVMValueRef,
-        line: LLVMValueRef,
-    ) -> Lines {
+        ir: &DecideIr<'_, 'm>,
+        threads: &Threads<'m>,
+        buffer_bytes: Value<'m>,
+        line: Value<'m>,
+    ) -> Lines<'m> {
         let (r, i32t, i64t) = (ir.b, ir.i32t, ir.i64t);
-        let line64 = r.zext(line, i64t, c"");
+        let line64 = r.zext_to(line, i64t, c"");
         if let Some(slot) = self.slots.line_bytes {
-            ir.b.store(line64, slot.as_raw());
+            ir.b.store(line64, slot);
         }
-        let pitch = r.add(line, const_int(i32t, i64::from(self.plan.pad)), c"");
-        let pitch64 = r.zext(pitch, i64t, c"");
+        let pitch = r.add(line, i32t.signed(i64::from(self.plan.pad)), c"");
+        let pitch64 = r.zext_to(pitch, i64t, c"");
         let per_line = r.mul(threads.count, pitch, c"");
         let cln = r.udiv(buffer_bytes, per_line, c"sl1.cln");
         let capacity = r.udiv(buffer_bytes, pitch, c"sl1.capacity");
-        let last = r.or(threads.tid, const_int(i32t, 31), c"");
-        let block_last = r.sub(threads.count, const_int(i32t, 1), c"");
-        let inside = ir.compare(LLVMIntPredicate::LLVMIntULT, last, block_last);
+        let last = r.or(threads.tid, i32t.signed(31), c"");
+        let block_last = r.sub(threads.count, i32t.signed(1), c"");
+        let inside = ir.compare(IntPredicate::LLVMIntULT, last, block_last);
         let warp_last = r.select(inside, last, block_last, c"sl1.warp.last");
         Lines {
             pitch64,
@@ -268,31 +264,28 @@ impl LoopSlice<'_, '_> {
     /// structures count twice).
     fn emit_eligible(
         &self,
-        ir: &DecideIr<'_>,
-        structures: &[(State, Mode)],
+        ir: &DecideIr<'_, 'm>,
+        structures: &[(State<'m>, Mode)],
         companion: &[bool],
-        lanes: &LaneTests,
-    ) -> (Vec<LLVMValueRef>, Vec<LLVMValueRef>) {
+        lanes: &LaneTests<'m>,
+    ) -> (Vec<Value<'m>>, Vec<Value<'m>>) {
         let (r, i32t, i64t) = (ir.b, ir.i32t, ir.i64t);
         // (accesses, hits) per structure: simulated, or predicted.
-        let counts: Vec<(LLVMValueRef, LLVMValueRef)> = structures
+        let counts: Vec<(Value<'m>, Value<'m>)> = structures
             .iter()
             .map(|(s, _)| match self.static_rates().map(|r| r[&s.id]) {
                 Some(rate) => (
-                    const_int(i32t, 100 * i64::from(rate.sites)),
-                    const_int(i32t, i64::from(rate.hit_percent * rate.sites)),
+                    i32t.signed(100 * i64::from(rate.sites)),
+                    i32t.signed(i64::from(rate.hit_percent * rate.sites)),
                 ),
-                None => (
-                    ir.b.load(i32t, s.sim_accesses.as_raw()),
-                    ir.b.load(i32t, s.sim_hits.as_raw()),
-                ),
+                None => (ir.b.load(i32t, s.sim_accesses), ir.b.load(i32t, s.sim_hits)),
             })
             .collect();
         let mut eligible = Vec::new();
         let mut score = Vec::new();
         for ((_, mode), &(acc, hits)) in structures.iter().zip(&counts) {
-            let twice = r.shl(hits, const_int(i32t, 1), c"");
-            eligible.push(ir.compare(LLVMIntPredicate::LLVMIntUGT, twice, acc));
+            let twice = r.shl(hits, i32t.signed(1), c"");
+            eligible.push(ir.compare(IntPredicate::LLVMIntUGT, twice, acc));
             score.push(if *mode == Mode::ReadOnly { twice } else { hits });
         }
         // Lanes close together share the hardware's lines (`lanes`):
@@ -320,12 +313,12 @@ impl LoopSlice<'_, '_> {
                 // (random lookups) waits on shared-memory fills the
                 // hardware L1 would have served, and its warp with it.
                 // In 64 bits: 100 times a 32-bit count does not fit 32.
-                let wide = |v| r.zext(v, i64t, c"");
+                let wide = |v| r.zext_to(v, i64t, c"");
                 let acc = wide(acc);
                 let hits = wide(hits);
-                let scaled_hits = r.mul(hits, const_int(i64t, 100), c"");
-                let scaled_accesses = r.mul(acc, const_int(i64t, COMPANION_MIN_HIT_PERCENT), c"");
-                let reused = ir.compare(LLVMIntPredicate::LLVMIntUGE, scaled_hits, scaled_accesses);
+                let scaled_hits = r.mul(hits, i64t.signed(100), c"");
+                let scaled_accesses = r.mul(acc, i64t.signed(COMPANION_MIN_HIT_PERCENT), c"");
+                let reused = ir.compare(IntPredicate::LLVMIntUGE, scaled_hits, scaled_accesses);
                 *e = r.and(*e, writes_cached, c"");
                 *e = r.and(*e, reused, c"");
             }
@@ -339,24 +332,24 @@ impl LoopSlice<'_, '_> {
     /// it gets when cached.
     fn emit_assignment(
         &self,
-        ir: &DecideIr<'_>,
+        ir: &DecideIr<'_, 'm>,
         d: usize,
-        structures: &[(State, Mode)],
-        (companion, eligible, score): (&[bool], &[LLVMValueRef], &[LLVMValueRef]),
-        threads: &Threads,
-        lines: &Lines,
-    ) -> LLVMValueRef {
+        structures: &[(State<'m>, Mode)],
+        (companion, eligible, score): (&[bool], &[Value<'m>], &[Value<'m>]),
+        threads: &Threads<'m>,
+        lines: &Lines<'m>,
+    ) -> Value<'m> {
         let (r, i32t, i64t) = (ir.b, ir.i32t, ir.i64t);
         let s = &structures[d].0;
-        let mut rank = const_int(i32t, 0);
+        let mut rank = i32t.signed(0);
         for e in 0..structures.len() {
             if e == d {
                 continue;
             }
             let pred = if e < d {
-                LLVMIntPredicate::LLVMIntUGE
+                IntPredicate::LLVMIntUGE
             } else {
-                LLVMIntPredicate::LLVMIntUGT
+                IntPredicate::LLVMIntUGT
             };
             // Companions rank after the written structures: a line
             // for a read stream alone saves little (see above).
@@ -366,42 +359,31 @@ impl LoopSlice<'_, '_> {
                 _ => ir.compare(pred, score[e], score[d]),
             };
             let counts = r.and(better, eligible[e], c"");
-            rank = r.add(rank, r.zext(counts, i32t, c""), c"");
+            rank = r.add(rank, r.zext_to(counts, i32t, c""), c"");
         }
         let fits = if self.uniform() {
-            ir.compare(LLVMIntPredicate::LLVMIntULT, rank, lines.cln)
+            ir.compare(IntPredicate::LLVMIntULT, rank, lines.cln)
         } else {
             let slot = r.add(r.mul(rank, threads.count, c""), lines.warp_last, c"");
-            r.icmp(
-                LLVMIntPredicate::LLVMIntULT,
-                slot,
-                lines.capacity,
-                c"sl1.fits",
-            )
+            r.icmp(IntPredicate::LLVMIntULT, slot, lines.capacity, c"sl1.fits")
         };
         let on = if self.options().force_uncached {
-            build::const_int(build::type_of(fits), 0, false)
+            fits.ty().null()
         } else {
             r.and(eligible[d], fits, c"sl1.cached")
         };
-        ir.b.store(on, s.cached.as_raw());
+        ir.b.store(on, s.cached);
         if let Some(stats) = &self.slots.stats {
-            let hits = ir.b.load(i32t, s.sim_hits.as_raw());
-            let accesses = ir.b.load(i32t, s.sim_accesses.as_raw());
+            let hits = ir.b.load(i32t, s.sim_hits);
+            let accesses = ir.b.load(i32t, s.sim_accesses);
             stats.record_decision(ir.b, s, hits, accesses, on);
         }
         // Slot-major: line `rank` of thread `tid` is element rank*threads + tid.
         let index = r.add(r.mul(rank, threads.count, c""), threads.tid, c"");
-        let index = r.zext(index, i64t, c"");
-        let ptr = line_address(
-            r,
-            self.slots.buffer.as_raw(),
-            index,
-            lines.pitch64,
-            c"sl1.line",
-        );
-        let chosen = r.select(on, ptr, self.slots.buffer.as_raw(), c"");
-        ir.b.store(chosen, s.line.as_raw());
+        let index = r.zext_to(index, i64t, c"");
+        let ptr = line_address(r, self.slots.buffer, index, lines.pitch64, c"sl1.line");
+        let chosen = r.select(on, ptr, self.slots.buffer, c"");
+        ir.b.store(chosen, s.line);
         index
     }
 }
@@ -415,7 +397,7 @@ const L1_RESIDENT_THREADS: i64 = 1024;
 /// Threads an SM holds at most (compute capability 8.0 and later).
 const MAX_THREADS_PER_SM: i64 = 2048;
 
-impl LoopSlice<'_, '_> {
+impl<'m> LoopSlice<'_, 'm> {
     /// How many structures the line size must fit for every thread: only
     /// the `written` ones while few enough threads share an SM for the
     /// hardware L1 to serve the read-only companions (a longer line for the
@@ -425,41 +407,35 @@ impl LoopSlice<'_, '_> {
     /// estimated from the grid spread over the SMs (`%nsmid`).
     fn structures_to_fit(
         &self,
-        r: &Builder,
-        sreg: &dyn Fn(&str) -> LLVMValueRef,
-        threads: LLVMValueRef,
+        r: &TypedBuilder<'m>,
+        sreg: &dyn Fn(&str) -> Value<'m>,
+        threads: Value<'m>,
         written: usize,
         total: usize,
-    ) -> LLVMValueRef {
-        let function = self.k.function.as_raw();
-        let i32t = build::i32_type(build::context_of(function));
+    ) -> Value<'m> {
+        let i32t = self.k.function.int_type(32);
         let grid = r.mul(
             r.mul(sreg("nctaid.x"), sreg("nctaid.y"), c""),
             sreg("nctaid.z"),
             c"",
         );
         let sms = sreg("nsmid");
-        let one = const_int(i32t, 1);
+        let one = i32t.signed(1);
         let per_sm = r.udiv(r.sub(r.add(grid, sms, c""), one, c""), sms, c"");
-        let fit = r.udiv(const_int(i32t, MAX_THREADS_PER_SM), threads, c"");
-        let fewer = r.icmp(
-            inkwell::llvm_sys::LLVMIntPredicate::LLVMIntULT,
-            per_sm,
-            fit,
-            c"",
-        );
+        let fit = r.udiv(i32t.signed(MAX_THREADS_PER_SM), threads, c"");
+        let fewer = r.icmp(IntPredicate::LLVMIntULT, per_sm, fit, c"");
         let blocks = r.select(fewer, per_sm, fit, c"");
         let resident = r.mul(blocks, threads, c"sl1.resident");
         let crowded = r.icmp(
-            inkwell::llvm_sys::LLVMIntPredicate::LLVMIntUGT,
+            IntPredicate::LLVMIntUGT,
             resident,
-            const_int(i32t, L1_RESIDENT_THREADS),
+            i32t.signed(L1_RESIDENT_THREADS),
             c"sl1.crowded",
         );
         r.select(
             crowded,
-            const_int(i32t, total as i64),
-            const_int(i32t, written as i64),
+            i32t.signed(total as i64),
+            i32t.signed(written as i64),
             c"sl1.fitted",
         )
     }

@@ -4,54 +4,50 @@
 //! (`shfl.sync.bfly`), where the neighbour is there; a distance the IR
 //! settles is a constant.
 
-use std::collections::{BTreeMap, HashMap};
-
-use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::{LLVMIntPredicate, LLVMTypeKind};
+use std::collections::BTreeMap;
 
 use crate::analysis::affine::AffineAddress;
-use crate::llvm::build;
-use crate::llvm::edit::{self, Builder};
+use crate::llvm::ir::{Block, Function, IntPredicate, Value};
+use crate::llvm::typed::TypedBuilder;
 
 use super::lanes::{close, HARDWARE_LINE_BYTES};
+use super::normal_form::PhiSlots;
 use super::slice::LoopSlice;
-use super::state::{const_int, State};
+use super::state::State;
 
 /// The lane tests of one entry to a loop, computed in its preheader.
 #[derive(Default)]
-pub(super) struct LaneTests {
+pub(super) struct LaneTests<'m> {
     /// Per tested structure: whether the warp's neighbouring lanes access
     /// it an L1 line apart or more (an i1).
-    pub(super) apart: BTreeMap<u32, LLVMValueRef>,
+    pub(super) apart: BTreeMap<u32, Value<'m>>,
     /// Whether the loop caches nothing on this entry (an i1): the lanes of
     /// every structure are close. None where a structure is not tested.
-    pub(super) declined: Option<LLVMValueRef>,
+    pub(super) declined: Option<Value<'m>>,
 }
 
-impl LoopSlice<'_, '_> {
+impl<'m> LoopSlice<'_, 'm> {
     /// The lane tests of `states`, emitted at the end of `preheader`. None
     /// in loops with a block barrier (their version is the block's).
     pub(super) fn emit_lane_tests(
         &self,
-        preheader: LLVMBasicBlockRef,
-        states: &[State],
-        slots: &HashMap<usize, (LLVMValueRef, LLVMTypeRef)>,
-    ) -> LaneTests {
+        preheader: Block<'m>,
+        states: &[State<'m>],
+        slots: &PhiSlots<'m>,
+    ) -> LaneTests<'m> {
         if self.uniform() {
             return LaneTests::default();
         }
-        let b = Builder::before(edit::terminator(preheader));
-        let function = self.k.function.as_raw();
-        let inside = |v: LLVMValueRef| {
-            build::is_instruction(v) && self.blocks.contains(&build::instruction_block(v))
-        };
-        let i1t = build::i1_type(build::context_of(function));
-        let apart: BTreeMap<u32, LLVMValueRef> = states
+        let b = TypedBuilder::before(preheader.terminator().expect("a preheader ends"));
+        let function = self.k.function;
+        let inside = |v: Value<'m>| self.contains(v);
+        let i1t = function.int_type(1);
+        let apart: BTreeMap<u32, Value<'m>> = states
             .iter()
             .filter_map(|s| {
                 if let Some(&distance) = self.chosen.lane_distances.get(&s.id) {
                     let apart = i64::from(!close(distance));
-                    return Some((s.id, const_int(i1t, apart)));
+                    return Some((s.id, i1t.signed(apart)));
                 }
                 let form = self.lane_forms.get(&s.id)?;
                 emit_lanes_apart(&b, function, form, slots, &inside).map(|apart| (s.id, apart))
@@ -64,11 +60,11 @@ impl LoopSlice<'_, '_> {
 
 /// Whether the lane test declines every one of `states` (each tested, each
 /// with lanes closer than a line), or None where one is not tested.
-fn all_close(
-    b: &Builder,
-    lanes_apart: &BTreeMap<u32, LLVMValueRef>,
-    states: &[State],
-) -> Option<LLVMValueRef> {
+fn all_close<'m>(
+    b: &TypedBuilder<'m>,
+    lanes_apart: &BTreeMap<u32, Value<'m>>,
+    states: &[State<'m>],
+) -> Option<Value<'m>> {
     let mut any_apart = None;
     for s in states {
         let apart = *lanes_apart.get(&s.id)?;
@@ -84,23 +80,24 @@ fn all_close(
 /// Where `value` comes in `function`: its argument number, or after the
 /// arguments its instruction's place in block order; last for others
 /// (globals), by name.
-fn position(function: LLVMValueRef, value: LLVMValueRef) -> (usize, usize, String) {
-    for i in 0..build::count_params(function) {
-        if build::param(function, i) == value {
-            return (0, i as usize, String::new());
-        }
+fn position(function: Function<'_>, value: Value<'_>) -> (usize, usize, String) {
+    if let Some(i) = function
+        .params()
+        .iter()
+        .position(|p| p.as_raw() == value.as_raw())
+    {
+        return (0, i, String::new());
     }
     let mut n = 0;
-    for block in edit::blocks(function) {
-        for inst in edit::instructions(block) {
-            if inst == value {
+    for block in function.blocks() {
+        for inst in block.instructions() {
+            if inst.as_raw() == value.as_raw() {
                 return (1, n, String::new());
             }
             n += 1;
         }
     }
-    let name = crate::llvm::ir::Value::from_raw(value).map_or_else(String::new, |v| v.name());
-    (2, 0, name)
+    (2, 0, value.name())
 }
 
 /// Emits, before `b`'s position, whether this lane and its neighbour
@@ -108,16 +105,15 @@ fn position(function: LLVMValueRef, value: LLVMValueRef) -> (usize, usize, Strin
 /// not all here (the test cannot tell): an i1. `slots` holds the stack slot
 /// of each demoted header phi, by the phi; `inside` tells an instruction of
 /// the loop, whose value at the entry is unknown (then no test: None).
-fn emit_lanes_apart(
-    b: &Builder,
-    function: LLVMValueRef,
+fn emit_lanes_apart<'m>(
+    b: &TypedBuilder<'m>,
+    function: Function<'m>,
     form: &AffineAddress,
-    slots: &HashMap<usize, (LLVMValueRef, LLVMTypeRef)>,
-    inside: &dyn Fn(LLVMValueRef) -> bool,
-) -> Option<LLVMValueRef> {
-    let ctx = build::context_of(function);
-    let i32t = build::i32_type(ctx);
-    let r = b;
+    slots: &PhiSlots<'m>,
+    inside: &dyn Fn(Value<'m>) -> bool,
+) -> Option<Value<'m>> {
+    let i32t = function.int_type(32);
+    let int = |v: i64| i32t.signed(v);
     // The terms in the function's order, not their addresses', so that
     // the output does not depend on where LLVM allocated the values.
     let mut terms = Vec::new();
@@ -125,7 +121,7 @@ fn emit_lanes_apart(
         let (value, slot) = match slots.get(&symbol) {
             Some(&(slot, ty)) => (slot, Some(ty)),
             None => {
-                let v = symbol as LLVMValueRef;
+                let v = Value::of_symbol(symbol)?;
                 if inside(v) {
                     return None;
                 }
@@ -135,65 +131,52 @@ fn emit_lanes_apart(
         terms.push((position(function, value), value, slot, coefficient));
     }
     terms.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut address = const_int(i32t, form.constant);
+    let mut address = int(form.constant);
     for (_, value, slot, coefficient) in terms {
         let value = match slot {
             Some(ty) => b.load(ty, value),
             None => value,
         };
-        let low = match build::type_kind(build::type_of(value)) {
-            LLVMTypeKind::LLVMPointerTypeKind => r.ptr_to_int(value, i32t, c""),
-            LLVMTypeKind::LLVMIntegerTypeKind => match build::int_width(build::type_of(value)) {
+        let ty = value.ty();
+        let low = if ty.is_pointer() {
+            b.ptr_to_int(value, i32t, c"")
+        } else {
+            match ty.integer_width()? {
                 32 => value,
-                w if w > 32 => r.trunc(value, i32t, c""),
-                _ => r.zext(value, i32t, c""),
-            },
-            _ => return None,
+                w if w > 32 => b.trunc(value, i32t, c""),
+                _ => b.zext_to(value, i32t, c""),
+            }
         };
-        let term = r.mul(low, const_int(i32t, coefficient), c"");
-        address = r.add(address, term, c"");
+        let term = b.mul(low, int(coefficient), c"");
+        address = b.add(address, term, c"");
     }
     // The low 32 bits suffice: lanes of one structure lie far less than
     // 4 GiB apart, and a wrong answer costs time, never correctness.
     // The lanes here exchange addresses; a lane whose neighbour is not
     // here (a block of fewer than 32 threads has a partial warp) cannot
     // tell, and caches.
-    let active =
-        crate::llvm::intrinsics::call_intrinsic(r, function, "llvm.nvvm.activemask", &mut [], c"");
-    let lane = crate::llvm::intrinsics::call_intrinsic(
-        r,
-        function,
-        "llvm.nvvm.read.ptx.sreg.laneid",
-        &mut [],
-        c"",
-    );
-    let partner = r.xor(lane, const_int(i32t, 1), c"");
-    let shifted = r.lshr(active, partner, c"");
-    let bit = r.and(shifted, const_int(i32t, 1), c"");
-    let paired = r.icmp(
-        LLVMIntPredicate::LLVMIntNE,
-        bit,
-        const_int(i32t, 0),
-        c"sl1.lanes.paired",
-    );
-    let mut args = [active, address, const_int(i32t, 1), const_int(i32t, 0x1f)];
-    let neighbour = crate::llvm::intrinsics::call_intrinsic(
-        r,
+    let active = b.call_intrinsic(function, "llvm.nvvm.activemask", &[], c"");
+    let lane = b.call_intrinsic(function, "llvm.nvvm.read.ptx.sreg.laneid", &[], c"");
+    let partner = b.xor(lane, int(1), c"");
+    let shifted = b.lshr(active, partner, c"");
+    let bit = b.and(shifted, int(1), c"");
+    let paired = b.icmp(IntPredicate::LLVMIntNE, bit, int(0), c"sl1.lanes.paired");
+    let neighbour = b.call_intrinsic(
         function,
         "llvm.nvvm.shfl.sync.bfly.i32",
-        &mut args,
+        &[active, address, int(1), int(0x1f)],
         c"sl1.lanes.neighbour",
     );
-    let diff = r.sub(neighbour, address, c"");
-    let negative = r.icmp(LLVMIntPredicate::LLVMIntSLT, diff, const_int(i32t, 0), c"");
-    let minus = r.neg(diff, c"");
-    let distance = r.select(negative, minus, diff, c"sl1.lanes.distance");
-    let apart = r.icmp(
-        LLVMIntPredicate::LLVMIntUGE,
+    let diff = b.sub(neighbour, address, c"");
+    let negative = b.icmp(IntPredicate::LLVMIntSLT, diff, int(0), c"");
+    let minus = b.neg(diff, c"");
+    let distance = b.select(negative, minus, diff, c"sl1.lanes.distance");
+    let apart = b.icmp(
+        IntPredicate::LLVMIntUGE,
         distance,
-        const_int(i32t, HARDWARE_LINE_BYTES),
+        int(HARDWARE_LINE_BYTES),
         c"",
     );
-    let unknown = r.not(paired, c"");
-    Some(r.or(apart, unknown, c"sl1.lanes.apart"))
+    let unknown = b.not(paired, c"");
+    Some(b.or(apart, unknown, c"sl1.lanes.apart"))
 }

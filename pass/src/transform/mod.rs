@@ -203,12 +203,12 @@ fn shared_beside_lines(
 
 /// Slices chosen loop `chosen` on a fresh analysis of the kernel (earlier
 /// loops changed it) and adds what was done to `report`.
-fn emit_loop(
-    module: &Module<'_>,
+fn emit_loop<'m>(
+    module: &'m Module<'_>,
     kernel: FunctionValue<'_>,
     rt: &mut Runtime<'_, '_>,
-    (plan, slots): (&KernelPlan<'_>, &KernelSlots),
-    chosen: &ChosenLoop,
+    (plan, slots): (&KernelPlan<'_, 'm>, &KernelSlots<'m>),
+    chosen: &ChosenLoop<'m>,
     report: &mut TransformReport,
 ) {
     let fresh = analyse_kernel(module, kernel);
@@ -223,7 +223,7 @@ fn emit_loop(
         .loops
         .loops
         .iter()
-        .find(|l| l.depth == 1 && k.blocks[l.header].as_raw_block() == chosen.header)
+        .find(|l| l.depth == 1 && k.blocks[l.header] == chosen.header)
     else {
         return;
     };
@@ -268,11 +268,7 @@ fn emit_loop(
         plan,
         chosen,
         slots,
-        blocks: l
-            .blocks
-            .iter()
-            .map(|&b| k.blocks[b].as_raw_block())
-            .collect(),
+        blocks: l.blocks.iter().map(|&b| k.blocks[b]).collect(),
         states: loop_states,
         exit: scope.counted_exit(),
         lane_forms,

@@ -2,42 +2,37 @@
 //! stack slot), a preheader, one latch, and a block of its own on every
 //! exit edge.
 
-use crate::llvm::build;
 use std::collections::HashMap;
 
-use inkwell::llvm_sys::prelude::*;
-
-use crate::llvm::edit;
+use crate::llvm::cfg::{new_block_before, retarget_edges, split_edge};
+use crate::llvm::ir::{Block, Type, Value};
 
 use super::slice::LoopSlice;
 
 /// Stack slots of the header's demoted phis, by phi, with their types.
-pub(super) type PhiSlots = HashMap<usize, (LLVMValueRef, LLVMTypeRef)>;
+pub(super) type PhiSlots<'m> = HashMap<usize, (Value<'m>, Type<'m>)>;
 
-impl LoopSlice<'_, '_> {
+impl<'m> LoopSlice<'_, 'm> {
     /// Normal form: no header phis (each demoted to a stack slot, kept by
     /// phi for the decision's lane test), a preheader, one latch.
-    pub(super) fn normal_form(&self) -> (PhiSlots, LLVMBasicBlockRef, LLVMBasicBlockRef) {
-        let function = self.k.function.as_raw();
+    pub(super) fn normal_form(&self) -> (PhiSlots<'m>, Block<'m>, Block<'m>) {
+        let function = self.k.function;
         let mut slots = HashMap::new();
-        for phi in edit::instructions(self.header())
-            .into_iter()
-            .filter(|i| edit::is_phi(*i))
-        {
-            let ty = build::type_of(phi);
-            slots.insert(phi as usize, (edit::demote_phi(function, phi), ty));
-        }
         let header = self.header();
-        let preds = edit::predecessors(function, header);
-        let preheader = edit::new_block_before(header, header, "sl1.preheader");
-        let latch = edit::new_block_before(header, header, "sl1.latch");
+        for phi in header.instructions().into_iter().filter(|i| i.is_phi()) {
+            let ty = phi.ty();
+            slots.insert(phi.as_raw() as usize, (function.demote_phi(phi), ty));
+        }
+        let preds = header.predecessors();
+        let preheader = new_block_before(header, header, "sl1.preheader");
+        let latch = new_block_before(header, header, "sl1.latch");
         for p in preds {
             let target = if self.blocks.contains(&p) {
                 latch
             } else {
                 preheader
             };
-            edit::retarget_edges(p, header, target);
+            retarget_edges(p, header, target);
         }
         (slots, preheader, latch)
     }
@@ -47,32 +42,34 @@ impl LoopSlice<'_, '_> {
     /// Splitting comes before demotion so that values leaving the loop are
     /// reloaded in these blocks, which the clones' exits share; then no value
     /// is used outside the loop except through a stack slot.
-    pub(super) fn split_exits(&self) -> Vec<LLVMBasicBlockRef> {
-        let function = self.k.function.as_raw();
-        let mut exit_edges: Vec<(LLVMBasicBlockRef, LLVMBasicBlockRef)> = Vec::new();
-        for b in edit::blocks(function)
+    pub(super) fn split_exits(&self) -> Vec<Block<'m>> {
+        let function = self.k.function;
+        let mut exit_edges: Vec<(Block<'m>, Block<'m>)> = Vec::new();
+        for b in function
+            .blocks()
             .into_iter()
             .filter(|b| self.blocks.contains(b))
         {
-            for s in edit::successors(b) {
+            for s in b.successors() {
                 if !self.blocks.contains(&s) && !exit_edges.contains(&(b, s)) {
                     exit_edges.push((b, s));
                 }
             }
         }
-        let exits: Vec<LLVMBasicBlockRef> = exit_edges
+        let exits: Vec<Block<'m>> = exit_edges
             .into_iter()
-            .map(|(from, to)| edit::split_edge(from, to, "sl1.exit"))
+            .map(|(from, to)| split_edge(from, to, "sl1.exit"))
             .collect();
         // Layout order, not the set's (pointer) order: the output must not
         // depend on addresses.
-        let all: Vec<LLVMValueRef> = edit::blocks(function)
+        let all: Vec<Value<'m>> = function
+            .blocks()
             .into_iter()
             .filter(|b| self.blocks.contains(b))
-            .flat_map(edit::instructions)
+            .flat_map(Block::instructions)
             .collect();
         for inst in all {
-            edit::demote_uses_outside(function, inst, &self.blocks);
+            function.demote_uses_outside(inst, &self.blocks);
         }
         exits
     }

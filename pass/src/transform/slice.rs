@@ -5,16 +5,13 @@
 //! (`slice_two`, `coherence`) and the versions each thread is sent to
 //! (`versions`).
 
-use crate::llvm::build;
 use std::collections::{BTreeMap, BTreeSet};
-
-use inkwell::llvm_sys::prelude::*;
 
 use crate::analysis::accesses::Access;
 use crate::analysis::affine::{AffineAddress, CountedExit};
 use crate::analysis::KernelAnalysis;
-use crate::llvm::edit::{self, Builder};
-use crate::llvm::ir::Value;
+use crate::llvm::cfg::{clone_blocks, new_block_before, retarget_edges};
+use crate::llvm::ir::{Block, Function, IntPredicate, Value};
 use crate::llvm::typed::TypedBuilder;
 use crate::options::Options;
 use crate::runtime::{Runtime, ADDRSPACE_SHARED};
@@ -29,15 +26,15 @@ use super::state::{State, StaticRate};
 pub(super) struct LoopSlice<'a, 'm> {
     pub(super) k: &'a KernelAnalysis<'m>,
     /// The kernel's plan: its options, line sizes, padding and buffer.
-    pub(super) plan: &'a KernelPlan<'a>,
+    pub(super) plan: &'a KernelPlan<'a, 'm>,
     /// The loop's part of the plan: its header, its structures and how
     /// each is decided.
-    pub(super) chosen: &'a ChosenLoop,
+    pub(super) chosen: &'a ChosenLoop<'m>,
     /// The line buffer, the state slots, the count, the line size slot and
     /// the statistics counters.
     pub(super) slots: &'a KernelSlots<'m>,
     /// The loop's blocks (with its latch once it has one).
-    pub(super) blocks: BTreeSet<LLVMBasicBlockRef>,
+    pub(super) blocks: BTreeSet<Block<'m>>,
     /// Each structure's state where this loop caches it.
     pub(super) states: Vec<Option<State<'m>>>,
     /// The loop's exit test as a count, or why it is not one (line runs).
@@ -47,8 +44,8 @@ pub(super) struct LoopSlice<'a, 'm> {
     pub(super) lane_forms: BTreeMap<u32, AffineAddress>,
 }
 
-impl LoopSlice<'_, '_> {
-    pub(super) fn header(&self) -> LLVMBasicBlockRef {
+impl<'m> LoopSlice<'_, 'm> {
+    pub(super) fn header(&self) -> Block<'m> {
         self.chosen.header
     }
 
@@ -93,6 +90,12 @@ impl<'m> LoopSlice<'_, 'm> {
         }
     }
 
+    /// Whether instruction `inst` lies in the loop.
+    pub(super) fn contains(&self, inst: Value<'m>) -> bool {
+        inst.parent_block()
+            .is_some_and(|b| self.blocks.contains(&b))
+    }
+
     pub(super) fn state_of(&self, a: &Access<'_>) -> Option<(usize, State<'m>)> {
         let ds = self.k.data_structure_of(a)?;
         self.states[ds.id as usize].map(|s| (ds.id as usize, s))
@@ -113,15 +116,18 @@ impl<'m> LoopSlice<'_, 'm> {
         let lanes = self.emit_lane_tests(preheader, &sorted.loop_states, &slots);
         self.blocks.insert(latch);
         let exits = self.split_exits();
-        let function = self.k.function.as_raw();
-        let order: Vec<LLVMBasicBlockRef> = edit::blocks(function)
+        let order: Vec<Block<'m>> = self
+            .k
+            .function
+            .blocks()
             .into_iter()
             .filter(|b| self.blocks.contains(b))
             .collect();
-        let decide = edit::new_block_before(self.header(), self.header(), "sl1.decide");
+        let header = self.header();
+        let decide = new_block_before(header, header, "sl1.decide");
         if self.static_rates().is_some() {
             // Every structure's hit rate is predicted: straight to the decision.
-            edit::retarget_edges(preheader, self.header(), decide);
+            retarget_edges(preheader, header, decide);
         } else {
             self.emit_monitoring(
                 rt,
@@ -135,7 +141,7 @@ impl<'m> LoopSlice<'_, 'm> {
         let cached_lines = self.emit_decide(decide, &sorted.cached, &lanes);
         // The loop as it was, for threads that cache nothing: they pay for
         // the monitoring and the decision only.
-        let plain = edit::clone_blocks(&order, self.header(), ".sl1.plain");
+        let plain = clone_blocks(&order, header, ".sl1.plain");
         let runs = self.emit_slice_two(rt, &sorted, &exits);
         let run_sites = runs.as_ref().and_then(|r| r.as_ref().ok());
         let staged = self.dispatch_versions(
@@ -143,7 +149,7 @@ impl<'m> LoopSlice<'_, 'm> {
             decide,
             (&order, latch),
             (&sorted.loop_states, &cached_lines),
-            plain.blocks[&self.header()],
+            plain.blocks[&header],
             run_sites.map(Vec::as_slice),
         );
         let report = runs.map(|r| self.runs_report(label, r, &staged));
@@ -153,41 +159,27 @@ impl<'m> LoopSlice<'_, 'm> {
 
 /// `intrinsic(0, value)`: a block-wide barrier that reduces an i1 (the
 /// `__syncthreads_or` / `__syncthreads_and` of CUDA).
-pub(super) fn block_reduce(
-    builder: &Builder,
-    function: LLVMValueRef,
+pub(super) fn block_reduce<'m>(
+    b: &TypedBuilder<'m>,
+    function: Function<'m>,
     reduction: BlockReduction,
-    value: LLVMValueRef,
-) -> LLVMValueRef {
-    let ctx = build::context_of(value);
-    let i32t = build::i32_type(ctx);
+    value: Value<'m>,
+) -> Value<'m> {
+    let i32t = function.int_type(32);
     if cfg!(feature = "llvm19") {
         let name = match reduction {
             BlockReduction::Or => "llvm.nvvm.barrier0.or",
             BlockReduction::And => "llvm.nvvm.barrier0.and",
         };
-        let mut args = [builder.zext(value, i32t, c"")];
-        let all = crate::llvm::intrinsics::call_intrinsic(
-            builder,
-            function,
-            name,
-            &mut args,
-            c"sl1.block",
-        );
-        let zero = build::const_int(i32t, 0, false);
-        return builder.icmp(
-            inkwell::llvm_sys::LLVMIntPredicate::LLVMIntNE,
-            all,
-            zero,
-            c"",
-        );
+        let wide = b.zext_to(value, i32t, c"");
+        let all = b.call_intrinsic(function, name, &[wide], c"sl1.block");
+        return b.icmp(IntPredicate::LLVMIntNE, all, i32t.constant(0), c"");
     }
     let name = match reduction {
         BlockReduction::Or => "llvm.nvvm.barrier.cta.red.or.aligned.all",
         BlockReduction::And => "llvm.nvvm.barrier.cta.red.and.aligned.all",
     };
-    let mut args = [build::const_int(i32t, 0, false), value];
-    crate::llvm::intrinsics::call_intrinsic(builder, function, name, &mut args, c"sl1.block")
+    b.call_intrinsic(function, name, &[i32t.constant(0), value], c"sl1.block")
 }
 
 /// A block-wide reduction of an i1 (`__syncthreads_or`, `__syncthreads_and`).
@@ -195,10 +187,6 @@ pub(super) fn block_reduce(
 pub(super) enum BlockReduction {
     Or,
     And,
-}
-
-pub(super) fn block_of(inst: LLVMValueRef) -> LLVMBasicBlockRef {
-    edit::parent_block(inst)
 }
 
 /// The line `state`'s slot holds, loaded before `before`.

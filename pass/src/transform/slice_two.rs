@@ -5,12 +5,9 @@
 
 use crate::llvm::build;
 
-use inkwell::llvm_sys::prelude::*;
-
 use crate::analysis::accesses::{Access, AccessKind};
 use crate::analysis::Mode;
-use crate::llvm::edit::Builder;
-use crate::llvm::ir::Value;
+use crate::llvm::ir::{Block, Value};
 use crate::llvm::typed::TypedBuilder;
 use crate::runtime::{AccessOperands, GroupMember, LineOperands, Runtime, SiteKind};
 
@@ -28,7 +25,7 @@ impl<'m> LoopSlice<'_, 'm> {
         &self,
         rt: &mut Runtime<'_, '_>,
         sorted: &SortedAccesses<'m>,
-        exits: &[LLVMBasicBlockRef],
+        exits: &[Block<'m>],
     ) -> Option<Result<Vec<RunSite<'m>>, String>> {
         self.emit_coherence_points(rt, sorted);
         let mut run_sites = Vec::new();
@@ -176,14 +173,7 @@ impl<'m> LoopSlice<'_, 'm> {
                 std::slice::from_ref(&state)
             };
             let bytes = self.bytes_at(inst);
-            stats.count_access(
-                &Builder::before(inst.as_raw()),
-                &state,
-                holders,
-                addr.as_raw(),
-                cached.as_raw(),
-                bytes.as_raw(),
-            );
+            stats.count_access(&b, (&state, holders), addr, cached, bytes);
         }
         let is_load = a.kind == AccessKind::Load;
         let access = AccessOperands {

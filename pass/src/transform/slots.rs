@@ -25,7 +25,7 @@ pub(super) struct KernelSlots<'m> {
     /// one (`LineSizes::picked`); else the size is fixed.
     pub(super) line_bytes: Option<Value<'m>>,
     /// Counters of the statistics build.
-    pub(super) stats: Option<Stats>,
+    pub(super) stats: Option<Stats<'m>>,
 }
 
 impl<'m> KernelSlots<'m> {
@@ -33,7 +33,7 @@ impl<'m> KernelSlots<'m> {
         module: &Module<'_>,
         kernel: FunctionValue<'_>,
         k: &crate::analysis::KernelAnalysis<'m>,
-        plan: &KernelPlan<'_>,
+        plan: &KernelPlan<'_, 'm>,
         report: &mut TransformReport,
     ) -> KernelSlots<'m> {
         let line = plan.lines.smallest;
@@ -46,7 +46,7 @@ impl<'m> KernelSlots<'m> {
         let kernel_name = kernel.get_name().to_string_lossy().into_owned();
         let stats = plan.options.stats.then(|| {
             report.stats_symbol = Some(stats::symbol(&kernel_name));
-            Stats::add_global(module.as_mut_ptr(), &kernel_name, k.data_structures.len())
+            Stats::add_global(k.function, k.data_structures.len())
         });
         let states: Vec<Option<State<'m>>> = k
             .data_structures

@@ -10,7 +10,7 @@ use crate::analysis::Mode;
 
 use super::reports::{DirectAccess, DirectReason};
 use super::sites::{pointer_operand, uncacheable_reason};
-use super::slice::{block_of, LoopSlice};
+use super::slice::LoopSlice;
 use super::state::State;
 
 /// A loop's accesses, sorted before the loop changes (`sort_accesses`).
@@ -51,7 +51,7 @@ impl<'m> LoopSlice<'_, 'm> {
             .k
             .accesses
             .iter()
-            .filter(|a| self.blocks.contains(&block_of(a.inst.as_raw())))
+            .filter(|a| self.contains(a.inst))
             .filter_map(|a| self.k.data_structure_of(a).map(|ds| (a, ds)))
             .collect();
         let cached: Vec<(Access<'m>, State<'m>, Mode)> = in_loop
@@ -112,12 +112,7 @@ impl<'m> LoopSlice<'_, 'm> {
             }
         }
         // Fences, barriers and calls alike: everything cached goes back first.
-        for s in self
-            .k
-            .sync_points
-            .iter()
-            .filter(|s| self.blocks.contains(&block_of(s.inst.as_raw())))
-        {
+        for s in self.k.sync_points.iter().filter(|s| self.contains(s.inst)) {
             flush_before.push((s.inst, loop_states.clone()));
         }
         SortedAccesses {

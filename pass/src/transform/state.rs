@@ -6,7 +6,6 @@ use crate::llvm::build;
 use inkwell::llvm_sys::prelude::*;
 
 use crate::analysis::Mode;
-use crate::llvm::edit::Builder;
 use crate::llvm::ir::{Function, Value};
 use crate::llvm::typed::TypedBuilder;
 use crate::runtime::ADDRSPACE_SHARED;
@@ -119,40 +118,35 @@ pub(super) fn new_state<'m>(
 /// rather than through the slot: its select against the buffer's start,
 /// and the picked pitch, hid from alias analysis that two lines lie apart,
 /// and made each query between them a deep known-bits search.
-pub(super) struct CachedLine {
-    pub(super) slot: LLVMValueRef,
-    pub(super) index: LLVMValueRef,
+pub(super) struct CachedLine<'m> {
+    pub(super) slot: Value<'m>,
+    pub(super) index: Value<'m>,
 }
 
-impl CachedLine {
+impl<'m> CachedLine<'m> {
     /// The line, for lines of `size` bytes and `pad` bytes of padding in
     /// `buffer`, built at `b` (in or after the decision block).
     pub(super) fn at_size(
         &self,
-        b: &Builder,
-        buffer: LLVMValueRef,
+        b: &TypedBuilder<'m>,
+        buffer: Value<'m>,
         size: u32,
         pad: u32,
-    ) -> LLVMValueRef {
-        let pitch = const_int(build::type_of(self.index), i64::from(size + pad));
+    ) -> Value<'m> {
+        let pitch = self.index.ty().signed(i64::from(size + pad));
         line_address(b, buffer, self.index, pitch, c"sl1.line.cached")
     }
 }
 
 /// Line `index` of `buffer` (i8 elements), lines `pitch` bytes apart (i64
 /// values), named `name`.
-pub(super) fn line_address(
-    b: &Builder,
-    buffer: LLVMValueRef,
-    index: LLVMValueRef,
-    pitch: LLVMValueRef,
+pub(super) fn line_address<'m>(
+    b: &TypedBuilder<'m>,
+    buffer: Value<'m>,
+    index: Value<'m>,
+    pitch: Value<'m>,
     name: &std::ffi::CStr,
-) -> LLVMValueRef {
-    let mut offset = [b.mul(index, pitch, c"")];
-    b.gep(
-        build::i8_type(build::context_of(buffer)),
-        buffer,
-        &mut offset,
-        name,
-    )
+) -> Value<'m> {
+    let offset = b.mul(index, pitch, c"");
+    b.gep(b.int_type(8), buffer, &[offset], name)
 }

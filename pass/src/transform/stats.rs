@@ -9,14 +9,11 @@
 //! their hit and miss counts in registers and add them atomically when they
 //! leave a sliced loop; decisions are added once per thread and loop.
 
-use crate::llvm::build;
-use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::LLVMIntPredicate;
-
-use crate::llvm::edit::Builder;
+use crate::llvm::ir::{Function, IntPredicate, Type, Value};
+use crate::llvm::typed::TypedBuilder;
 use crate::runtime::ADDRSPACE_GLOBAL;
 
-use super::state::{const_int, State};
+use super::state::State;
 
 pub use sl1_core::stats::{symbol, Counter};
 
@@ -25,27 +22,32 @@ const COUNTERS: u64 = sl1_core::stats::COUNTERS as u64;
 
 /// The statistics global of one kernel.
 #[derive(Clone, Copy)]
-pub(super) struct Stats {
-    global: LLVMValueRef,
-    i64t: LLVMTypeRef,
+pub(super) struct Stats<'m> {
+    global: Value<'m>,
+    i64t: Type<'m>,
 }
 
-impl Stats {
-    /// Adds the zero-initialised global for `structures` data structures.
-    pub(super) fn add_global(module: LLVMModuleRef, kernel: &str, structures: usize) -> Stats {
-        let name = std::ffi::CString::new(symbol(kernel)).expect("kernel names have no NUL");
-        let ctx = build::module_context(module);
-        let i64t = build::i64_type(ctx);
-        let ty = build::array_type(i64t, structures.max(1) as u64 * COUNTERS);
-        let global = build::add_zeroed_global(module, ty, &name, u32::from(ADDRSPACE_GLOBAL), 8);
+impl<'m> Stats<'m> {
+    /// Adds the zero-initialised global for `structures` data structures
+    /// to `kernel`'s module.
+    pub(super) fn add_global(kernel: Function<'m>, structures: usize) -> Stats<'m> {
+        let name =
+            std::ffi::CString::new(symbol(&kernel.name())).expect("kernel names have no NUL");
+        let i64t = kernel.int_type(64);
+        let ty = i64t.array(structures.max(1) as u64 * COUNTERS);
+        let global = kernel.add_zeroed_global(ty, &name, u32::from(ADDRSPACE_GLOBAL), 8);
         Stats { global, i64t }
     }
 
     /// `atomicrmw add` of an i64 `value` to one counter, before `b`'s point.
-    fn add(&self, b: &Builder, structure: u32, counter: Counter, value: LLVMValueRef) {
+    fn add(&self, b: &TypedBuilder<'m>, structure: u32, counter: Counter, value: Value<'m>) {
         let index = u64::from(structure) * COUNTERS + counter as u64;
-        let mut idx = [const_int(self.i64t, index as i64)];
-        let at = b.gep(self.i64t, self.global, &mut idx, c"sl1.stat");
+        let at = b.gep(
+            self.i64t,
+            self.global,
+            &[self.i64t.constant(index)],
+            c"sl1.stat",
+        );
         b.atomic_add(at, value);
     }
 
@@ -53,26 +55,20 @@ impl Stats {
     /// accesses (i32) and whether it caches the structure (i1).
     pub(super) fn record_decision(
         &self,
-        b: &Builder,
-        state: &State<'_>,
-        sim_hits: LLVMValueRef,
-        sim_accesses: LLVMValueRef,
-        cached: LLVMValueRef,
+        b: &TypedBuilder<'m>,
+        state: &State<'m>,
+        sim_hits: Value<'m>,
+        sim_accesses: Value<'m>,
+        cached: Value<'m>,
     ) {
-        let r = b;
-        let hits = r.zext(sim_hits, self.i64t, c"");
-        let accesses = r.zext(sim_accesses, self.i64t, c"");
-        let misses = r.sub(accesses, hits, c"");
-        let caching = r.zext(cached, self.i64t, c"");
+        let hits = b.zext_to(sim_hits, self.i64t, c"");
+        let accesses = b.zext_to(sim_accesses, self.i64t, c"");
+        let misses = b.sub(accesses, hits, c"");
+        let caching = b.zext_to(cached, self.i64t, c"");
         self.add(b, state.id, Counter::SimulatedHits, hits);
         self.add(b, state.id, Counter::SimulatedMisses, misses);
         self.add(b, state.id, Counter::ThreadsCaching, caching);
-        self.add(
-            b,
-            state.id,
-            Counter::ThreadsDeciding,
-            const_int(self.i64t, 1),
-        );
+        self.add(b, state.id, Counter::ThreadsDeciding, self.i64t.constant(1));
     }
 
     /// Before an access of slice 2 at `addr`: counts a hit when the thread
@@ -80,45 +76,43 @@ impl Stats {
     /// group) holds the line, a miss when it caches it and none does.
     pub(super) fn count_access(
         &self,
-        b: &Builder,
-        state: &State<'_>,
-        holders: &[State<'_>],
-        addr: LLVMValueRef,
-        cached: LLVMValueRef,
-        line_bytes: LLVMValueRef,
+        b: &TypedBuilder<'m>,
+        (state, holders): (&State<'m>, &[State<'m>]),
+        addr: Value<'m>,
+        cached: Value<'m>,
+        line_bytes: Value<'m>,
     ) {
         let (hits, misses) = state
             .counts
             .expect("statistics slots in a statistics build");
-        let r = b;
-        let a = r.ptr_to_int(addr, self.i64t, c"");
-        let mask = r.sub(line_bytes, const_int(self.i64t, 1), c"");
-        let line = r.and(a, r.not(mask, c""), c"");
-        let mut held = build::const_int(build::type_of(cached), 0, false);
+        let a = b.ptr_to_int(addr, self.i64t, c"");
+        let mask = b.sub(line_bytes, self.i64t.constant(1), c"");
+        let line = b.and(a, b.not(mask, c""), c"");
+        let mut held = cached.ty().null();
         for h in holders {
-            let tag = b.load(self.i64t, h.tag.as_raw());
-            let same = r.icmp(LLVMIntPredicate::LLVMIntEQ, tag, line, c"");
-            held = r.or(held, same, c"");
+            let tag = b.load(self.i64t, h.tag);
+            let same = b.icmp(IntPredicate::LLVMIntEQ, tag, line, c"");
+            held = b.or(held, same, c"");
         }
-        let hit = r.and(cached, held, c"");
-        let miss = r.and(cached, r.not(held, c""), c"");
+        let hit = b.and(cached, held, c"");
+        let miss = b.and(cached, b.not(held, c""), c"");
         for (slot, happened) in [(hits, hit), (misses, miss)] {
-            let n = b.load(self.i64t, slot.as_raw());
-            let one = r.zext(happened, self.i64t, c"");
-            b.store(r.add(n, one, c""), slot.as_raw());
+            let n = b.load(self.i64t, slot);
+            let one = b.zext_to(happened, self.i64t, c"");
+            b.store(b.add(n, one, c""), slot);
         }
     }
 
     /// When a thread leaves a sliced loop: adds its hit and miss counts to
     /// the global and starts them again from zero.
-    pub(super) fn flush_counts(&self, b: &Builder, state: &State) {
+    pub(super) fn flush_counts(&self, b: &TypedBuilder<'m>, state: &State<'m>) {
         let (hits, misses) = state
             .counts
             .expect("statistics slots in a statistics build");
         for (slot, counter) in [(hits, Counter::Hits), (misses, Counter::Misses)] {
-            let n = b.load(self.i64t, slot.as_raw());
+            let n = b.load(self.i64t, slot);
             self.add(b, state.id, counter, n);
-            b.store(const_int(self.i64t, 0), slot.as_raw());
+            b.store(self.i64t.constant(0), slot);
         }
     }
 }

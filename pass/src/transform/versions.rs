@@ -8,13 +8,15 @@ use crate::llvm::build;
 use inkwell::llvm_sys::prelude::*;
 
 use crate::llvm::edit::{self, Builder};
+use crate::llvm::ir::Block;
+use crate::llvm::typed::TypedBuilder;
 use crate::runtime::Runtime;
 
 use super::line_runs::{self, RunSite};
 use super::slice::{block_reduce, BlockReduction, LoopSlice};
-use super::state::{const_int, CachedLine, State};
+use super::state::{const_int, typed, CachedLine, State};
 
-impl LoopSlice<'_, '_> {
+impl<'m> LoopSlice<'_, 'm> {
     /// Adds a copy of slice 2 for threads that cache every structure of the
     /// loop, in which the cached flags are constants: the per-access branch on
     /// the flag disappears (a loop unswitch that LLVM does not do on GPUs,
@@ -26,12 +28,18 @@ impl LoopSlice<'_, '_> {
     pub(super) fn dispatch_versions(
         &self,
         rt: &mut Runtime<'_, '_>,
-        decide: LLVMBasicBlockRef,
-        (slice2, latch): (&[LLVMBasicBlockRef], LLVMBasicBlockRef),
-        (loop_states, cached_lines): (&[State], &[CachedLine]),
-        plain: LLVMBasicBlockRef,
-        run_sites: Option<&[RunSite]>,
+        decide: Block<'m>,
+        (slice2, latch): (&[Block<'m>], Block<'m>),
+        (loop_states, cached_lines): (&[State<'m>], &[CachedLine<'m>]),
+        plain: Block<'m>,
+        run_sites: Option<&[RunSite<'m>]>,
     ) -> Vec<u32> {
+        let decide_block = decide;
+        let decide = decide.as_raw_block();
+        let slice2: Vec<LLVMBasicBlockRef> = slice2.iter().map(|b| b.as_raw_block()).collect();
+        let slice2 = slice2.as_slice();
+        let (latch, plain) = (latch.as_raw_block(), plain.as_raw_block());
+        let header = self.header().as_raw_block();
         let function = self.k.function.as_raw();
         // Structures whose next line the runs stage (the same for every size).
         let mut staged = Vec::new();
@@ -46,15 +54,16 @@ impl LoopSlice<'_, '_> {
         };
         // Clones first, while slice 2 still reads the slots.
         let mut fast = Vec::new();
-        let at = Builder::before(edit::terminator(decide));
+        let at = TypedBuilder::before(decide_block.terminator().expect("a new block ends"));
         for &size in &sizes {
             let copy = edit::clone_blocks(slice2, decide, &suffix("cached", size));
             let lines: Vec<(LLVMValueRef, LLVMValueRef)> = cached_lines
                 .iter()
                 .map(|c| {
                     (
-                        c.slot,
-                        c.at_size(&at, self.slots.buffer.as_raw(), size, self.plan.pad),
+                        c.slot.as_raw(),
+                        c.at_size(&at, self.slots.buffer, size, self.plan.pad)
+                            .as_raw(),
                     )
                 })
                 .collect();
@@ -63,7 +72,7 @@ impl LoopSlice<'_, '_> {
                 let i64t = build::i64_type(build::context_of(function));
                 let run = edit::entry_alloca(function, i64t, "sl1.run");
                 let exit = self.exit.as_ref().ok();
-                let blocks = (slice2, self.header(), latch);
+                let blocks = (slice2, header, latch);
                 let extras = line_runs::RunExtras {
                     stage: self.options().line_staging,
                     full: self.options().full_runs,
@@ -71,13 +80,13 @@ impl LoopSlice<'_, '_> {
                 let kernel = &self.k.name;
                 staged = line_runs::add(rt, kernel, &copy, blocks, sites, exit, size, run, extras);
             }
-            fast.push(copy.blocks[&self.header()]);
+            fast.push(copy.blocks[&header]);
         }
-        let mut some_cached = vec![self.header()];
+        let mut some_cached = vec![header];
         for &size in sizes.iter().skip(1) {
             let copy = edit::clone_blocks(slice2, decide, &suffix("some", size));
             self.fold_slots(copy.values.values().copied(), (&[], &[]), size);
-            some_cached.push(copy.blocks[&self.header()]);
+            some_cached.push(copy.blocks[&header]);
         }
         if sizes.len() > 1 {
             let originals: Vec<LLVMValueRef> =
@@ -100,10 +109,12 @@ impl LoopSlice<'_, '_> {
         let mut none = b.not(any, c"sl1.none.cached");
         // A static decision is the same for the whole block already.
         if self.uniform() && self.static_rates().is_none() {
-            all = block_reduce(&b, function, BlockReduction::And, all);
-            none = block_reduce(&b, function, BlockReduction::And, none);
+            let typed_b = TypedBuilder::before(typed(old));
+            let reduce = |v| block_reduce(&typed_b, self.k.function, BlockReduction::And, typed(v));
+            all = reduce(all).as_raw();
+            none = reduce(none).as_raw();
         }
-        let some = edit::new_block_before(self.header(), self.header(), "sl1.some.cached");
+        let some = edit::new_block_before(header, header, "sl1.some.cached");
         b.cond_br(all, fast_entry, some);
         edit::erase(old);
         let old = edit::terminator(some);
@@ -148,13 +159,14 @@ impl LoopSlice<'_, '_> {
     /// A chain of blocks that enters `headers[i]` when the decision picked
     /// line size `sizes[i]` (the last when nothing else matches); its entry.
     fn pick_line_size(&self, sizes: &[u32], headers: &[LLVMBasicBlockRef]) -> LLVMBasicBlockRef {
+        let loop_header = self.header().as_raw_block();
         let mut entry = *headers.last().expect("one size at least");
         let Some(slot) = self.slots.line_bytes else {
             return entry;
         };
         let i64t = build::i64_type(build::context_of(slot.as_raw()));
         for (&size, &header) in sizes.iter().zip(headers).rev().skip(1) {
-            let pick = edit::new_block_before(self.header(), self.header(), "sl1.pick.line");
+            let pick = edit::new_block_before(loop_header, loop_header, "sl1.pick.line");
             let old = edit::terminator(pick);
             let b = Builder::before(old);
             let bytes = b.load(i64t, slot.as_raw());

@@ -62,7 +62,7 @@ const STAGED_STREAM_BYTES: u32 = 128;
 /// `stream_line` is the kernel's `stream_line_size`.
 pub(super) fn kernel_line_sizes(
     options: &Options,
-    loops: &[ChosenLoop],
+    loops: &[ChosenLoop<'_>],
     stream_line: Option<u32>,
 ) -> LineSizes {
     let mut max = options.max_line_size;
@@ -81,7 +81,7 @@ pub(super) fn kernel_line_sizes(
 /// The largest line size a kernel whose every loop streams may take: up to
 /// `Options::stream_max_line_size`, with the stages of the most read
 /// streams of one loop within `STAGED_STREAM_BYTES`.
-pub(super) fn stream_line_size(options: &Options, loops: &[ChosenLoop]) -> Option<u32> {
+pub(super) fn stream_line_size(options: &Options, loops: &[ChosenLoop<'_>]) -> Option<u32> {
     let reads = loops
         .iter()
         .map(|h| h.streams)

@@ -3,12 +3,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use inkwell::llvm_sys::prelude::LLVMBasicBlockRef;
-
 use crate::analysis::accesses::{Access, Base};
 use crate::analysis::loops::Loop;
 use crate::analysis::sync::ConvergentCall;
 use crate::analysis::KernelAnalysis;
+use crate::llvm::ir::Block;
 use crate::options::Options;
 use crate::transform::cost;
 use crate::transform::predict::Prediction;
@@ -36,8 +35,8 @@ pub const MAX_LOOP_INSTRUCTIONS: usize = 3000;
 pub const MAX_LOOPS_PER_KERNEL: usize = 16;
 
 /// A main loop chosen for slicing.
-pub struct ChosenLoop {
-    pub header: LLVMBasicBlockRef,
+pub struct ChosenLoop<'m> {
+    pub header: Block<'m>,
     pub label: String,
     /// The loop has a block barrier.
     pub uniform: bool,
@@ -72,7 +71,7 @@ pub(super) struct Planner<'a, 'm> {
     pub(super) options: &'a Options,
     pub(super) report: &'a mut TransformReport,
     pub(super) convergent: Vec<ConvergentCall>,
-    pub(super) loops: Vec<ChosenLoop>,
+    pub(super) loops: Vec<ChosenLoop<'m>>,
     /// Header blocks of the chosen loops.
     pub(super) cached_nests: BTreeSet<usize>,
     /// Predictions of cached structures: (report entry, how decided,
@@ -318,7 +317,7 @@ impl<'m> Planner<'_, 'm> {
             .collect();
         self.cached_nests.insert(l.header);
         self.loops.push(ChosenLoop {
-            header: self.k.blocks[l.header].as_raw_block(),
+            header: self.k.blocks[l.header],
             label,
             uniform,
             hot,

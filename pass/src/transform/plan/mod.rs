@@ -31,9 +31,9 @@ use loops::Planner;
 pub use loops::{ChosenLoop, MAX_LOOPS_PER_KERNEL, MAX_LOOP_ACCESSES, MAX_LOOP_INSTRUCTIONS};
 
 /// The transform of one kernel, before it is emitted.
-pub struct KernelPlan<'o> {
+pub struct KernelPlan<'o, 'm> {
     /// The main loops to slice, in the kernel's loop order.
-    pub loops: Vec<ChosenLoop>,
+    pub loops: Vec<ChosenLoop<'m>>,
     /// Structures that get a line in some loop.
     pub structures: BTreeSet<u32>,
     /// The options given.
@@ -52,12 +52,12 @@ pub struct KernelPlan<'o> {
 /// Plans the transform of kernel `k`, which uses `shared` itself. What
 /// stays untransformed, and why, goes to `report`; `None` when nothing is
 /// transformed.
-pub fn plan_kernel<'o>(
-    k: &KernelAnalysis<'_>,
+pub fn plan_kernel<'o, 'm>(
+    k: &KernelAnalysis<'m>,
     options: &'o Options,
     shared: KernelShared,
     report: &mut TransformReport,
-) -> Option<KernelPlan<'o>> {
+) -> Option<KernelPlan<'o, 'm>> {
     // Each main loop sees the arguments its alias checks keep apart as
     // restrict (`scopes`); a loop without any sees the kernel as it is.
     let main_loops: Vec<&Loop> = k.loops.loops.iter().filter(|l| l.depth == 1).collect();
