@@ -280,14 +280,6 @@ pub fn int_type(ctx: LLVMContextRef, bits: u32) -> LLVMTypeRef {
     unsafe { LLVMIntTypeInContext(ctx, bits) }
 }
 
-pub fn i1_type(ctx: LLVMContextRef) -> LLVMTypeRef {
-    unsafe { LLVMInt1TypeInContext(ctx) }
-}
-
-pub fn i8_type(ctx: LLVMContextRef) -> LLVMTypeRef {
-    unsafe { LLVMInt8TypeInContext(ctx) }
-}
-
 pub fn i32_type(ctx: LLVMContextRef) -> LLVMTypeRef {
     unsafe { LLVMInt32TypeInContext(ctx) }
 }
@@ -384,20 +376,10 @@ pub fn opcode(inst: LLVMValueRef) -> LLVMOpcode {
     unsafe { LLVMGetInstructionOpcode(inst) }
 }
 
-/// The block of instruction `inst`.
-pub fn instruction_block(inst: LLVMValueRef) -> LLVMBasicBlockRef {
-    unsafe { LLVMGetInstructionParent(inst) }
-}
-
 /// The instruction after `inst` in its block, if any.
 pub fn next_instruction(inst: LLVMValueRef) -> Option<LLVMValueRef> {
     let next = unsafe { LLVMGetNextInstruction(inst) };
     (!next.is_null()).then_some(next)
-}
-
-/// The block that value `v` (a block operand of a branch) stands for.
-pub fn value_as_block(v: LLVMValueRef) -> LLVMBasicBlockRef {
-    unsafe { LLVMValueAsBasicBlock(v) }
 }
 
 /// The function `block` belongs to.

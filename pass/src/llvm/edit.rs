@@ -509,11 +509,6 @@ pub fn replace_uses(old: LLVMValueRef, new: LLVMValueRef) {
     unsafe { LLVMReplaceAllUsesWith(old, new) }
 }
 
-pub fn parent_block(inst: LLVMValueRef) -> LLVMBasicBlockRef {
-    // SAFETY: reads a live instruction.
-    unsafe { LLVMGetInstructionParent(inst) }
-}
-
 /// The parts of a `switch`: condition, default destination and
 /// `(case value, destination)` pairs; `None` for any other instruction.
 pub struct SwitchParts {

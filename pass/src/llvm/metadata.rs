@@ -6,7 +6,7 @@ use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::debuginfo::{LLVMMetadataReplaceAllUsesWith, LLVMTemporaryMDNode};
 use inkwell::llvm_sys::prelude::*;
 
-use super::ir::Value;
+use super::ir::{Function, Value};
 
 /// The scopes of one domain, each under an id.
 pub struct AliasScopes {
@@ -16,12 +16,14 @@ pub struct AliasScopes {
 }
 
 impl AliasScopes {
-    /// A domain named `domain` with one scope per (id, name) of `scopes`.
+    /// A domain named `domain` with one scope per (id, name) of `scopes`,
+    /// in the context of `function`.
     pub fn new(
-        ctx: LLVMContextRef,
+        function: Function<'_>,
         domain: &str,
         scopes: impl IntoIterator<Item = (u32, String)>,
     ) -> AliasScopes {
+        let ctx = super::build::context_of(function.as_raw());
         // SAFETY: builds metadata nodes of strings in the live context.
         unsafe {
             let mut name = [md_string(ctx, domain)];
@@ -39,7 +41,8 @@ impl AliasScopes {
 
     /// Marks `access` (a live load or store) as in scope `id` and, when
     /// there are others, apart from every other scope.
-    pub fn mark(&self, access: LLVMValueRef, id: u32) {
+    pub fn mark(&self, access: Value<'_>, id: u32) {
+        let access = access.as_raw();
         let list = |pick: &dyn Fn(u32) -> bool| {
             let mut ops: Vec<LLVMMetadataRef> = self
                 .scopes

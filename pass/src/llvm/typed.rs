@@ -94,6 +94,15 @@ impl<'m> TypedBuilder<'m> {
         built(self.builder.mul(a.as_raw(), b.as_raw(), name))
     }
 
+    pub fn sdiv(&self, a: Value<'m>, b: Value<'m>, name: &CStr) -> Value<'m> {
+        built(self.builder.sdiv(a.as_raw(), b.as_raw(), name))
+    }
+
+    /// `v` zero-extended or truncated to the integer type `ty`.
+    pub fn unsigned_cast(&self, v: Value<'m>, ty: Type<'m>, name: &CStr) -> Value<'m> {
+        built(self.builder.unsigned_cast(v.as_raw(), ty.as_raw(), name))
+    }
+
     pub fn udiv(&self, a: Value<'m>, b: Value<'m>, name: &CStr) -> Value<'m> {
         built(self.builder.udiv(a.as_raw(), b.as_raw(), name))
     }
@@ -291,6 +300,16 @@ impl<'m> Type<'m> {
     /// A type inkwell made (the runtime builds its helpers with inkwell).
     pub fn of(ty: impl AsTypeRef) -> Type<'m> {
         Type::new(ty.as_type_ref())
+    }
+
+    /// This type as inkwell's (the runtime's helpers take inkwell types).
+    pub fn basic<'ctx>(self) -> inkwell::types::BasicTypeEnum<'ctx> {
+        build::basic_type(self.as_raw())
+    }
+
+    /// The all-ones constant of this integer type.
+    pub fn all_ones(self) -> Value<'m> {
+        built(build::const_all_ones(self.as_raw()))
     }
 
     /// The poison value of this type.

@@ -14,15 +14,13 @@
 //! each store sets its own bits. A counted run over the rest of whole lines
 //! also gets an unrolled copy whose accesses merge into words (`full`).
 
-use crate::llvm::build;
-use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::LLVMIntPredicate;
-
 use crate::analysis::affine::CountedExit;
-use crate::llvm::edit::{self, Builder};
+use crate::llvm::cfg::{clone_blocks, new_block_before, Copied};
+use crate::llvm::ir::{Block, Function, IntPredicate, Type, Value};
+use crate::llvm::typed::TypedBuilder;
 use crate::runtime::{RoutedCall, Runtime, Stage};
 
-use super::state::{const_int, typed};
+use super::state::store_before_entry_end;
 
 mod full;
 mod lanes;
@@ -48,23 +46,24 @@ pub(super) struct RunExtras {
 /// staged a run ahead, and runs over whole lines get an unrolled copy.
 /// Returns the ids of the staged structures.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn add(
+pub(super) fn add<'m>(
     rt: &mut Runtime<'_, '_>,
-    kernel: &str,
-    copy: &edit::Clone,
-    (slice2, header, latch): (&[LLVMBasicBlockRef], LLVMBasicBlockRef, LLVMBasicBlockRef),
-    sites: &[RunSite],
-    exit: Option<&CountedExit<'_>>,
+    (function, kernel): (Function<'m>, &str),
+    copy: &Copied<'m>,
+    (slice2, header, latch): (&[Block<'m>], Block<'m>, Block<'m>),
+    sites: &[RunSite<'m>],
+    exit: Option<&CountedExit<'m>>,
     line: u32,
-    run: LLVMValueRef,
+    run: Value<'m>,
     extras: RunExtras,
 ) -> Vec<u32> {
-    let checked: Vec<LLVMBasicBlockRef> = slice2.iter().map(|b| copy.blocks[b]).collect();
+    let checked: Vec<Block<'m>> = slice2.iter().map(|b| copy.blocks[b]).collect();
     let loop_ = RunLoop {
+        function,
         copy,
         header: copy.blocks[&header],
         latch: copy.blocks[&latch],
-        fast: edit::clone_blocks(&checked, copy.blocks[&header], ".run"),
+        fast: clone_blocks(&checked, copy.blocks[&header], ".run"),
         full: full_copies(&checked, copy.blocks[&header], sites, exit, line, extras),
         exit,
         run,
@@ -81,53 +80,55 @@ pub(super) fn add(
 
 /// The copies a loop's line runs are built in.
 struct RunLoop<'a, 'm> {
+    function: Function<'m>,
     /// The checked copy (the all-cached clone of slice 2), by original.
-    copy: &'a edit::Clone,
+    copy: &'a Copied<'m>,
     /// The checked copy's header and single latch.
-    header: LLVMBasicBlockRef,
-    latch: LLVMBasicBlockRef,
+    header: Block<'m>,
+    latch: Block<'m>,
     /// The run: the checked copy without tag checks, by checked block.
-    fast: edit::Clone,
+    fast: Copied<'m>,
     /// A full run's iterations, one copy each (`full`), when it gets them.
-    full: Vec<edit::Clone>,
+    full: Vec<Copied<'m>>,
     exit: Option<&'a CountedExit<'m>>,
     /// The i64 slot of the iterations left in the current run.
-    run: LLVMValueRef,
+    run: Value<'m>,
 }
 
 /// A full run needs a counted exit (no exit test in its copies) and headers
 /// without phis (its branch goes through a block of its own): then, when
 /// whole lines make a run of more than one iteration and the loop is small
 /// enough, one copy of the checked blocks per iteration.
-fn full_copies(
-    checked: &[LLVMBasicBlockRef],
-    checked_header: LLVMBasicBlockRef,
-    sites: &[RunSite],
-    exit: Option<&CountedExit<'_>>,
+fn full_copies<'m>(
+    checked: &[Block<'m>],
+    checked_header: Block<'m>,
+    sites: &[RunSite<'m>],
+    exit: Option<&CountedExit<'m>>,
     line: u32,
     extras: RunExtras,
-) -> Vec<edit::Clone> {
+) -> Vec<Copied<'m>> {
     let full_len = full::length(sites, line);
     if extras.full
         && exit.is_some()
         && full_len > 1
         && full::small_enough(checked, full_len)
-        && !edit::instructions(checked_header)
+        && !checked_header
+            .instructions()
             .into_iter()
-            .any(edit::is_phi)
+            .any(|i| i.is_phi())
     {
         (0..full_len)
-            .map(|t| edit::clone_blocks(checked, checked_header, &format!(".run.full{t}")))
+            .map(|t| clone_blocks(checked, checked_header, &format!(".run.full{t}")))
             .collect()
     } else {
         Vec::new()
     }
 }
 
-impl RunLoop<'_, '_> {
+impl<'m> RunLoop<'_, 'm> {
     /// Stores whose bits a counted run sets before it starts: the run's
     /// stores of one site then cover one range of bytes.
-    fn premarked(&self, site: &RunSite) -> bool {
+    fn premarked(&self, site: &RunSite<'m>) -> bool {
         self.exit.is_some() && !site.is_load && site.stride <= i64::from(site.kind.size)
     }
 
@@ -141,21 +142,21 @@ impl RunLoop<'_, '_> {
     fn end_checked_iteration(
         &self,
         rt: &mut Runtime<'_, '_>,
-        sites: &[RunSite],
+        sites: &[RunSite<'m>],
         line: u32,
         stage: bool,
-    ) -> Vec<(usize, LLVMValueRef, LLVMValueRef)> {
-        let i64t = build::i64_type(build::context_of(self.run));
-        let old = edit::terminator(self.latch);
-        let b = Builder::before(old);
+    ) -> Vec<(usize, Value<'m>, Value<'m>)> {
+        let i64t = self.function.int_type(64);
+        let old = self.latch.terminator().expect("a block ends");
+        let b = TypedBuilder::before(old);
         let (mut left, stays) = self.stays_in_lines(&b, sites, line, i64t);
         let mut staged = Vec::new();
         if let Some(exit) = self.exit {
-            let k = iterations_left(&b, self.copy.values[&exit.branch.as_raw()], exit, i64t);
+            let k = iterations_left(&b, self.copy.values[&exit.branch], exit, i64t);
             // Every `n` is at least 0, `k` may exceed i64::MAX: compare unsigned.
-            left = smaller(&b, k, left, LLVMIntPredicate::LLVMIntULT);
+            left = smaller(&b, k, left, IntPredicate::LLVMIntULT);
             if stage {
-                staged = stage_next_lines(rt, old, sites, &stays, k, line);
+                staged = stage_next_lines(rt, (self.function, old), sites, &stays, k, line);
             }
         }
         b.store(left, self.run);
@@ -168,20 +169,20 @@ impl RunLoop<'_, '_> {
         if let Some(first) = self.full.first() {
             let full_len = self.full.len() as i64;
             let starts = full::starts(&b, &stays, left, full_len);
-            let other = edit::new_block_before(self.header, self.header, "sl1.run.pick");
+            let other = new_block_before(self.header, self.header, "sl1.run.pick");
             b.cond_br(starts, first.blocks[&self.header], other);
-            edit::erase(old);
-            let placeholder = edit::terminator(other);
+            old.erase();
+            let placeholder = other.terminator().expect("a block ends");
             branch_on_run(
-                &Builder::before(placeholder),
+                &TypedBuilder::before(placeholder),
                 left,
                 fast_header,
                 self.header,
             );
-            edit::erase(placeholder);
+            placeholder.erase();
         } else {
             branch_on_run(&b, left, fast_header, self.header);
-            edit::erase(old);
+            old.erase();
         }
         staged
     }
@@ -192,35 +193,35 @@ impl RunLoop<'_, '_> {
     /// as `add` says.
     fn stays_in_lines(
         &self,
-        b: &Builder,
-        sites: &[RunSite],
+        b: &TypedBuilder<'m>,
+        sites: &[RunSite<'m>],
         line: u32,
-        i64t: LLVMTypeRef,
-    ) -> (LLVMValueRef, Vec<Stay>) {
-        let zero = const_int(i64t, 0);
-        let mut left = const_int(i64t, i64::MAX);
+        i64t: Type<'m>,
+    ) -> (Value<'m>, Vec<Stay<'m>>) {
+        let zero = i64t.signed(0);
+        let mut left = i64t.signed(i64::MAX);
         let mut stays = Vec::new();
         for site in sites {
-            let access = self.copy.values[&site.call.as_raw()];
-            let addr = b.ptr_to_int(build::operand(access, 0), i64t, c"");
-            let tag = b.load(i64t, site.state.tag.as_raw());
+            let access = self.copy.values[&site.call];
+            let addr = b.ptr_to_int(access.operand(0).expect("an operand"), i64t, c"");
+            let tag = b.load(i64t, site.state.tag);
             let d = b.sub(addr, tag, c"sl1.run.off");
-            let s = const_int(i64t, site.stride);
+            let s = i64t.signed(site.stride);
             // Iteration t >= 1 accesses [d + t*s, d + t*s + size): inside the
             // line while d + s >= 0 and t <= (line - size - d) / s.
             let room = b.sub(
-                const_int(i64t, i64::from(line) - i64::from(site.kind.size)),
+                i64t.signed(i64::from(line) - i64::from(site.kind.size)),
                 d,
                 c"",
             );
             let n = b.sdiv(room, s, c"");
             let next = b.add(d, s, c"");
-            let at_least_zero = |v| b.icmp(LLVMIntPredicate::LLVMIntSGE, v, zero, c"");
+            let at_least_zero = |v| b.icmp(IntPredicate::LLVMIntSGE, v, zero, c"");
             // None when the next access is before the line or the room is
             // negative (this access is in another line of the structure).
             let ahead = b.and(at_least_zero(next), at_least_zero(room), c"");
             let n = b.select(ahead, n, zero, c"");
-            left = smaller(b, n, left, LLVMIntPredicate::LLVMIntSLT);
+            left = smaller(b, n, left, IntPredicate::LLVMIntSLT);
             // This access lies in the resident line: 0 <= d <= line - size.
             let in_line = b.and(at_least_zero(d), at_least_zero(room), c"");
             stays.push(Stay { tag, d, n, in_line });
@@ -234,22 +235,25 @@ impl RunLoop<'_, '_> {
     ///
     /// as `add` says.
     fn end_run_iteration(&self) {
-        let i64t = build::i64_type(build::context_of(self.run));
+        let i64t = self.function.int_type(64);
         let fast_header = self.fast.blocks[&self.header];
-        let old = edit::terminator(self.fast.blocks[&self.latch]);
-        let b = Builder::before(old);
+        let old = self.fast.blocks[&self.latch]
+            .terminator()
+            .expect("a block ends");
+        let b = TypedBuilder::before(old);
         let left = b.load(i64t, self.run);
-        let left = b.sub(left, const_int(i64t, 1), c"sl1.run.left");
+        let left = b.sub(left, i64t.signed(1), c"sl1.run.left");
         b.store(left, self.run);
         branch_on_run(&b, left, fast_header, self.header);
-        edit::erase(old);
+        old.erase();
         if !self.full.is_empty() {
             // Whole lines take the full run; this loop runs a line's head
             // and the loop's tail. Unrolled at run time (four copies and a
             // remainder loop per line size), it cost loop strength
             // reduction 39 of `upper`'s 296 ms of passes.
-            let back = edit::terminator(self.fast.blocks[&self.latch]);
-            let back = crate::llvm::ir::Value::from_raw(back).expect("a latch ends in a branch");
+            let back = self.fast.blocks[&self.latch]
+                .terminator()
+                .expect("a block ends");
             crate::llvm::metadata::mark_loop(back, "llvm.loop.unroll.runtime.disable");
         }
         for (t, copy_t) in self.full.iter().enumerate() {
@@ -257,28 +261,32 @@ impl RunLoop<'_, '_> {
                 .full
                 .get(t + 1)
                 .map_or(self.header, |c| c.blocks[&self.header]);
-            let old = edit::terminator(copy_t.blocks[&self.latch]);
-            Builder::before(old).br(next);
-            edit::erase(old);
+            let old = copy_t.blocks[&self.latch]
+                .terminator()
+                .expect("a block ends");
+            TypedBuilder::before(old).br(next);
+            old.erase();
         }
         for clone in std::iter::once(&self.fast).chain(&self.full) {
             if let Some(exit) = self.exit {
-                let branch = clone.values[&self.copy.values[&exit.branch.as_raw()]];
+                let branch = clone.values[&self.copy.values[&exit.branch]];
                 // A conditional branch's operands: condition, false, true.
-                let stay = build::operand(branch, if exit.stays_on_true { 2 } else { 1 });
-                Builder::before(branch).br(build::value_as_block(stay));
-                edit::erase(branch);
+                let stay = branch
+                    .operand(if exit.stays_on_true { 2 } else { 1 })
+                    .expect("an operand");
+                TypedBuilder::before(branch).br(stay.as_block().expect("a branch's target"));
+                branch.erase();
             }
         }
     }
 
     /// The run's accesses hit: no tag check, no fill, no write-back. In a
     /// full run's copies they sit at constant offsets (`full::in_place`).
-    fn hit_in_runs(&self, rt: &mut Runtime<'_, '_>, kernel: &str, sites: &[RunSite]) {
+    fn hit_in_runs(&self, rt: &mut Runtime<'_, '_>, kernel: &str, sites: &[RunSite<'m>]) {
         for site in sites {
             hit(
                 rt,
-                self.fast.values[&self.copy.values[&site.call.as_raw()]],
+                self.fast.values[&self.copy.values[&site.call]],
                 site,
                 self.premarked(site),
             );
@@ -286,7 +294,7 @@ impl RunLoop<'_, '_> {
         if self.full.is_empty() {
             return;
         }
-        let scopes = full::LineScopes::new(build::context_of(self.run), kernel, sites);
+        let scopes = full::LineScopes::new(self.function, kernel, sites);
         // Iterations before the first whose accesses all sit at aligned offsets
         // keep the hit calls: SLP would otherwise group accesses from the
         // run's first, unaligned offset on, and misaligned groups split again.
@@ -298,24 +306,24 @@ impl RunLoop<'_, '_> {
         // at its last one's store: straight-line copies.
         let straight = self.full.first().is_some_and(straight_line);
         // Per site: the word its iterations read, or the values they store.
-        let mut read: Vec<Option<LLVMValueRef>> = vec![None; sites.len()];
-        let mut stored: Vec<Vec<LLVMValueRef>> = vec![Vec::new(); sites.len()];
+        let mut read: Vec<Option<Value<'m>>> = vec![None; sites.len()];
+        let mut stored: Vec<Vec<Value<'m>>> = vec![Vec::new(); sites.len()];
         let len = self.full.len() as i64;
         for (t, copy_t) in self.full.iter().enumerate() {
             let t = t as i64;
             for (s, site) in sites.iter().enumerate() {
-                let access = copy_t.values[&self.copy.values[&site.call.as_raw()]];
+                let access = copy_t.values[&self.copy.values[&site.call]];
                 if t < aligned_from || !(site.is_load || self.premarked(site)) {
                     hit(rt, access, site, self.premarked(site));
                     continue;
                 }
-                let line = build::operand(access, if site.is_load { 4 } else { 5 });
+                let line = access
+                    .operand(if site.is_load { 4 } else { 5 })
+                    .expect("an operand");
                 // (The line is the decision's, from before the run.)
-                let line_before_run = !build::is_instruction(line)
-                    || !copy_t
-                        .blocks
-                        .values()
-                        .any(|&b| b == edit::parent_block(line));
+                let line_before_run = line
+                    .parent_block()
+                    .is_none_or(|at| !copy_t.blocks.values().any(|&b| b == at));
                 let word = (straight || (site.is_load && line_before_run))
                     .then(|| in_word(sites, site, t, (aligned_from, len), align))
                     .flatten();
@@ -323,19 +331,19 @@ impl RunLoop<'_, '_> {
                     Some((first, index, per_word)) if site.is_load => {
                         if index == 0 {
                             let at = (site, line);
-                            let top = edit::first_non_phi(copy_t.blocks[&self.header]);
+                            let top = copy_t.blocks[&self.header].first_non_phi();
                             read[s] = Some(full::load_word(rt, &scopes, top, at, first, per_word));
                         }
                         let word = read[s].expect("a word's first iteration loads it");
                         full::take_from_word(access, word, index);
                     }
                     Some((first, index, per_word)) => {
-                        stored[s].push(build::operand(access, 1));
+                        stored[s].push(access.operand(1).expect("an operand"));
                         if i64::from(index) + 1 == per_word {
                             full::store_word(rt, &scopes, access, (site, line), first, &stored[s]);
                             stored[s].clear();
                         } else {
-                            edit::erase(access);
+                            access.erase();
                         }
                     }
                     None => full::in_place(rt, &scopes, access, site, line, t),
@@ -348,8 +356,8 @@ impl RunLoop<'_, '_> {
     fn fill_from_stage(
         &self,
         rt: &mut Runtime<'_, '_>,
-        sites: &[RunSite],
-        staged: &[(usize, LLVMValueRef, LLVMValueRef)],
+        sites: &[RunSite<'m>],
+        staged: &[(usize, Value<'m>, Value<'m>)],
     ) {
         for site in sites.iter().filter(|s| s.is_load) {
             let Some(&(_, stage_tag, words)) = staged
@@ -358,10 +366,10 @@ impl RunLoop<'_, '_> {
             else {
                 continue;
             };
-            let access = typed(self.copy.values[&site.call.as_raw()]);
-            let ty = build::basic_type(site.ty);
+            let access = self.copy.values[&site.call];
+            let ty = site.ty.basic();
             let routed = RoutedCall::read(access, true);
-            let stage = Some((typed(stage_tag), typed(words)));
+            let stage = Some((stage_tag, words));
             let v = rt.emit_load(access, (ty, site.kind), routed.access, routed.line, stage);
             access.replace_all_uses_with(v);
             access.erase();
@@ -382,17 +390,16 @@ impl RunLoop<'_, '_> {
 ///
 /// `stays` holds each site's values, available
 /// before `before`, `k` an i64 there too.
-fn stage_next_lines(
+fn stage_next_lines<'m>(
     rt: &mut Runtime<'_, '_>,
-    before: LLVMValueRef,
-    sites: &[RunSite],
-    stays: &[Stay],
-    k: LLVMValueRef,
+    (function, before): (Function<'m>, Value<'m>),
+    sites: &[RunSite<'m>],
+    stays: &[Stay<'m>],
+    k: Value<'m>,
     line: u32,
-) -> Vec<(usize, LLVMValueRef, LLVMValueRef)> {
-    let function = build::block_function(build::instruction_block(before));
-    let b = Builder::before(before);
-    let i64t = build::type_of(k);
+) -> Vec<(usize, Value<'m>, Value<'m>)> {
+    let b = TypedBuilder::before(before);
+    let i64t = k.ty();
     let mut staged = Vec::new();
     for (j, site) in sites.iter().enumerate() {
         let id = site.state.id as usize;
@@ -403,32 +410,23 @@ fn stage_next_lines(
         if !read_only || site.stride > i64::from(line) || staged.iter().any(|&(s, _, _)| s == id) {
             continue;
         }
-        let stage_tag = edit::entry_alloca(function, i64t, "sl1.stage.tag");
-        let entry_end = edit::terminator(build::entry_block(function));
-        Builder::before(entry_end).store(const_int(i64t, -1), stage_tag);
-        let words = edit::entry_alloca(function, rt.stage_type().as_raw(), "sl1.stage");
+        let stage_tag = function.entry_alloca(i64t, "sl1.stage.tag");
+        store_before_entry_end(function, stage_tag, i64t.signed(-1));
+        let words = function.entry_alloca(rt.stage_type(), "sl1.stage");
         let Stay {
             tag, n, in_line, ..
         } = stays[j];
-        let next = b.add(tag, const_int(i64t, i64::from(line)), c"");
-        let touched = b.and(
-            in_line,
-            b.icmp(LLVMIntPredicate::LLVMIntULT, n, k, c""),
-            c"",
-        );
+        let next = b.add(tag, i64t.signed(i64::from(line)), c"");
+        let touched = b.and(in_line, b.icmp(IntPredicate::LLVMIntULT, n, k, c""), c"");
         let from = b.select(touched, next, tag, c"");
-        let holds = b.select(touched, next, const_int(i64t, -1), c"");
+        let holds = b.select(touched, next, i64t.signed(-1), c"");
         let stage = Stage {
-            from: typed(from),
-            holds: typed(holds),
-            tag: typed(stage_tag),
-            words: typed(words),
+            from,
+            holds,
+            tag: stage_tag,
+            words,
         };
-        rt.emit_stage(
-            typed(before),
-            stage,
-            typed(const_int(i64t, i64::from(line))),
-        );
+        rt.emit_stage(before, stage, i64t.signed(i64::from(line)));
         staged.push((id, stage_tag, words));
     }
     staged
@@ -437,10 +435,8 @@ fn stage_next_lines(
 /// Whether a full run's copy is one straight line of blocks (each ends in
 /// an unconditional branch): then every access in it, and in the copies
 /// before it, dominates the rest of the run.
-fn straight_line(copy: &edit::Clone) -> bool {
-    copy.blocks
-        .values()
-        .all(|&b| edit::successors(b).len() == 1)
+fn straight_line(copy: &Copied<'_>) -> bool {
+    copy.blocks.values().all(|b| b.successors().len() == 1)
 }
 
 /// Where full-run iteration `t`'s access of `site` lies in a word of its
@@ -449,9 +445,9 @@ fn straight_line(copy: &edit::Clone) -> bool {
 /// loop only reads or only writes (a word read ahead or written late moves
 /// no access past another of the same line), and words whose iterations
 /// all lie in `[aligned_from, len)`.
-fn in_word(
-    sites: &[RunSite],
-    site: &RunSite,
+fn in_word<'m>(
+    sites: &[RunSite<'m>],
+    site: &RunSite<'m>,
     t: i64,
     (aligned_from, len): (i64, i64),
     align: u32,
@@ -472,23 +468,22 @@ fn in_word(
 /// `b` is at the end of a block without terminator or
 /// before its terminator (which the caller erases), `left` an i64 available
 /// there.
-fn branch_on_run(
-    b: &Builder,
-    left: LLVMValueRef,
-    run_header: LLVMBasicBlockRef,
-    checked_header: LLVMBasicBlockRef,
+fn branch_on_run<'m>(
+    b: &TypedBuilder<'m>,
+    left: Value<'m>,
+    run_header: Block<'m>,
+    checked_header: Block<'m>,
 ) {
-    let zero = build::const_null(build::type_of(left));
-    let go = b.icmp(LLVMIntPredicate::LLVMIntSGT, left, zero, c"");
+    let zero = left.ty().null();
+    let go = b.icmp(IntPredicate::LLVMIntSGT, left, zero, c"");
     b.cond_br(go, run_header, checked_header);
 }
 
 /// Replaces `access`, a run's `sl1.load` / `sl1.store` call of `site`, by
 /// the matching `sl1.hit.*` call: no tag check, no fill, no write-back. A
 /// store sets its dirty bits unless the run set them before it started.
-fn hit(rt: &mut Runtime<'_, '_>, access: LLVMValueRef, site: &RunSite, premarked: bool) {
-    let access = typed(access);
-    let ty = build::basic_type(site.ty);
+fn hit<'m>(rt: &mut Runtime<'_, '_>, access: Value<'m>, site: &RunSite<'m>, premarked: bool) {
+    let ty = site.ty.basic();
     let routed = RoutedCall::read(access, site.is_load);
     let addr = routed.access.addr;
     if let Some(value) = routed.access.value {
@@ -504,12 +499,12 @@ fn hit(rt: &mut Runtime<'_, '_>, access: LLVMValueRef, site: &RunSite, premarked
 /// `a` when `a pred b`, else `b`.
 ///
 /// both are i64 values available at the builder.
-fn smaller(
-    b: &Builder,
-    a: LLVMValueRef,
-    other: LLVMValueRef,
-    pred: LLVMIntPredicate,
-) -> LLVMValueRef {
+fn smaller<'m>(
+    b: &TypedBuilder<'m>,
+    a: Value<'m>,
+    other: Value<'m>,
+    pred: IntPredicate,
+) -> Value<'m> {
     let less = b.icmp(pred, a, other, c"");
     b.select(less, a, other, c"sl1.run.left")
 }
@@ -520,38 +515,33 @@ fn smaller(
 ///
 /// `branch` is the conditional branch of `exit` in a
 /// block that dominates the builder's position.
-fn iterations_left(
-    b: &Builder,
-    branch: LLVMValueRef,
-    exit: &CountedExit<'_>,
-    i64t: LLVMTypeRef,
-) -> LLVMValueRef {
-    let compare = build::operand(branch, 0);
-    let mut x0 = build::operand(compare, exit.x_operand);
-    let mut bound = build::operand(compare, 1 - exit.x_operand);
-    if build::type_kind(build::type_of(x0)) == inkwell::llvm_sys::LLVMTypeKind::LLVMPointerTypeKind
-    {
+fn iterations_left<'m>(
+    b: &TypedBuilder<'m>,
+    branch: Value<'m>,
+    exit: &CountedExit<'m>,
+    i64t: Type<'m>,
+) -> Value<'m> {
+    let compare = branch.operand(0).expect("an operand");
+    let mut x0 = compare.operand(exit.x_operand).expect("an operand");
+    let mut bound = compare.operand(1 - exit.x_operand).expect("an operand");
+    if x0.ty().is_pointer() {
         x0 = b.ptr_to_int(x0, i64t, c"");
         bound = b.ptr_to_int(bound, i64t, c"");
     }
-    let ty = build::type_of(x0);
+    let ty = x0.ty();
     let distance = if exit.step > 0 {
         b.sub(bound, x0, c"")
     } else {
         b.sub(x0, bound, c"")
     };
-    let distance = b.sub(
-        distance,
-        build::const_int(ty, u64::from(exit.strict), false),
-        c"",
-    );
+    let distance = b.sub(distance, ty.constant(u64::from(exit.strict)), c"");
     let k = b.udiv(
         distance,
-        build::const_int(ty, exit.step.unsigned_abs(), false),
+        ty.constant(exit.step.unsigned_abs()),
         c"sl1.run.loop.left",
     );
-    if build::int_width(ty) < 64 {
-        b.zext(k, i64t, c"")
+    if ty.integer_width().is_some_and(|w| w < 64) {
+        b.zext_to(k, i64t, c"")
     } else {
         k
     }
@@ -563,29 +553,35 @@ fn iterations_left(
 ///
 /// `d` (the site's offset in its line this
 /// iteration) and `left` are i64 values available at the builder.
-fn premark(b: &Builder, rt: &Runtime<'_, '_>, site: &RunSite, d: LLVMValueRef, left: LLVMValueRef) {
-    let i64t = build::type_of(left);
-    let ty = rt.dirty_type().as_raw();
-    let width = build::int_width(ty);
-    let s = const_int(i64t, site.stride);
-    let size = const_int(i64t, i64::from(site.kind.size));
-    let last = b.sub(left, const_int(i64t, 1), c"");
+fn premark<'m>(
+    b: &TypedBuilder<'m>,
+    rt: &Runtime<'_, '_>,
+    site: &RunSite<'m>,
+    d: Value<'m>,
+    left: Value<'m>,
+) {
+    let i64t = left.ty();
+    let ty = rt.dirty_type();
+    let width = ty.integer_width().expect("a dirty mask is an integer");
+    let s = i64t.signed(site.stride);
+    let size = i64t.signed(i64::from(site.kind.size));
+    let last = b.sub(left, i64t.signed(1), c"");
     let len = b.add(b.mul(last, s, c""), size, c"");
     let start = b.add(d, s, c"");
-    let one = build::const_int(ty, 1, false);
+    let one = ty.constant(1);
     // A shift by the mask's width is poison: a full range takes every bit.
     let below = b.sub(b.shl(one, b.unsigned_cast(len, ty, c""), c""), one, c"");
     let full = b.icmp(
-        LLVMIntPredicate::LLVMIntUGE,
+        IntPredicate::LLVMIntUGE,
         len,
-        const_int(i64t, i64::from(width)),
+        i64t.signed(i64::from(width)),
         c"",
     );
-    let ones = b.select(full, build::const_all_ones(ty), below, c"");
+    let ones = b.select(full, ty.all_ones(), below, c"");
     let mask = b.shl(ones, b.unsigned_cast(start, ty, c""), c"");
     // No run, no bits (the shifts above may then be poison).
-    let any = b.icmp(LLVMIntPredicate::LLVMIntSGT, left, const_int(i64t, 0), c"");
-    let mask = b.select(any, mask, build::const_null(ty), c"sl1.run.dirty");
-    let dirty = b.load(ty, site.state.dirty.as_raw());
-    b.store(b.or(dirty, mask, c""), site.state.dirty.as_raw());
+    let any = b.icmp(IntPredicate::LLVMIntSGT, left, i64t.signed(0), c"");
+    let mask = b.select(any, mask, ty.null(), c"sl1.run.dirty");
+    let dirty = b.load(ty, site.state.dirty);
+    b.store(b.or(dirty, mask, c""), site.state.dirty);
 }

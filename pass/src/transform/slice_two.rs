@@ -227,7 +227,7 @@ impl<'m> LoopSlice<'_, 'm> {
             state,
             stride: 0,
             kind: site,
-            ty: ty.as_raw(),
+            ty,
             is_load,
         })
     }

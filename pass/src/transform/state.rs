@@ -2,9 +2,6 @@
 //! its entry block, promoted back to registers by the clean-up), and the
 //! small IR helpers they and the transform's other stages build with.
 
-use crate::llvm::build;
-use inkwell::llvm_sys::prelude::*;
-
 use crate::analysis::Mode;
 use crate::llvm::ir::{Function, Value};
 use crate::llvm::typed::TypedBuilder;
@@ -46,16 +43,6 @@ pub(super) struct StaticRate {
 /// it stays a full member: it may alias a cached structure.
 pub(super) fn read_only_companion(restrict: bool, mode: Mode, cache_read_only: bool) -> bool {
     !cache_read_only && restrict && mode == Mode::ReadOnly
-}
-
-/// A value the transform's raw builders made, typed for the stages that
-/// take `ir` values (the runtime's calls, the state slots).
-pub(super) fn typed<'m>(raw: LLVMValueRef) -> Value<'m> {
-    Value::from_raw(raw).expect("a built value")
-}
-
-pub(super) fn const_int(ty: LLVMTypeRef, v: i64) -> LLVMValueRef {
-    build::const_int(ty, v as u64, true)
 }
 
 /// Stores `value` into `slot` at the end of `function`'s entry block,

@@ -3,18 +3,14 @@
 //! for threads that cache some, the plain loop for those that cache none;
 //! one copy per line size where a launch may pick it.
 
-use crate::llvm::build;
-
-use inkwell::llvm_sys::prelude::*;
-
-use crate::llvm::edit::{self, Builder};
-use crate::llvm::ir::Block;
+use crate::llvm::cfg::{clone_blocks, new_block_before};
+use crate::llvm::ir::{Block, IntPredicate, Opcode, Value};
 use crate::llvm::typed::TypedBuilder;
 use crate::runtime::Runtime;
 
 use super::line_runs::{self, RunSite};
 use super::slice::{block_reduce, BlockReduction, LoopSlice};
-use super::state::{const_int, typed, CachedLine, State};
+use super::state::{CachedLine, State};
 
 impl<'m> LoopSlice<'_, 'm> {
     /// Adds a copy of slice 2 for threads that cache every structure of the
@@ -34,16 +30,11 @@ impl<'m> LoopSlice<'_, 'm> {
         plain: Block<'m>,
         run_sites: Option<&[RunSite<'m>]>,
     ) -> Vec<u32> {
-        let decide_block = decide;
-        let decide = decide.as_raw_block();
-        let slice2: Vec<LLVMBasicBlockRef> = slice2.iter().map(|b| b.as_raw_block()).collect();
-        let slice2 = slice2.as_slice();
-        let (latch, plain) = (latch.as_raw_block(), plain.as_raw_block());
-        let header = self.header().as_raw_block();
-        let function = self.k.function.as_raw();
+        let header = self.header();
+        let function = self.k.function;
         // Structures whose next line the runs stage (the same for every size).
         let mut staged = Vec::new();
-        let flags: Vec<LLVMValueRef> = loop_states.iter().map(|s| s.cached.as_raw()).collect();
+        let flags: Vec<Value<'m>> = loop_states.iter().map(|s| s.cached).collect();
         let sizes: Vec<u32> = self.plan.lines.all();
         let suffix = |what: &str, size: u32| {
             if sizes.len() > 1 {
@@ -54,72 +45,64 @@ impl<'m> LoopSlice<'_, 'm> {
         };
         // Clones first, while slice 2 still reads the slots.
         let mut fast = Vec::new();
-        let at = TypedBuilder::before(decide_block.terminator().expect("a new block ends"));
+        let at = TypedBuilder::before(decide.terminator().expect("a new block ends"));
         for &size in &sizes {
-            let copy = edit::clone_blocks(slice2, decide, &suffix("cached", size));
-            let lines: Vec<(LLVMValueRef, LLVMValueRef)> = cached_lines
+            let copy = clone_blocks(slice2, decide, &suffix("cached", size));
+            let lines: Vec<(Value<'m>, Value<'m>)> = cached_lines
                 .iter()
                 .map(|c| {
-                    (
-                        c.slot.as_raw(),
-                        c.at_size(&at, self.slots.buffer, size, self.plan.pad)
-                            .as_raw(),
-                    )
+                    let line = c.at_size(&at, self.slots.buffer, size, self.plan.pad);
+                    (c.slot, line)
                 })
                 .collect();
             self.fold_slots(copy.values.values().copied(), (&flags, &lines), size);
             if let Some(sites) = run_sites {
-                let i64t = build::i64_type(build::context_of(function));
-                let run = edit::entry_alloca(function, i64t, "sl1.run");
+                let run = function.entry_alloca(function.int_type(64), "sl1.run");
                 let exit = self.exit.as_ref().ok();
                 let blocks = (slice2, header, latch);
                 let extras = line_runs::RunExtras {
                     stage: self.options().line_staging,
                     full: self.options().full_runs,
                 };
-                let kernel = &self.k.name;
+                let kernel = (function, self.k.name.as_str());
                 staged = line_runs::add(rt, kernel, &copy, blocks, sites, exit, size, run, extras);
             }
             fast.push(copy.blocks[&header]);
         }
         let mut some_cached = vec![header];
         for &size in sizes.iter().skip(1) {
-            let copy = edit::clone_blocks(slice2, decide, &suffix("some", size));
+            let copy = clone_blocks(slice2, decide, &suffix("some", size));
             self.fold_slots(copy.values.values().copied(), (&[], &[]), size);
             some_cached.push(copy.blocks[&header]);
         }
         if sizes.len() > 1 {
-            let originals: Vec<LLVMValueRef> =
-                slice2.iter().flat_map(|&b| edit::instructions(b)).collect();
+            let originals: Vec<Value<'m>> = slice2.iter().flat_map(|b| b.instructions()).collect();
             self.fold_slots(originals.into_iter(), (&[], &[]), sizes[0]);
         }
         let fast_entry = self.pick_line_size(&sizes, &fast);
         let some_entry = self.pick_line_size(&sizes, &some_cached);
-        let ctx = build::context_of(function);
-        let i1t = build::i1_type(ctx);
-        let old = edit::terminator(decide);
-        let b = Builder::before(old);
-        let mut all = build::const_int(i1t, 1, false);
-        let mut any = build::const_int(i1t, 0, false);
-        for slot in &flags {
-            let flag = b.load(i1t, *slot);
+        let i1t = function.int_type(1);
+        let old = decide.terminator().expect("a new block ends");
+        let b = TypedBuilder::before(old);
+        let mut all = i1t.constant(1);
+        let mut any = i1t.constant(0);
+        for &slot in &flags {
+            let flag = b.load(i1t, slot);
             all = b.and(all, flag, c"sl1.all.cached");
             any = b.or(any, flag, c"sl1.any.cached");
         }
         let mut none = b.not(any, c"sl1.none.cached");
         // A static decision is the same for the whole block already.
         if self.uniform() && self.static_rates().is_none() {
-            let typed_b = TypedBuilder::before(typed(old));
-            let reduce = |v| block_reduce(&typed_b, self.k.function, BlockReduction::And, typed(v));
-            all = reduce(all).as_raw();
-            none = reduce(none).as_raw();
+            all = block_reduce(&b, function, BlockReduction::And, all);
+            none = block_reduce(&b, function, BlockReduction::And, none);
         }
-        let some = edit::new_block_before(header, header, "sl1.some.cached");
+        let some = new_block_before(header, header, "sl1.some.cached");
         b.cond_br(all, fast_entry, some);
-        edit::erase(old);
-        let old = edit::terminator(some);
-        Builder::before(old).cond_br(none, plain, some_entry);
-        edit::erase(old);
+        old.erase();
+        let old = some.terminator().expect("a new block ends");
+        TypedBuilder::before(old).cond_br(none, plain, some_entry);
+        old.erase();
         staged
     }
 
@@ -128,56 +111,56 @@ impl<'m> LoopSlice<'_, 'm> {
     /// lines and the loads of the line size slot by `size`.
     fn fold_slots(
         &self,
-        instructions: impl Iterator<Item = LLVMValueRef>,
-        (flags, lines): (&[LLVMValueRef], &[(LLVMValueRef, LLVMValueRef)]),
+        instructions: impl Iterator<Item = Value<'m>>,
+        (flags, lines): (&[Value<'m>], &[(Value<'m>, Value<'m>)]),
         size: u32,
     ) {
-        let ctx = build::context_of(self.k.function.as_raw());
-        let known = |slot: LLVMValueRef| {
+        let function = self.k.function;
+        let known = |slot: Value<'m>| {
             if flags.contains(&slot) {
-                Some(build::const_int(build::i1_type(ctx), 1, false))
+                Some(function.int_type(1).constant(1))
             } else if let Some(&(_, line)) = lines.iter().find(|(s, _)| *s == slot) {
                 Some(line)
-            } else if self.slots.line_bytes.map(|b| b.as_raw()) == Some(slot) {
-                Some(const_int(build::i64_type(ctx), i64::from(size)))
+            } else if self.slots.line_bytes == Some(slot) {
+                Some(function.int_type(64).signed(i64::from(size)))
             } else {
                 None
             }
         };
-        let loads: Vec<(LLVMValueRef, LLVMValueRef)> = instructions
-            .filter(|&i| build::opcode(i) == inkwell::llvm_sys::LLVMOpcode::LLVMLoad)
-            .filter_map(|i| known(build::operand(i, 0)).map(|v| (i, v)))
+        let loads: Vec<(Value<'m>, Value<'m>)> = instructions
+            .filter(|i| i.opcode() == Some(Opcode::LLVMLoad))
+            .filter_map(|i| known(i.operand(0)?).map(|v| (i, v)))
             .collect();
         for &(load, value) in &loads {
-            edit::replace_uses(load, value);
+            load.replace_all_uses_with(value);
         }
         for (load, _) in loads {
-            edit::erase(load);
+            load.erase();
         }
     }
 
     /// A chain of blocks that enters `headers[i]` when the decision picked
     /// line size `sizes[i]` (the last when nothing else matches); its entry.
-    fn pick_line_size(&self, sizes: &[u32], headers: &[LLVMBasicBlockRef]) -> LLVMBasicBlockRef {
-        let loop_header = self.header().as_raw_block();
+    fn pick_line_size(&self, sizes: &[u32], headers: &[Block<'m>]) -> Block<'m> {
+        let loop_header = self.header();
         let mut entry = *headers.last().expect("one size at least");
         let Some(slot) = self.slots.line_bytes else {
             return entry;
         };
-        let i64t = build::i64_type(build::context_of(slot.as_raw()));
+        let i64t = self.k.function.int_type(64);
         for (&size, &header) in sizes.iter().zip(headers).rev().skip(1) {
-            let pick = edit::new_block_before(loop_header, loop_header, "sl1.pick.line");
-            let old = edit::terminator(pick);
-            let b = Builder::before(old);
-            let bytes = b.load(i64t, slot.as_raw());
+            let pick = new_block_before(loop_header, loop_header, "sl1.pick.line");
+            let old = pick.terminator().expect("a new block ends");
+            let b = TypedBuilder::before(old);
+            let bytes = b.load(i64t, slot);
             let is = b.icmp(
-                inkwell::llvm_sys::LLVMIntPredicate::LLVMIntEQ,
+                IntPredicate::LLVMIntEQ,
                 bytes,
-                const_int(i64t, i64::from(size)),
+                i64t.signed(i64::from(size)),
                 c"",
             );
             b.cond_br(is, header, entry);
-            edit::erase(old);
+            old.erase();
             entry = pick;
         }
         entry

@@ -1,9 +1,7 @@
 //! What a line run knows of each cached access: the site in slice 2, and
 //! at the checked latch how long its access stays in its line.
 
-use inkwell::llvm_sys::prelude::*;
-
-use crate::llvm::ir::Value;
+use crate::llvm::ir::{Type, Value};
 use crate::runtime::SiteKind;
 use crate::transform::state::State;
 
@@ -17,7 +15,7 @@ pub(in crate::transform) struct RunSite<'m> {
     pub(in crate::transform) stride: i64,
     pub(in crate::transform) kind: SiteKind,
     /// The loaded or stored type.
-    pub(in crate::transform) ty: LLVMTypeRef,
+    pub(in crate::transform) ty: Type<'m>,
     pub(in crate::transform) is_load: bool,
 }
 
@@ -25,9 +23,9 @@ pub(in crate::transform) struct RunSite<'m> {
 /// iterations its access stays in that line, and whether it is in it now;
 /// `d` is the access's offset from the line's address.
 #[derive(Clone, Copy)]
-pub(super) struct Stay {
-    pub(super) tag: LLVMValueRef,
-    pub(super) d: LLVMValueRef,
-    pub(super) n: LLVMValueRef,
-    pub(super) in_line: LLVMValueRef,
+pub(super) struct Stay<'m> {
+    pub(super) tag: Value<'m>,
+    pub(super) d: Value<'m>,
+    pub(super) n: Value<'m>,
+    pub(super) in_line: Value<'m>,
 }
