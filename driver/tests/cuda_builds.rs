@@ -286,7 +286,7 @@ fn every_harm_kernel_builds_to_ptx_and_its_counters() {
     // The do-no-harm suite (sl1_gpu::harm): a kernel per testdata/harm
     // folder, named after it, in the builds ci/gpu-bundle makes of it with
     // S-L1: the default, and the statistics build of each kernel the default
-    // transforms (of the others it is the default's code). Its `--no-sl1`
+    // transforms (the others it leaves alone too). Its `--no-sl1`
     // build is clang's alone (`no_sl1_build_reports_transform_off`).
     let mut kernels: Vec<String> = std::fs::read_dir(testdata("harm"))
         .unwrap()
@@ -342,9 +342,9 @@ fn every_harm_kernel_builds_to_ptx_and_its_counters() {
                     break;
                 }
                 transformed += 1;
-            } else {
-                // The counters the bench reads back by name.
-                assert!(k.transform.applied, "{name}: the statistics build differs");
+            } else if k.transform.applied {
+                // The counters the bench reads back by name (a statistics
+                // build may leave a loop whose line runs it cannot count).
                 let global = format!(".visible .global .align 8 .b8 sl1_stats_{name}[");
                 assert!(text.contains(&global), "{name}: no `{global}`");
             }
