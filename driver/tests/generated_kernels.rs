@@ -315,15 +315,13 @@ fn shrink_and_save(
 fn generated_kernels_pass_the_pass_o3_and_ptxas() {
     let count = env_u64("SL1_FUZZ_KERNELS", 400);
     // New seeds every ten minutes, away from the other fuzz tests' slices.
-    let first = std::env::var("SL1_FUZZ_FIRST").map_or_else(
-        |_| {
-            let secs = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_secs();
-            1_000_000 + (secs / 600 * count) % 1_000_000
-        },
-        |_| env_u64("SL1_FUZZ_FIRST", 0),
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let first = env_u64(
+        "SL1_FUZZ_FIRST",
+        1_000_000 + (secs / 600 * count) % 1_000_000,
     );
     eprintln!(
         "generated_kernels: seeds {first}..{} (SL1_FUZZ_FIRST={first} repeats this run)",

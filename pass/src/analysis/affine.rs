@@ -45,7 +45,7 @@ impl AffineAddress {
     /// The symbol `v`, keyed by the address of its LLVM value.
     fn symbol(v: Value<'_>, stride: i64) -> Self {
         AffineAddress {
-            terms: BTreeMap::from([(v.as_raw() as usize, 1)]),
+            terms: BTreeMap::from([(v.symbol(), 1)]),
             constant: 0,
             stride,
         }

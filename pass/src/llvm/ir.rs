@@ -144,6 +144,11 @@ impl<'m> Value<'m> {
         Value::new(symbol as LLVMValueRef)
     }
 
+    /// The affine symbol this value stands for (`of_symbol`'s inverse).
+    pub fn symbol(self) -> usize {
+        self.raw as usize
+    }
+
     pub fn name(self) -> String {
         let mut len = 0usize;
         // SAFETY: `raw` is a live value of the borrowed module.

@@ -370,6 +370,11 @@ impl<'m> Value<'m> {
     }
 
     /// Sets the alignment of this load or store, in bytes.
+    /// The alignment of a load, store, alloca or global, in bytes.
+    pub fn alignment(self) -> u32 {
+        build::alignment(self.as_raw())
+    }
+
     pub fn set_alignment(self, bytes: u32) {
         build::set_alignment(self.as_raw(), bytes);
     }

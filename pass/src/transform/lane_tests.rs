@@ -80,18 +80,14 @@ fn all_close<'m>(
 /// Where `value` comes in `function`: its argument number, or after the
 /// arguments its instruction's place in block order; last for others
 /// (globals), by name.
-fn position(function: Function<'_>, value: Value<'_>) -> (usize, usize, String) {
-    if let Some(i) = function
-        .params()
-        .iter()
-        .position(|p| p.as_raw() == value.as_raw())
-    {
+fn position<'m>(function: Function<'m>, value: Value<'m>) -> (usize, usize, String) {
+    if let Some(i) = function.params().iter().position(|&p| p == value) {
         return (0, i, String::new());
     }
     let mut n = 0;
     for block in function.blocks() {
         for inst in block.instructions() {
-            if inst.as_raw() == value.as_raw() {
+            if inst == value {
                 return (1, n, String::new());
             }
             n += 1;

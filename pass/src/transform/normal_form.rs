@@ -21,7 +21,7 @@ impl<'m> LoopSlice<'_, 'm> {
         let header = self.header();
         for phi in header.instructions().into_iter().filter(|i| i.is_phi()) {
             let ty = phi.ty();
-            slots.insert(phi.as_raw() as usize, (function.demote_phi(phi), ty));
+            slots.insert(phi.symbol(), (function.demote_phi(phi), ty));
         }
         let preds = header.predecessors();
         let preheader = new_block_before(header, header, "sl1.preheader");

@@ -3,8 +3,6 @@
 //! `sl1.aload.*`/`sl1.astore.*`), coherence around them, the flush on every
 //! exit, and the sites of its line runs or why it gets none.
 
-use crate::llvm::build;
-
 use crate::analysis::accesses::{Access, AccessKind};
 use crate::analysis::Mode;
 use crate::llvm::ir::{Block, Value};
@@ -150,7 +148,7 @@ impl<'m> LoopSlice<'_, 'm> {
     ) -> Option<RunSite<'m>> {
         let inst = a.inst;
         let ty = access_type(inst, a.kind);
-        let align = build::alignment(inst.as_raw()).max(1);
+        let align = inst.alignment().max(1);
         // A structure that the loop also reads must be filled before a write.
         let read_in_loop = all
             .iter()
@@ -160,7 +158,7 @@ impl<'m> LoopSlice<'_, 'm> {
             align,
             fetch_on_write: read_in_loop,
         };
-        let typed_ty = (build::basic_type(ty.as_raw()), site);
+        let typed_ty = (ty.basic(), site);
         let b = TypedBuilder::before(inst);
         let i1t = b.int_type(1);
         let cached = b.load(i1t, state.cached);

@@ -2,7 +2,6 @@
 //! through the cache, those left direct (with the reason), and what must be
 //! written back or evicted before which instruction.
 
-use crate::llvm::build;
 use crate::llvm::ir::Value;
 
 use crate::analysis::accesses::{Access, AccessKind};
@@ -38,7 +37,7 @@ fn in_one_line(a: &Access<'_>, line: u32) -> bool {
         && !a.volatile
         && a.size.is_power_of_two()
         && a.size <= u64::from(line)
-        && u64::from(build::alignment(a.inst.as_raw())) >= a.size
+        && u64::from(a.inst.alignment()) >= a.size
 }
 
 impl<'m> LoopSlice<'_, 'm> {
