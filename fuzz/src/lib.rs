@@ -8,7 +8,8 @@
 //! one GPU thread loads the cubins, runs and compares them ([`gpu_run`],
 //! the launches of a case in [`launches`]), writes findings ([`findings`])
 //! and keeps the totals ([`tally`]), with progress ([`progress`]) and a
-//! clean stop on signals or a time limit ([`stop`]).
+//! clean stop on signals or a time limit ([`stop`]); a run may build only
+//! the seeds of some shapes ([`shapes`]).
 
 pub mod build;
 pub mod case;
@@ -20,5 +21,6 @@ pub mod modes;
 pub mod progress;
 pub mod ptxas;
 pub mod run;
+pub mod shapes;
 pub mod stop;
 pub mod tally;

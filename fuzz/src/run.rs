@@ -20,11 +20,14 @@ use crate::launches::{case_run, CaseRun};
 use crate::modes::Mode;
 use crate::progress::Progress;
 use crate::ptxas::Ptxas;
+use crate::shapes::Shapes;
 use crate::stop::Stop;
 use crate::tally::{Finding, Tally};
 
 pub struct Settings {
     pub seeds: Range<u64>,
+    /// Which of `seeds` are built; the others are skipped.
+    pub shapes: Shapes,
     pub modes: Vec<Mode>,
     pub jobs: usize,
     /// Where findings are written.
@@ -36,6 +39,13 @@ pub struct Settings {
     pub report_every: Duration,
     /// Make this seed's first distinct mode fault (tests the recovery).
     pub inject_fault: Option<u64>,
+}
+
+/// What a builder thread sends the GPU thread.
+enum Work {
+    Built(SeedBuild),
+    /// A seed `Settings::shapes` leaves out.
+    Skipped(u64),
 }
 
 /// Runs `settings` until done or stopped; the totals either way.
@@ -60,7 +70,7 @@ pub fn run(settings: &Settings, stop: &Stop) -> Result<Tally> {
     let plain = Mode::plain();
     let next = AtomicU64::new(settings.seeds.start);
     let jobs = settings.jobs.max(1);
-    let (sender, receiver) = sync_channel::<SeedBuild>(jobs * 2);
+    let (sender, receiver) = sync_channel::<Work>(jobs * 2);
     std::thread::scope(|scope| {
         for worker in 0..jobs {
             let sender = sender.clone();
@@ -73,10 +83,15 @@ pub fn run(settings: &Settings, stop: &Stop) -> Result<Tally> {
                 if seed >= settings.seeds.end {
                     break;
                 }
-                let Some(build) = builder.build_seed(seed, worker, stop.flag()) else {
-                    break;
+                let work = if settings.shapes.admits(seed) {
+                    match builder.build_seed(seed, worker, stop.flag()) {
+                        Some(build) => Work::Built(build),
+                        None => break,
+                    }
+                } else {
+                    Work::Skipped(seed)
                 };
-                if sender.send(build).is_err() {
+                if sender.send(work).is_err() {
                     break;
                 }
             });
@@ -92,7 +107,11 @@ pub fn run(settings: &Settings, stop: &Stop) -> Result<Tally> {
         };
         while !stop.is_set() {
             match receiver.recv_timeout(Duration::from_millis(250)) {
-                Ok(build) => consumer.take(runner.as_mut(), &build, builds_per_seed),
+                Ok(Work::Built(build)) => consumer.take(runner.as_mut(), &build, builds_per_seed),
+                Ok(Work::Skipped(seed)) => {
+                    consumer.tally.skip(seed);
+                    consumer.progress.advance(builds_per_seed, consumer.tally);
+                }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => break,
             }

@@ -97,6 +97,8 @@ pub struct Tally {
     pub seeds: Range<u64>,
     pub gpu: Option<String>,
     pub seeds_completed: u64,
+    /// Seeds not built: not of the run's `--shapes` (done all the same).
+    pub seeds_skipped: u64,
     /// Every seed below this one was completed (resume with `--seeds`
     /// from here); `None` when all were.
     pub first_incomplete: Option<u64>,
@@ -126,6 +128,7 @@ impl Tally {
             seeds,
             gpu: None,
             seeds_completed: 0,
+            seeds_skipped: 0,
             cut_off: None,
             contexts_reopened: 0,
             wall_seconds: 0.0,
@@ -147,7 +150,17 @@ impl Tally {
             }
         }
         self.seeds_completed += 1;
-        if let Some(slot) = self.done.get_mut((build.seed - self.seeds.start) as usize) {
+        self.mark_done(build.seed);
+    }
+
+    /// Counts a seed the run's shapes leave out; it is done.
+    pub fn skip(&mut self, seed: u64) {
+        self.seeds_skipped += 1;
+        self.mark_done(seed);
+    }
+
+    fn mark_done(&mut self, seed: u64) {
+        if let Some(slot) = self.done.get_mut((seed - self.seeds.start) as usize) {
             *slot = true;
         }
         let from = self.first_incomplete.unwrap_or(self.seeds.end);
@@ -250,10 +263,14 @@ impl Tally {
         };
         let _ = writeln!(
             s,
-            "seeds {}..{}: {} completed; {} kernels ({} builds each) in {:.1} s, {:.1} kernels/s{}",
+            "seeds {}..{}: {} completed{}; {} kernels ({} builds each) in {:.1} s, {:.1} kernels/s{}",
             self.seeds.start,
             self.seeds.end,
             self.seeds_completed,
+            match self.seeds_skipped {
+                0 => String::new(),
+                n => format!(" and {n} skipped (not of the shapes asked)"),
+            },
             self.kernels(),
             self.builds.len(),
             self.wall_seconds,

@@ -85,6 +85,48 @@ fn build_only_builds_every_selected_mode_and_sums_up() {
 }
 
 #[test]
+fn shapes_alias_builds_only_the_seeds_with_those_shapes() {
+    let ptxas = ptxas();
+    let seeds = 720_000..720_030u64;
+    let with_shapes = seeds
+        .clone()
+        .filter(|&s| sl1_kernelgen::generate(s).spec.has_alias_shapes())
+        .count();
+    assert!(with_shapes > 0 && with_shapes < 30);
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("summary.json");
+    let range = format!("{}..{}", seeds.start, seeds.end);
+    let (out, text) = fuzz(&[
+        "--build-only",
+        "--shapes",
+        "alias",
+        "--seeds",
+        &range,
+        "--modes",
+        "no-alias-checks",
+        "--ptxas",
+        ptxas.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("(only --shapes alias)"), "{text}");
+    let skipped = 30 - with_shapes;
+    assert!(
+        text.contains(&format!(
+            "{range}: {with_shapes} completed and {skipped} skipped (not of the shapes asked)"
+        )),
+        "{text}"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(summary["seeds_skipped"], skipped as u64);
+    assert_eq!(summary["builds"][1]["built"], with_shapes as u64);
+    // Skipped seeds are done: nothing is left to resume.
+    assert_eq!(summary["first_incomplete"], serde_json::Value::Null);
+}
+
+#[test]
 fn a_time_limit_cuts_the_run_off_with_a_summary() {
     let ptxas = ptxas();
     let (out, text) = fuzz(&[

@@ -305,13 +305,11 @@ mod tests {
             .filter(broadcast)
             .any(|s| s.args.iter().all(|a| a.noalias)));
         assert!(any("%bk"));
-        assert!(
-            specs
-                .iter()
-                .filter(|s| s.args.iter().any(|a| a.shift > 0))
-                .count()
-                > 5
-        );
+        assert!(specs.iter().filter(|s| s.has_shifted_twin()).count() > 5);
+        // `sl1-fuzz --shapes alias` keeps these modules alone: about a
+        // fifth of the seeds (2,254 of 9,682 from 720000).
+        let alias_shapes = specs.iter().filter(|s| s.has_alias_shapes()).count();
+        assert!(alias_shapes * 8 > specs.len() && alias_shapes * 2 < specs.len());
         assert!(specs
             .iter()
             .any(|s| s.kernels.iter().any(

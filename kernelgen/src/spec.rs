@@ -649,6 +649,19 @@ impl KernelSpec {
         })
     }
 
+    /// Whether an argument is a twin shifted into the next thread's
+    /// elements: arguments that overlap on purpose.
+    pub fn has_shifted_twin(&self) -> bool {
+        self.args.iter().any(|a| a.shift > 0)
+    }
+
+    /// Whether the module has issue 56's shapes: a broadcast read beside
+    /// an argument without noalias (the aliased group prices it), or a
+    /// shifted twin (the run-time alias checks see the overlap).
+    pub fn has_alias_shapes(&self) -> bool {
+        (self.reads_broadcast() && self.args.iter().any(|a| !a.noalias)) || self.has_shifted_twin()
+    }
+
     /// Whether some statement calls the module's helper function.
     pub fn calls_helper(&self) -> bool {
         self.loops()

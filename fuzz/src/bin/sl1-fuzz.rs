@@ -20,6 +20,7 @@ use clap::Parser;
 use sl1_fuzz::modes;
 use sl1_fuzz::ptxas::Ptxas;
 use sl1_fuzz::run::{run, Settings};
+use sl1_fuzz::shapes::Shapes;
 use sl1_fuzz::stop::Stop;
 use sl1_fuzz::tally::{same_code_lines, Tally};
 use sl1_gpu::device::GpuError;
@@ -38,6 +39,11 @@ struct Cli {
     /// or `all`.
     #[arg(long, default_value = "all", value_name = "LIST|all")]
     modes: String,
+    /// Which seeds to build: `all`, or `alias` (issue 56's shapes: a
+    /// broadcast read beside arguments without noalias, or a shifted
+    /// twin); the others are skipped and count as done.
+    #[arg(long, value_enum, default_value = "all")]
+    shapes: Shapes,
     /// Builder threads [default: all cores but one].
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
@@ -104,6 +110,7 @@ fn main_result(cli: &Cli) -> Result<Tally> {
         .context("cannot install the signal handler")?;
     let settings = Settings {
         seeds: cli.seeds.clone(),
+        shapes: cli.shapes,
         jobs: cli.jobs.unwrap_or_else(default_jobs),
         out: cli.out.clone(),
         build_only: cli.build_only,
@@ -113,9 +120,13 @@ fn main_result(cli: &Cli) -> Result<Tally> {
         modes,
     };
     println!(
-        "sl1-fuzz: seeds {}..{}, plain + {} mode(s) ({}), {} builder thread(s), ptxas {}{}",
+        "sl1-fuzz: seeds {}..{}{}, plain + {} mode(s) ({}), {} builder thread(s), ptxas {}{}",
         settings.seeds.start,
         settings.seeds.end,
+        match settings.shapes {
+            Shapes::All => String::new(),
+            shapes => format!(" (only --shapes {})", shapes.name()),
+        },
         settings.modes.len(),
         settings
             .modes

@@ -1,0 +1,55 @@
+//! Which seeds a run builds: all of them, or only those whose module has
+//! the shapes a change is about, so that a device call spends its builds
+//! on them (issue 56's aliasing shapes are a fifth of the seeds). A seed
+//! left out is counted as skipped and as done for `--seeds` resumption.
+
+use clap::ValueEnum;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Shapes {
+    /// Every seed.
+    #[default]
+    All,
+    /// Seeds with a broadcast read beside an argument without noalias, or
+    /// with a twin shifted into the next thread's elements
+    /// (`sl1_kernelgen::KernelSpec::has_alias_shapes`).
+    Alias,
+}
+
+impl Shapes {
+    /// The name `--shapes` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Shapes::All => "all",
+            Shapes::Alias => "alias",
+        }
+    }
+
+    /// Whether a run with these shapes builds `seed`. A seed whose
+    /// generation panics is built, so that the build reports the panic.
+    pub fn admits(self, seed: u64) -> bool {
+        match self {
+            Shapes::All => true,
+            Shapes::Alias => std::panic::catch_unwind(|| sl1_kernelgen::generate(seed))
+                .map_or(true, |k| k.spec.has_alias_shapes()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alias_admits_exactly_the_modules_with_the_shapes() {
+        let seeds = 720_000..720_200;
+        let admitted: Vec<u64> = seeds.clone().filter(|&s| Shapes::Alias.admits(s)).collect();
+        let expected: Vec<u64> = seeds
+            .clone()
+            .filter(|&s| sl1_kernelgen::generate(s).spec.has_alias_shapes())
+            .collect();
+        assert_eq!(admitted, expected);
+        assert!(!admitted.is_empty() && admitted.len() < seeds.clone().count());
+        assert!(seeds.clone().all(|s| Shapes::All.admits(s)));
+    }
+}
