@@ -279,11 +279,24 @@ fn one_thread(line: &str) -> Result<String> {
     }
 }
 
+/// `bytes` as the text of an LLVM string constant: every byte `\XX`
+/// (written without a `format!` a byte: buffers run to megabytes).
+fn escaped_bytes(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut text = String::with_capacity(bytes.len() * 3);
+    for &x in bytes {
+        text.push('\\');
+        text.push(char::from(HEX[usize::from(x >> 4)]));
+        text.push(char::from(HEX[usize::from(x & 15)]));
+    }
+    text
+}
+
 fn main_function(run: &CpuRun<'_>, buffers: &[Vec<u8>], shared: &[(String, u64)]) -> String {
     let mut out = String::new();
     out.push_str("declare void @llvm.memset.p3.i64(ptr addrspace(3), i8, i64, i1)\n");
     for (k, b) in buffers.iter().enumerate() {
-        let bytes: String = b.iter().map(|x| format!("\\{x:02X}")).collect();
+        let bytes = escaped_bytes(b);
         let _ = writeln!(
             out,
             "@emu.buf{k} = global [{} x i8] c\"{bytes}\", align 16",
@@ -383,6 +396,13 @@ done{n}:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn escaped_bytes_are_llvm_string_escapes() {
+        let bytes: Vec<u8> = (0..=255).collect();
+        let want: String = bytes.iter().map(|x| format!("\\{x:02X}")).collect();
+        assert_eq!(escaped_bytes(&bytes), want);
+    }
 
     #[test]
     fn dynamic_shared_memory_is_defined_as_large_as_the_launches_give() {

@@ -15,9 +15,9 @@ use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use sl1_driver::build_ir::{compile_text, Compiled};
-use sl1_fuzz::case::{case, differences};
+use sl1_fuzz::case::{case, differences, FuzzCase};
 use sl1_fuzz::cpu::{run, CpuRun, Order};
-use sl1_fuzz::launches::{case_run, with_line_buffers};
+use sl1_fuzz::launches::{case_run, with_line_buffers, CaseRun};
 use sl1_fuzz::modes::{self, Mode};
 use sl1_pass::transform::LaunchBytes;
 use sl1_pass::tuning::{Rewrite, RewriteReport};
@@ -29,53 +29,73 @@ fn env_u64(name: &str) -> Option<u64> {
     })
 }
 
-/// Every buffer after `ir`, the seed's kernel in some build, ran on the
-/// seed's inputs (launches giving launch-sized line buffers their bytes).
-fn outputs(seed: u64, (ir, bytes): &Built) -> Result<Vec<Vec<u8>>, String> {
-    let kernel = sl1_kernelgen::generate(seed);
-    let c = case(&kernel.spec, seed);
-    let launches = with_line_buffers(&case_run(&c, &kernel.spec), bytes);
-    run(
-        &CpuRun {
-            ir,
-            case: &launches,
-            buffer_of_arg: &c.buffer_of_arg,
-            order: Order::Reverse,
-            shared_fill: 0xA5,
-        },
-        &c.buffers,
-    )
-    .map_err(|e| format!("{e:#}"))
+/// A seed's kernel and inputs, made once for all of its builds (making
+/// them is a good part of a build's time in a debug test binary).
+struct Seed {
+    seed: u64,
+    ir: String,
+    case: FuzzCase,
+    run: CaseRun,
+}
+
+impl Seed {
+    fn new(seed: u64) -> Seed {
+        let kernel = sl1_kernelgen::generate(seed);
+        let case = case(&kernel.spec, seed);
+        let run = case_run(&case, &kernel.spec);
+        Seed {
+            seed,
+            ir: kernel.ir,
+            case,
+            run,
+        }
+    }
+
+    /// The optimised IR of the seed's kernel built in `mode`.
+    fn built(&self, mode: &Mode) -> Result<Built, String> {
+        compile_text(&self.ir, &format!("k{}", self.seed), &mode.args, true)
+            .map(|c| (c.text, sl1_pass::launch::launch_bytes(&c.report)))
+            .map_err(|e| format!("{e:#}"))
+    }
+
+    /// Every buffer after `ir`, the seed's kernel in some build, ran on the
+    /// seed's inputs (launches giving launch-sized line buffers their bytes).
+    fn outputs(&self, (ir, bytes): &Built) -> Result<Vec<Vec<u8>>, String> {
+        let launches = with_line_buffers(&self.run, bytes);
+        run(
+            &CpuRun {
+                ir,
+                case: &launches,
+                buffer_of_arg: &self.case.buffer_of_arg,
+                order: Order::Reverse,
+                shared_fill: 0xA5,
+            },
+            &self.case.buffers,
+        )
+        .map_err(|e| format!("{e:#}"))
+    }
+
+    /// What `mode` does to the seed: `Ok(true)` compared equal, `Ok(false)`
+    /// same IR as plain (nothing to run), `Err` a failure.
+    fn check(&self, mode: &Mode, plain_ir: &str, plain: &[Vec<u8>]) -> Result<bool, String> {
+        let ir = self.built(mode)?;
+        if ir.0 == plain_ir {
+            return Ok(false);
+        }
+        let got = self.outputs(&ir)?;
+        let (listed, count) = differences(plain, &got, 8);
+        if count > 0 {
+            return Err(format!(
+                "{count} byte(s) differ from the plain build, first (buffer, offset, plain, {}): {listed:?}",
+                mode.name
+            ));
+        }
+        Ok(true)
+    }
 }
 
 /// A build's optimised IR and its kernels' launch-sized line buffers.
 type Built = (String, BTreeMap<String, LaunchBytes>);
-
-/// The optimised IR of `seed` built in `mode`.
-fn built(seed: u64, mode: &Mode) -> Result<Built, String> {
-    let kernel = sl1_kernelgen::generate(seed);
-    compile_text(&kernel.ir, &format!("k{seed}"), &mode.args, true)
-        .map(|c| (c.text, sl1_pass::launch::launch_bytes(&c.report)))
-        .map_err(|e| format!("{e:#}"))
-}
-
-/// What `mode` does to `seed`: `Ok(true)` compared equal, `Ok(false)` same
-/// IR as plain (nothing to run), `Err` a failure.
-fn check(seed: u64, mode: &Mode, plain_ir: &str, plain: &[Vec<u8>]) -> Result<bool, String> {
-    let ir = built(seed, mode)?;
-    if ir.0 == plain_ir {
-        return Ok(false);
-    }
-    let got = outputs(seed, &ir)?;
-    let (listed, count) = differences(plain, &got, 8);
-    if count > 0 {
-        return Err(format!(
-            "{count} byte(s) differ from the plain build, first (buffer, offset, plain, {}): {listed:?}",
-            mode.name
-        ));
-    }
-    Ok(true)
-}
 
 #[test]
 fn every_mode_computes_the_plain_bytes_on_the_cpu() {
@@ -106,15 +126,15 @@ fn every_mode_computes_the_plain_bytes_on_the_cpu() {
                     break;
                 }
                 let fail = |what: String| failures.lock().unwrap().push(what);
-                let plain_mode = Mode::plain();
-                let plain_ir = match built(seed, &plain_mode) {
+                let s = Seed::new(seed);
+                let plain_ir = match s.built(&Mode::plain()) {
                     Ok(ir) => ir,
                     Err(e) => {
                         fail(format!("seed {seed} plain: {e}"));
                         continue;
                     }
                 };
-                let plain = match outputs(seed, &plain_ir) {
+                let plain = match s.outputs(&plain_ir) {
                     Ok(out) => out,
                     Err(e) => {
                         fail(format!("seed {seed} plain: {e}"));
@@ -122,7 +142,7 @@ fn every_mode_computes_the_plain_bytes_on_the_cpu() {
                     }
                 };
                 for mode in &modes {
-                    match check(seed, mode, &plain_ir.0, &plain) {
+                    match s.check(mode, &plain_ir.0, &plain) {
                         Ok(true) => {
                             compared.fetch_add(1, Ordering::SeqCst);
                         }
@@ -195,10 +215,11 @@ fn first_seeds_compiled_so(marker: &str, made: impl Fn(&Compiled) -> bool) -> Ve
 fn every_mode_computes_the_plain_bytes(seeds: &[u64]) {
     let mut compared = 0;
     for &seed in seeds {
-        let plain_ir = built(seed, &Mode::plain()).unwrap();
-        let plain = outputs(seed, &plain_ir).unwrap();
+        let s = Seed::new(seed);
+        let plain_ir = s.built(&Mode::plain()).unwrap();
+        let plain = s.outputs(&plain_ir).unwrap();
         for mode in &modes::all() {
-            match check(seed, mode, &plain_ir.0, &plain) {
+            match s.check(mode, &plain_ir.0, &plain) {
                 Ok(true) => compared += 1,
                 Ok(false) => {}
                 Err(e) => panic!("seed {seed} mode {}: {e}", mode.name),
@@ -292,9 +313,11 @@ fn seeds_the_gpu_found_compute_the_plain_bytes_on_the_cpu() {
             .iter()
             .find(|m| m.name == name)
             .unwrap_or_else(|| panic!("no mode {name} in modes.txt"));
-        let plain_ir = built(seed, &Mode::plain()).unwrap();
-        let plain = outputs(seed, &plain_ir).unwrap();
-        let compared = check(seed, mode, &plain_ir.0, &plain)
+        let s = Seed::new(seed);
+        let plain_ir = s.built(&Mode::plain()).unwrap();
+        let plain = s.outputs(&plain_ir).unwrap();
+        let compared = s
+            .check(mode, &plain_ir.0, &plain)
             .unwrap_or_else(|e| panic!("seed {seed} mode {name}: {e}"));
         assert!(compared, "seed {seed} mode {name}: the same code as plain");
     }
