@@ -101,18 +101,33 @@ pub fn clang_llvm_major(clang: &Path) -> Option<u32> {
 
 /// The LLVM major version a plugin links against, read from the libLLVM
 /// it names (`libLLVM.so.19.1`, or `libLLVM-19.so` on older layouts)
-/// without loading it.
+/// without loading it. The name sits in the dynamic string table, near the
+/// file's start: the first MiB is searched first (a debug plugin is tens
+/// of MiB, read at every build), then the whole file.
 pub fn plugin_llvm_major(plugin: &Path) -> Option<u32> {
-    let bytes = std::fs::read(plugin).ok()?;
-    let text = String::from_utf8_lossy(&bytes);
-    ["libLLVM.so.", "libLLVM-"].iter().find_map(|prefix| {
-        let at = text.find(prefix)? + prefix.len();
-        let digits: String = text[at..]
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .collect();
-        digits.parse().ok()
-    })
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(plugin)
+        .ok()?
+        .take(1 << 20)
+        .read_to_end(&mut head)
+        .ok()?;
+    llvm_major_named_in(&head).or_else(|| llvm_major_named_in(&std::fs::read(plugin).ok()?))
+}
+
+/// The major version after the first `libLLVM.so.` or `libLLVM-` in `bytes`.
+fn llvm_major_named_in(bytes: &[u8]) -> Option<u32> {
+    [&b"libLLVM.so."[..], b"libLLVM-"]
+        .iter()
+        .find_map(|prefix| {
+            let at = bytes.windows(prefix.len()).position(|w| w == *prefix)? + prefix.len();
+            let digits: Vec<u8> = bytes[at..]
+                .iter()
+                .copied()
+                .take_while(u8::is_ascii_digit)
+                .collect();
+            std::str::from_utf8(&digits).ok()?.parse().ok()
+        })
 }
 
 /// The plugin that the build of this driver made: cargo builds the
@@ -295,4 +310,27 @@ pub fn find_gpu_driver() -> Option<PathBuf> {
     dirs.iter()
         .map(|d| Path::new(d).join("libcuda.so.1"))
         .find(|p| p.exists())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_llvm_major_is_read_from_either_spelling_of_the_library() {
+        assert_eq!(
+            llvm_major_named_in(b"\0libc.so.6\0libLLVM.so.22.1\0"),
+            Some(22)
+        );
+        assert_eq!(llvm_major_named_in(b"\0libLLVM-19.so\0"), Some(19));
+        assert_eq!(llvm_major_named_in(b"\0libc.so.6\0"), None);
+        assert_eq!(llvm_major_named_in(b"libLLVM.so.\0"), None);
+    }
+
+    #[test]
+    fn the_build_trees_plugin_names_its_llvm() {
+        let plugin = build_tree_plugin();
+        assert!(plugin.is_file(), "no plugin at {}", plugin.display());
+        assert_eq!(plugin_llvm_major(&plugin), Some(22));
+    }
 }
