@@ -14,7 +14,7 @@
 use inkwell::module::Module;
 
 use crate::error::Error;
-use crate::llvm::{backup, build, ir};
+use crate::llvm::{build, ir};
 use crate::options::Options;
 use crate::report::{self, Report};
 use crate::tuning::{Rewrite, RewriteCounts};
@@ -182,13 +182,13 @@ fn transform_all_or_nothing<'ctx>(
     kernel: inkwell::values::FunctionValue<'ctx>,
     options: &Options,
 ) -> (transform::TransformReport, bool) {
-    use inkwell::values::{AsValueRef, BasicValue};
+    use inkwell::values::BasicValue;
     if !options.transform {
         // Nothing to undo: the transform only reports.
         return (transform::transform_kernel(module, kernel, options), false);
     }
-    let globals_before: Vec<_> = module.get_globals().map(|g| g.as_value_ref()).collect();
-    let attempt = backup::all_or_nothing(kernel.as_value_ref(), || {
+    let globals_before: Vec<_> = module.get_globals().collect();
+    let attempt = ir::Function::of(module, kernel).all_or_nothing(|| {
         let report = transform::transform_kernel(module, kernel, options);
         if failure_requested(options, kernel) {
             panic!("failure requested for kernel `{}`", report_name(kernel));
@@ -205,7 +205,7 @@ fn transform_all_or_nothing<'ctx>(
         Err(why) => why,
     };
     for global in module.get_globals() {
-        let new = !globals_before.contains(&global.as_value_ref());
+        let new = !globals_before.contains(&global);
         if new && global.as_pointer_value().get_first_use().is_none() {
             build::delete_global(global);
         }

@@ -46,8 +46,8 @@ pub fn apart_in_loop(k: &KernelAnalysis<'_>, l: &Loop) -> BTreeSet<u32> {
         .filter(|a| !matches!(a.base, Base::Shared | Base::Local))
         .map(|access| Scoped {
             access,
-            scopes: versioning_scopes(access.inst.as_raw(), "alias.scope"),
-            apart_from: versioning_scopes(access.inst.as_raw(), "noalias"),
+            scopes: versioning_scopes(access.inst, "alias.scope"),
+            apart_from: versioning_scopes(access.inst, "noalias"),
         })
         .collect();
     k.data_structures

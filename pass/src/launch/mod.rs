@@ -31,7 +31,9 @@ use std::collections::BTreeMap;
 
 use inkwell::builder::BuilderError;
 use inkwell::module::Module;
-use inkwell::values::{AsValueRef, BasicValueEnum};
+use inkwell::values::BasicValueEnum;
+
+use crate::llvm::ir::Value;
 
 use crate::report::Report;
 use crate::transform::LaunchBytes;
@@ -65,8 +67,7 @@ const UNSIZED_LAUNCHES: [&str; 8] = [
 /// Where `call` is, for a warning: its line with debug information, else
 /// its function.
 fn call_site(call: &inkwell::values::InstructionValue<'_>) -> String {
-    let value = crate::llvm::ir::Value::from_raw(call.as_value_ref());
-    if let Some(at) = value.and_then(|v| v.debug_location()) {
+    if let Some(at) = crate::llvm::ir::Value::of(*call).debug_location() {
         return at.to_string();
     }
     call.get_parent()
@@ -231,10 +232,9 @@ pub fn size_launches(module: &Module<'_>, kernels: &BTreeMap<String, HostKernel>
             // runtime's wrappers.
             let kernel = handles
                 .iter()
-                .find(|(h, _)| h.as_value_ref() == handle.as_value_ref())
+                .find(|(h, _)| Value::of(*h) == Value::of(handle))
                 .map(|(_, name)| name);
-            let through_pointer =
-                kernel.is_none() && !crate::llvm::edit::is_constant(handle.as_value_ref());
+            let through_pointer = kernel.is_none() && !Value::of(handle).is_constant();
             let label = match kernel {
                 Some(k) if kernels.contains_key(k) => k.clone(),
                 None if through_pointer => "a kernel through a pointer".to_string(),

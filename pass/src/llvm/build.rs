@@ -284,10 +284,6 @@ pub fn i32_type(ctx: LLVMContextRef) -> LLVMTypeRef {
     unsafe { LLVMInt32TypeInContext(ctx) }
 }
 
-pub fn i64_type(ctx: LLVMContextRef) -> LLVMTypeRef {
-    unsafe { LLVMInt64TypeInContext(ctx) }
-}
-
 pub fn pointer_type(ctx: LLVMContextRef, address_space: u32) -> LLVMTypeRef {
     unsafe { LLVMPointerTypeInContext(ctx, address_space) }
 }
@@ -362,11 +358,6 @@ pub fn const_all_ones(ty: LLVMTypeRef) -> LLVMValueRef {
     unsafe { LLVMConstAllOnes(ty) }
 }
 
-/// Operand `i` of `v`, which has more than `i` operands.
-pub fn operand(v: LLVMValueRef, i: u32) -> LLVMValueRef {
-    unsafe { LLVMGetOperand(v, i) }
-}
-
 pub fn is_instruction(v: LLVMValueRef) -> bool {
     unsafe { !LLVMIsAInstruction(v).is_null() }
 }
@@ -404,10 +395,6 @@ pub fn module_of(global: LLVMValueRef) -> LLVMModuleRef {
     unsafe { LLVMGetGlobalParent(global) }
 }
 
-pub fn module_context(module: LLVMModuleRef) -> LLVMContextRef {
-    unsafe { LLVMGetModuleContext(module) }
-}
-
 /// The function `name` of `module`, declared with `fty` when missing.
 pub fn get_or_declare_function(
     module: LLVMModuleRef,
@@ -422,11 +409,6 @@ pub fn get_or_declare_function(
             f
         }
     }
-}
-
-/// The type of what global `global` holds (a function's type included).
-pub fn global_value_type(global: LLVMValueRef) -> LLVMTypeRef {
-    unsafe { LLVMGlobalGetValueType(global) }
 }
 
 /// A zero-initialised, externally visible global of `ty` in `address_space`.
@@ -508,14 +490,6 @@ pub fn add_incoming(phi: LLVMValueRef, incoming: &[(LLVMValueRef, LLVMBasicBlock
     }
 }
 
-/// The bytes a store of `ty` writes under `module`'s data layout.
-pub fn store_size(module: LLVMModuleRef, ty: LLVMTypeRef) -> u64 {
-    unsafe {
-        use inkwell::llvm_sys::target::*;
-        LLVMStoreSizeOfType(LLVMGetModuleDataLayout(module), ty)
-    }
-}
-
 /// An inline-assembly callee of type `fty` (no side effects unless
 /// `side_effects`; AT&T dialect, as NVPTX reads it).
 pub fn inline_asm(
@@ -540,8 +514,11 @@ pub fn inline_asm(
 }
 
 /// Runs the module pass pipeline `passes` on `module` with default options.
-pub fn run_module_passes(module: LLVMModuleRef, passes: &CStr) {
+pub fn run_module_passes(module: &inkwell::module::Module<'_>, passes: &CStr) {
     use inkwell::llvm_sys::transforms::pass_builder::*;
+    let module = module.as_mut_ptr();
+    // SAFETY: runs a pass pipeline on a live module with default options,
+    // disposed of after.
     unsafe {
         let opts = LLVMCreatePassBuilderOptions();
         let err = LLVMRunPasses(module, passes.as_ptr(), std::ptr::null_mut(), opts);

@@ -683,7 +683,7 @@ extern "C" {
 
 /// Inserts `freeze inst` right after `inst` (not a phi or terminator) and
 /// sends every other use of `inst` through it.
-pub fn freeze_after(inst: LLVMValueRef) -> LLVMValueRef {
+pub fn freeze_after(inst: LLVMValueRef) {
     // SAFETY: `inst` is a live non-terminator, so a next instruction exists.
     unsafe {
         let b = Builder::before(LLVMGetNextInstruction(inst));
@@ -691,7 +691,6 @@ pub fn freeze_after(inst: LLVMValueRef) -> LLVMValueRef {
         LLVMReplaceAllUsesWith(inst, frozen);
         // RAUW also rewrote the freeze's own operand.
         LLVMSetOperand(frozen, 0, inst);
-        frozen
     }
 }
 

@@ -360,6 +360,17 @@ impl<'m> Value<'m> {
         super::edit::is_constant(self.raw)
     }
 
+    /// Inserts `freeze` of this instruction (not a phi or terminator) right
+    /// after it and sends every other use through the freeze.
+    pub fn freeze_after(self) {
+        super::edit::freeze_after(self.raw);
+    }
+
+    /// Makes this conditional branch always go to its first successor.
+    pub fn always_take_first(self) {
+        super::edit::always_take_first(self.raw);
+    }
+
     /// The block an instruction belongs to; `None` for anything else (an
     /// argument, a constant), of which LLVM's call would read a field
     /// those do not have.
@@ -844,6 +855,17 @@ impl<'m> Function<'m> {
         unsafe {
             let layout = LLVMGetModuleDataLayout(self.module);
             LLVMStoreSizeOfType(layout, LLVMTypeOf(value_type_of.raw))
+        }
+    }
+
+    /// Bytes of what `global` holds (the data layout's store size of its
+    /// value type).
+    pub fn global_store_size(self, global: inkwell::values::GlobalValue<'_>) -> u64 {
+        // SAFETY: a live global of this module; its value type belongs to
+        // the module's context.
+        unsafe {
+            let layout = LLVMGetModuleDataLayout(self.module);
+            LLVMStoreSizeOfType(layout, LLVMGlobalGetValueType(global.as_value_ref()))
         }
     }
 }

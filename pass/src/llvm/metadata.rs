@@ -157,11 +157,11 @@ const VERSIONING_DOMAIN: &str = "LVerDomain";
 /// run-time check proved holds for the whole loop, while the scopes the
 /// inliner makes of a `__restrict__` parameter hold within one call, not
 /// from one iteration's call to the next.
-pub fn versioning_scopes(inst: LLVMValueRef, name: &str) -> Vec<usize> {
+pub fn versioning_scopes(inst: Value<'_>, name: &str) -> Vec<usize> {
     // SAFETY: reads the live instruction's metadata; each operands buffer
     // holds exactly its node's operand count.
     unsafe {
-        listed_scopes(inst, name)
+        listed_scopes(inst.as_raw(), name)
             .into_iter()
             .filter(|&scope| {
                 // A domain is `!{self, !"name"}`.

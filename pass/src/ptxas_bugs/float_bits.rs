@@ -13,11 +13,11 @@ use inkwell::builder::{Builder, BuilderError};
 use inkwell::module::Module;
 use inkwell::types::{AnyTypeEnum, BasicTypeEnum, FloatType, IntType};
 use inkwell::values::{
-    AnyValueEnum, AsValueRef, BasicValue, BasicValueEnum, InstructionOpcode, InstructionValue,
+    AnyValueEnum, BasicValue, BasicValueEnum, InstructionOpcode, InstructionValue,
 };
 use inkwell::InlineAsmDialect;
 
-use crate::llvm::edit;
+use crate::llvm::ir::Value;
 
 /// Guards every such use of floating-point bits in `module`'s functions;
 /// returns how many values it guarded.
@@ -141,10 +141,7 @@ fn reaches_a_cut(start: InstructionValue<'_>) -> bool {
 fn stored_or_passed(cut: InstructionValue<'_>) -> bool {
     users(cut).into_iter().any(|user| match user.get_opcode() {
         InstructionOpcode::Store => {
-            user.get_operand(0)
-                .and_then(|o| o.value())
-                .map(|v| v.as_value_ref())
-                == Some(cut.as_value_ref())
+            user.get_operand(0).and_then(|o| o.value()).map(Value::of) == Some(Value::of(cut))
         }
         InstructionOpcode::Call => !calls_an_intrinsic(user),
         _ => false,
@@ -237,8 +234,8 @@ fn guard_bitcast(b: &Builder<'_>, inst: InstructionValue<'_>) -> Result<bool, Bu
     } else {
         b.build_bit_cast(safe, ty, "")?
     };
-    edit::replace_uses(inst.as_value_ref(), value.as_value_ref());
-    edit::erase(inst.as_value_ref());
+    Value::of(inst).replace_all_uses_with(Value::of(value));
+    Value::of(inst).erase();
     Ok(true)
 }
 

@@ -9,12 +9,12 @@ use std::collections::BTreeMap;
 
 use inkwell::module::Module;
 use inkwell::types::AnyTypeEnum;
-use inkwell::values::{AsValueRef, FunctionValue};
+use inkwell::values::FunctionValue;
 use inkwell::AddressSpace;
 
 use crate::analysis::accesses::Access;
 use crate::analysis::analyse_kernel;
-use crate::llvm::edit;
+use crate::llvm::ir::{Function, Value};
 use crate::options::Options;
 use crate::runtime::{Runtime, ADDRSPACE_SHARED};
 
@@ -85,10 +85,7 @@ fn kernel_shared_memory(module: &Module<'_>, kernel: FunctionValue<'_>) -> (u64,
                 dynamic = true;
                 0
             }
-            _ => build::store_size(
-                module.as_mut_ptr(),
-                build::global_value_type(global.as_value_ref()),
-            ),
+            _ => Function::of(module, kernel).global_store_size(global),
         };
         bytes += size;
     }
@@ -330,14 +327,12 @@ pub(crate) fn declare_block_size<'ctx>(
 
 /// Inlines the runtime and promotes the state slots back to registers.
 fn cleanup(module: &Module<'_>, kernel: FunctionValue<'_>, rt: &Runtime<'_, '_>) {
-    build::run_module_passes(module.as_mut_ptr(), c"always-inline");
-    edit::run_function_passes(
-        kernel.as_value_ref(),
-        c"sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg",
-    );
+    build::run_module_passes(module, c"always-inline");
+    Function::of(module, kernel)
+        .run_function_passes(c"sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg");
     for name in rt.helper_names() {
         if let Some(f) = module.get_function(&name) {
-            if !build::has_uses(f.as_value_ref()) {
+            if !Value::of(f).has_uses() {
                 build::delete_function(f);
             }
         }

@@ -35,13 +35,11 @@
 //! only in kernels with a pointer argument without `noalias`.
 
 use inkwell::module::Module;
-use inkwell::values::AsValueRef;
 
 use super::alias_paths;
 use crate::analysis::affine::LoopScope;
 use crate::analysis::loops::LoopForest;
 use crate::analysis::{find_kernels, loop_forest};
-use crate::llvm::edit::{self, run_function_passes};
 use crate::llvm::ir::{Block, Function, Value};
 use crate::llvm::metadata;
 use crate::llvm::options::BoolOptionsSet;
@@ -89,13 +87,13 @@ pub fn check_aliases(module: &Module<'_>, numbered: bool) -> AliasChecks {
         {
             let _no_stride_guess =
                 BoolOptionsSet::new(&[(SPECULATE_UNIT_STRIDE, false), (STRIDE_VERSIONING, false)]);
-            run_function_passes(kernel.as_value_ref(), VERSIONING);
+            function.run_function_passes(VERSIONING);
         }
         done.kernels += 1;
         let copies = loops().saturating_sub(before);
         if copies > 0 {
             let kept = keep_counted_copies(function, numbered);
-            run_function_passes(kernel.as_value_ref(), LICM);
+            function.run_function_passes(LICM);
             done.loops += kept;
         }
     }
@@ -113,17 +111,20 @@ fn keep_counted_copies(function: Function<'_>, numbered: bool) -> usize {
         let l = &forest.loops[copy];
         if LoopScope::new(function, &blocks, l).counted_exit().is_ok() {
             if numbered {
-                let branch = edit::terminator(blocks[check].as_raw_block());
-                alias_paths::number_check(Value::from_raw(branch).expect("a branch"), kept);
+                let branch = blocks[check].terminator().expect("a branch");
+                alias_paths::number_check(branch, kept);
             }
             kept += 1;
         } else {
-            edit::always_take_first(edit::terminator(blocks[check].as_raw_block()));
+            blocks[check]
+                .terminator()
+                .expect("a branch")
+                .always_take_first();
             dropped += 1;
         }
     }
     if dropped > 0 {
-        edit::remove_unreachable_blocks(function.as_raw());
+        function.remove_unreachable_blocks();
     }
     kept
 }
@@ -138,8 +139,8 @@ fn keep_counted_copies(function: Function<'_>, numbered: bool) -> usize {
 fn versioning_checks(blocks: &[Block<'_>], forest: &LoopForest) -> Vec<(usize, usize)> {
     let scoped = |b: usize| {
         blocks[b].instructions().into_iter().any(|i| {
-            !metadata::versioning_scopes(i.as_raw(), "alias.scope").is_empty()
-                || !metadata::versioning_scopes(i.as_raw(), "noalias").is_empty()
+            !metadata::versioning_scopes(i, "alias.scope").is_empty()
+                || !metadata::versioning_scopes(i, "noalias").is_empty()
         })
     };
     // A block ending in `br %c, A, B` with B == `to`.
@@ -148,7 +149,7 @@ fn versioning_checks(blocks: &[Block<'_>], forest: &LoopForest) -> Vec<(usize, u
         successors.len() == 2
             && successors[1] == blocks[to]
             && successors[0] != blocks[to]
-            && Value::from_raw(edit::terminator(blocks[b].as_raw_block())).and_then(Value::opcode)
+            && blocks[b].terminator().and_then(Value::opcode)
                 == Some(crate::llvm::ir::Opcode::LLVMBr)
     };
     let mut checks = Vec::new();

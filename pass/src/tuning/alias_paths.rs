@@ -11,9 +11,9 @@
 use inkwell::module::Module;
 use inkwell::values::FunctionValue;
 
-use crate::llvm::build::{self, Builder};
 use crate::llvm::ir::{Function, Value};
 use crate::llvm::metadata;
+use crate::llvm::typed::TypedBuilder;
 use crate::runtime::ADDRSPACE_GLOBAL;
 use sl1_core::report::AliasPathCounters;
 
@@ -42,24 +42,20 @@ pub fn count_alias_paths(
     let checks = branches.iter().map(|&(_, n)| n + 1).max()? as usize;
     let name = kernel.get_name().to_string_lossy().into_owned();
     let symbol = sl1_core::stats::alias_paths_symbol(&name);
-    let raw_module = module.as_mut_ptr();
-    let ctx = build::module_context(raw_module);
-    let i64t = build::i64_type(ctx);
-    let global = build::add_zeroed_global(
-        raw_module,
-        build::array_type(i64t, 2 * checks as u64),
+    let i64t = function.int_type(64);
+    let global = function.add_zeroed_global(
+        i64t.array(2 * checks as u64),
         &std::ffi::CString::new(symbol.clone()).expect("kernel names have no NUL"),
         u32::from(ADDRSPACE_GLOBAL),
         8,
     );
     for (branch, number) in branches {
-        let overlap = branch.operand(0).expect("a conditional branch").as_raw();
-        let b = Builder::before(branch.as_raw());
-        let path = b.zext(overlap, i64t, c"sl1.alias.path");
-        let index = b.add(path, build::const_int(i64t, 2 * number, false), c"");
-        let mut indices = [index];
-        let counter = b.gep(i64t, global, &mut indices, c"sl1.alias.counter");
-        b.atomic_add(counter, build::const_int(i64t, 1, false));
+        let overlap = branch.operand(0).expect("a conditional branch");
+        let b = TypedBuilder::before(branch);
+        let path = b.zext(overlap, 64, c"sl1.alias.path");
+        let index = b.add(path, i64t.constant(2 * number), c"");
+        let counter = b.gep(i64t, global, &[index], c"sl1.alias.counter");
+        b.atomic_add(counter, i64t.constant(1));
     }
     Some(AliasPathCounters { symbol, checks })
 }

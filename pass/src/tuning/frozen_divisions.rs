@@ -15,7 +15,6 @@ use inkwell::module::Module;
 
 use crate::analysis::loop_forest;
 use crate::analysis::loops::LoopForest;
-use crate::llvm::edit;
 use crate::llvm::ir::{BlockIndex, Function, Opcode, Value};
 
 /// Most users followed from one division looking for a nested loop.
@@ -39,7 +38,7 @@ pub fn freeze_divisions(module: &Module<'_>) -> usize {
         for (block, division) in divisions {
             let home = forest.innermost_loop_of(block);
             if feeds_nested_loop(division, home, &forest, &index) {
-                edit::freeze_after(division.as_raw());
+                division.freeze_after();
                 frozen += 1;
             }
         }

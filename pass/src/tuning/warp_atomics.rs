@@ -21,8 +21,7 @@ use inkwell::context::ContextRef;
 use inkwell::intrinsics::Intrinsic;
 use inkwell::module::{Linkage, Module};
 use inkwell::values::{
-    AnyValue, AsValueRef, BasicMetadataValueEnum, FunctionValue, InstructionOpcode,
-    InstructionValue, IntValue,
+    AnyValue, BasicMetadataValueEnum, FunctionValue, InstructionOpcode, InstructionValue, IntValue,
 };
 use inkwell::IntPredicate;
 use inkwell::{AtomicOrdering, AtomicRMWBinOp};
@@ -61,7 +60,7 @@ pub fn aggregate_atomics(module: &Module<'_>) -> usize {
         route_through_warp(module, *atomic, n);
     }
     if !sites.is_empty() {
-        build::run_module_passes(module.as_mut_ptr(), c"always-inline");
+        build::run_module_passes(module, c"always-inline");
     }
     sites.len()
 }
@@ -89,8 +88,8 @@ fn has_redux(kernel: FunctionValue<'_>) -> bool {
 fn is_fence(i: InstructionValue<'_>) -> bool {
     i.get_opcode() == InstructionOpcode::Fence
         || (i.get_opcode() == InstructionOpcode::Call
-            && crate::llvm::ir::Value::from_raw(i.as_value_ref())
-                .and_then(|c| c.called_function_name())
+            && Value::of(i)
+                .called_function_name()
                 .is_some_and(|name| name.contains("membar") || name.contains("fence")))
 }
 
@@ -105,17 +104,17 @@ fn is_uniform_add(kernel: FunctionValue<'_>, i: InstructionValue<'_>) -> bool {
             i.get_atomic_ordering(),
             Ok(AtomicOrdering::Monotonic | AtomicOrdering::SequentiallyConsistent)
         )
-        || build::has_uses(i.as_value_ref())
+        || Value::of(i).has_uses()
     {
         return false;
     }
-    let value = build::operand(i.as_value_ref(), 1);
-    let bits = build::integer_bits(value);
+    let bits = Value::of(i).operand(1).and_then(Value::integer_bits);
     if !matches!(bits, Some(32 | 64)) {
         return false;
     }
     let mut followed = 0;
-    Value::from_raw(build::operand(i.as_value_ref(), 0))
+    Value::of(i)
+        .operand(0)
         .is_some_and(|address| warp_uniform(kernel, address, &mut followed))
 }
 
@@ -127,11 +126,7 @@ fn warp_uniform(kernel: FunctionValue<'_>, v: Value<'_>, followed: &mut usize) -
     if *followed > MAX_VALUES_FOLLOWED {
         return false;
     }
-    if kernel
-        .get_param_iter()
-        .any(|p| p.as_value_ref() == v.as_raw())
-        || v.is_constant()
-    {
+    if kernel.get_param_iter().any(|p| Value::of(p) == v) || v.is_constant() {
         return true;
     }
     let Some(opcode) = v.opcode() else {
