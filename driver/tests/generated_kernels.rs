@@ -4,7 +4,7 @@
 //! minimal spec, saved under `testdata/fuzz/<seed>.ll`, and fails the test;
 //! every saved reproducer is re-checked by `saved_reproducers_pass`.
 //!
-//! `SL1_FUZZ_KERNELS` (default 400) sets how many seeds, `SL1_FUZZ_FIRST`
+//! `SL1_FUZZ_KERNELS` (default 300) sets how many seeds, `SL1_FUZZ_FIRST`
 //! the first (default: a window of 1000000.. that moves every ten minutes,
 //! printed), `SL1_FUZZ_PTXAS_EVERY` (default 1: every kernel)
 //! on which rounds of the option rotation ptxas runs. 1000 kernels took
@@ -169,8 +169,9 @@ fn check_inner(
     if let Some(dir) = ptx_dir {
         let path = dir.join("kernel.ptx");
         std::fs::write(&path, ptx.as_slice()).unwrap();
+        // `-O0`: acceptance only (common::assert_ptxas_accepts says why).
         let out = Command::new(cuda_path().join("bin/ptxas"))
-            .args(["-arch=sm_90", "-o", "/dev/null"])
+            .args(["-arch=sm_90", "-O0", "-o", "/dev/null"])
             .arg(&path)
             .output()
             .expect("ptxas runs");
@@ -313,7 +314,7 @@ fn shrink_and_save(
 
 #[test]
 fn generated_kernels_pass_the_pass_o3_and_ptxas() {
-    let count = env_u64("SL1_FUZZ_KERNELS", 400);
+    let count = env_u64("SL1_FUZZ_KERNELS", 300);
     // New seeds every ten minutes, away from the other fuzz tests' slices.
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
