@@ -3,6 +3,7 @@
 
 mod common;
 
+use std::path::Path;
 use std::process::Command;
 
 use common::*;
@@ -305,54 +306,77 @@ fn every_harm_kernel_builds_to_ptx_and_its_counters() {
     );
     assert!(kernels.len() >= 22);
     let dir = tempfile::tempdir().unwrap();
-    let mut transformed = 0;
-    for name in &kernels {
-        for opts in [vec![], vec!["--stats"]] {
-            let ptx = dir.path().join(format!("{name}.ptx"));
-            let report = dir.path().join(format!("{name}.json"));
-            let out = run_ok(
-                driver()
-                    .arg("build")
-                    .arg(testdata("harm").join(name).join(format!("{name}.cu")))
-                    .args(["--emit", "ptx", "--print-report"])
-                    .args(&opts)
-                    .arg("-o")
-                    .arg(&ptx)
-                    .arg("--report")
-                    .arg(&report),
-            );
-            // extern "C": the bench finds the kernel by its plain name.
-            let text = std::fs::read_to_string(&ptx).unwrap();
-            assert!(
-                text.contains(&format!(".entry {name}(")),
-                "{name}: no entry `{name}`"
-            );
-            let report = read_report(&report);
-            assert_eq!(report.kernels.len(), 1, "{name}");
-            let k = &report.kernels[0];
-            assert_eq!(k.name, *name);
-            // Transformed, or the report says why not.
-            assert!(
-                k.transform.applied != out.stderr.contains("not transformed: "),
-                "{name} {opts:?}: {}",
-                out.stderr
-            );
-            assert_ptxas_accepts(&ptx);
-            if opts.is_empty() {
-                if !k.transform.applied {
-                    break;
-                }
-                transformed += 1;
-            } else if k.transform.applied {
-                // The counters the bench reads back by name (a statistics
-                // build may leave a loop whose line runs it cannot count).
-                let global = format!(".visible .global .align 8 .b8 sl1_stats_{name}[");
-                assert!(text.contains(&global), "{name}: no `{global}`");
-            }
-        }
-    }
+    // Two builders: this test takes the longest of the file, and alone on
+    // one of two cores it held the file's run up by a tenth (2026-11-29).
+    let transformed: usize = std::thread::scope(|scope| {
+        let workers: Vec<_> = [0, 1]
+            .map(|first| {
+                let (kernels, dir) = (&kernels, dir.path());
+                scope.spawn(move || {
+                    kernels
+                        .iter()
+                        .skip(first)
+                        .step_by(2)
+                        .filter(|name| harm_kernel_builds(dir, name))
+                        .count()
+                })
+            })
+            .into_iter()
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).sum()
+    });
     // The suite exercises the transform, not only its refusals.
     assert!(transformed >= 5, "{transformed} harm kernel(s) transformed");
+}
+
+/// Builds harm kernel `name` into `dir` as ci/gpu-bundle does and checks
+/// the PTX and the report; returns whether the default build transformed it.
+fn harm_kernel_builds(dir: &Path, name: &str) -> bool {
+    let mut transformed = false;
+    for opts in [vec![], vec!["--stats"]] {
+        let ptx = dir.join(format!("{name}.{}.ptx", opts.len()));
+        let report = dir.join(format!("{name}.{}.json", opts.len()));
+        let out = run_ok(
+            driver()
+                .arg("build")
+                .arg(testdata("harm").join(name).join(format!("{name}.cu")))
+                .args(["--emit", "ptx", "--print-report"])
+                .args(&opts)
+                .arg("-o")
+                .arg(&ptx)
+                .arg("--report")
+                .arg(&report),
+        );
+        // extern "C": the bench finds the kernel by its plain name.
+        let text = std::fs::read_to_string(&ptx).unwrap();
+        assert!(
+            text.contains(&format!(".entry {name}(")),
+            "{name}: no entry `{name}`"
+        );
+        let report = read_report(&report);
+        assert_eq!(report.kernels.len(), 1, "{name}");
+        let k = &report.kernels[0];
+        assert_eq!(k.name, name);
+        // Transformed, or the report says why not.
+        assert!(
+            k.transform.applied != out.stderr.contains("not transformed: "),
+            "{name} {opts:?}: {}",
+            out.stderr
+        );
+        assert_ptxas_accepts(&ptx);
+        if opts.is_empty() {
+            if !k.transform.applied {
+                break;
+            }
+            transformed = true;
+        } else if k.transform.applied {
+            // The counters the bench reads back by name (a statistics
+            // build may leave a loop whose line runs it cannot count).
+            let global = format!(".visible .global .align 8 .b8 sl1_stats_{name}[");
+            assert!(text.contains(&global), "{name}: no `{global}`");
+        }
+    }
+    transformed
 }
 
 #[test]

@@ -3,10 +3,14 @@
 ; whose pointer arguments may alias gets a copy entered when a check finds
 ; the ranges it touches apart (LLVM's loop versioning, whose copy's accesses
 ; get scopes of the `LVerDomain`); the S-L1 transform then runs on both
-; copies. A kernel whose arguments are `noalias` gets no check.
+; copies. A kernel whose arguments are `noalias` gets no check. The
+; statistics build counts the path each check sends a thread down
+; (pass/src/tuning/alias_paths.rs): element 2n of the kernel's counters for
+; check n when the ranges are apart, 2n + 1 when they overlap.
 ;
 ; SL1-RUN: TUNED --device-tuning
 ; SL1-RUN: OFF --device-tuning --no-alias-checks
+; SL1-RUN: STATS --device-tuning --stats
 ;
 ; TUNED-LABEL: define ptx_kernel void @copy_rows(
 ; TUNED: loop.lver.check:
@@ -21,6 +25,19 @@
 ;
 ; OFF-NOT: lver
 ; OFF-NOT: LVerDomain
+;
+; STATS-NOT: @sl1_alias_paths_restrict_rows
+; STATS: @sl1_alias_paths_copy_rows = addrspace(1) global [2 x i64] zeroinitializer, align 8
+; STATS-NOT: @sl1_alias_paths_restrict_rows
+; STATS-LABEL: define ptx_kernel void @copy_rows(
+; STATS: %found.conflict = and i1 %bound0, %bound1
+; STATS-NEXT: %sl1.alias.path = zext i1 %found.conflict to i64
+; STATS-NEXT: [[INDEX:%[0-9]+]] = add i64 %sl1.alias.path, 0
+; STATS-NEXT: %sl1.alias.counter = getelementptr i64, ptr addrspace(1) @sl1_alias_paths_copy_rows, i64 [[INDEX]]
+; STATS-NEXT: atomicrmw add ptr addrspace(1) %sl1.alias.counter, i64 1 monotonic
+; STATS-NEXT: br i1 %found.conflict,
+; STATS-LABEL: define ptx_kernel void @restrict_rows(
+; STATS-NOT: sl1.alias
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
