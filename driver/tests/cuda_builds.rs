@@ -306,8 +306,8 @@ fn every_harm_kernel_builds_to_ptx_and_its_counters() {
     );
     assert!(kernels.len() >= 22);
     let dir = tempfile::tempdir().unwrap();
-    // Two builders: this test takes the longest of the file, and alone on
-    // one of two cores it held the file's run up by a tenth (2026-11-29).
+    // Two builders: the longest test of the file, 117 s run by itself on a
+    // 2-core machine with one builder and ptxas at -O3 (2026-11-29).
     let transformed: usize = std::thread::scope(|scope| {
         let workers: Vec<_> = [0, 1]
             .map(|first| {
