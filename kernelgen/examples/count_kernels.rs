@@ -10,6 +10,7 @@ fn main() {
     let (first, end) = (args[0], args[1]);
     let mut by_count = [0u64; 4];
     let (mut broadcast, mut broadcast_may_alias, mut shifted, mut alias_shapes) = (0u64, 0, 0, 0);
+    let mut alias_shape_kernels = 0u64;
     for seed in first..end {
         let k = sl1_kernelgen::generate(seed);
         by_count[k.spec.kernels.len().min(3)] += 1;
@@ -17,7 +18,10 @@ fn main() {
         broadcast += u64::from(reads_broadcast);
         broadcast_may_alias += u64::from(reads_broadcast && k.spec.args.iter().any(|a| !a.noalias));
         shifted += u64::from(k.spec.has_shifted_twin());
-        alias_shapes += u64::from(k.spec.has_alias_shapes());
+        if k.spec.has_alias_shapes() {
+            alias_shapes += 1;
+            alias_shape_kernels += k.spec.kernels.len() as u64;
+        }
     }
     let kernels: u64 = by_count.iter().enumerate().map(|(i, c)| i as u64 * c).sum();
     println!(
@@ -30,6 +34,6 @@ fn main() {
     println!(
         "broadcast reads in {broadcast} modules ({broadcast_may_alias} with arguments without \
          noalias), shifted twins in {shifted}; either shape (`sl1-fuzz --shapes alias`) in \
-         {alias_shapes}"
+         {alias_shapes} ({alias_shape_kernels} kernels)"
     );
 }
