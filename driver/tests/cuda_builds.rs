@@ -214,16 +214,9 @@ fn every_suite_app_builds_to_ptx_in_every_bundle_build() {
                     .arg("-o")
                     .arg(&ptx),
             );
-            // Kernels are extern "C": the bench finds them by their plain name.
-            let text = std::fs::read_to_string(&ptx).unwrap();
-            assert!(
-                text.contains(&format!(".entry {name}(")),
-                "{name}: no entry `{name}`"
-            );
+            let text = bench_ptx(&ptx, &name);
             if opts == ["--stats"] && out.stderr.contains(" loop(s) sliced") {
-                // The counters the bench reads back by name.
-                let global = format!(".visible .global .align 8 .b8 sl1_stats_{name}[");
-                assert!(text.contains(&global), "{name}: no `{global}`");
+                assert_stats_counters(&text, &name);
             }
             // k-means keeps its centroids in dynamic shared memory, whose
             // size its flags declare: its points, read once per centroid,
@@ -347,12 +340,7 @@ fn harm_kernel_builds(dir: &Path, name: &str) -> bool {
                 .arg("--report")
                 .arg(&report),
         );
-        // extern "C": the bench finds the kernel by its plain name.
-        let text = std::fs::read_to_string(&ptx).unwrap();
-        assert!(
-            text.contains(&format!(".entry {name}(")),
-            "{name}: no entry `{name}`"
-        );
+        let text = bench_ptx(&ptx, name);
         let report = read_report(&report);
         assert_eq!(report.kernels.len(), 1, "{name}");
         let k = &report.kernels[0];
@@ -370,13 +358,30 @@ fn harm_kernel_builds(dir: &Path, name: &str) -> bool {
             }
             transformed = true;
         } else if k.transform.applied {
-            // The counters the bench reads back by name (a statistics
-            // build may leave a loop whose line runs it cannot count).
-            let global = format!(".visible .global .align 8 .b8 sl1_stats_{name}[");
-            assert!(text.contains(&global), "{name}: no `{global}`");
+            // (A statistics build may leave a loop whose line runs it
+            // cannot count.)
+            assert_stats_counters(&text, name);
         }
     }
     transformed
+}
+
+/// The PTX at `ptx`, which has the kernel `name` as an entry: kernels are
+/// extern "C", and the bench finds them by their plain name.
+fn bench_ptx(ptx: &Path, name: &str) -> String {
+    let text = std::fs::read_to_string(ptx).unwrap();
+    assert!(
+        text.contains(&format!(".entry {name}(")),
+        "{name}: no entry `{name}`"
+    );
+    text
+}
+
+/// Asserts that a statistics build's PTX has kernel `name`'s counters,
+/// which the bench reads back by name.
+fn assert_stats_counters(ptx_text: &str, name: &str) {
+    let global = format!(".visible .global .align 8 .b8 sl1_stats_{name}[");
+    assert!(ptx_text.contains(&global), "{name}: no `{global}`");
 }
 
 #[test]
