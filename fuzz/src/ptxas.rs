@@ -22,6 +22,8 @@ pub enum PtxasError {
 #[derive(Clone, Debug)]
 pub struct Ptxas {
     pub path: PathBuf,
+    /// ptxas' `-O` level: 3 (its default) for cubins that run.
+    pub level: u8,
 }
 
 impl Ptxas {
@@ -29,7 +31,10 @@ impl Ptxas {
     pub fn locate(explicit: Option<&Path>) -> Result<Ptxas, PtxasError> {
         if let Some(path) = explicit {
             return if path.is_file() {
-                Ok(Ptxas { path: path.into() })
+                Ok(Ptxas {
+                    path: path.into(),
+                    level: 3,
+                })
             } else {
                 Err(PtxasError::NotAFile(path.into()))
             };
@@ -46,8 +51,16 @@ impl Ptxas {
         };
         from_cuda
             .or_else(on_path)
-            .map(|path| Ptxas { path })
+            .map(|path| Ptxas { path, level: 3 })
             .ok_or(PtxasError::NotFound)
+    }
+
+    /// At `-O0`, for builds that are checked and never run (the off-GPU
+    /// tests): they ask whether ptxas takes the PTX, not what code it makes,
+    /// and its optimizer is most of its time on S-L1's PTX; `sl1-fuzz`
+    /// assembles at the default, what the GPU runs.
+    pub fn acceptance_only(self) -> Ptxas {
+        Ptxas { level: 0, ..self }
     }
 
     /// Assembles `ptx` into a cubin; `dir` holds the files (named `stem`)
@@ -59,6 +72,7 @@ impl Ptxas {
             .map_err(|e| format!("cannot write {}: {e}", input.display()))?;
         let result = Command::new(&self.path)
             .arg(format!("-arch={ARCH}"))
+            .arg(format!("-O{}", self.level))
             .arg("-o")
             .arg(&output)
             .arg(&input)

@@ -31,7 +31,9 @@ fn builder_of(names: &[&str]) -> Builder {
     let cuda = std::env::var_os("CUDA_PATH")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.toolchain/cuda"));
-    let ptxas = Ptxas::locate(Some(&cuda.join("bin/ptxas"))).expect("ptxas (run ci/setup)");
+    let ptxas = Ptxas::locate(Some(&cuda.join("bin/ptxas")))
+        .expect("ptxas (run ci/setup)")
+        .acceptance_only();
     let modes = names
         .iter()
         .map(|name| {
