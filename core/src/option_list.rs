@@ -312,6 +312,13 @@ pub const PASS_OPTIONS: &[PassOption] = &[
          address is aligned (a device rewrite)",
     ),
     option(
+        "counted-trips",
+        Kind::Flag,
+        "Count the trips of inner loops whose start moves with the enclosing loop from zero, \
+         to a trip count computed before the loop, so that LLVM's runtime unroller unrolls \
+         them as nvcc does (a device rewrite, off by default until timed)",
+    ),
+    option(
         "shared-budget",
         Kind::Bytes,
         "Shared memory in bytes a block's line buffer and the kernel's own static shared \
@@ -561,6 +568,7 @@ impl PluginSettings {
             loop_merging: !on("no-loop-merging")?,
             alias_checks: !on("no-alias-checks")?,
             vector_loads: !on("no-vector-loads")?,
+            counted_trips: on("counted-trips")?,
             shared_budget: shared_budget.unwrap_or(defaults.shared_budget),
             dynamic_shared: given.number("dynamic-shared")?,
             launch_sized: on("launch-sized")?,
@@ -639,6 +647,7 @@ impl PluginSettings {
             ("no-loop-merging", o.device_tuning && !o.loop_merging),
             ("no-alias-checks", o.device_tuning && !o.alias_checks),
             ("no-vector-loads", o.device_tuning && !o.vector_loads),
+            ("counted-trips", o.device_tuning && o.counted_trips),
             ("panic-for-testing", self.panic_for_testing),
             ("jump-tables", self.jump_tables),
         ];
@@ -702,6 +711,7 @@ mod tests {
                 loop_merging: false,
                 alias_checks: false,
                 vector_loads: false,
+                counted_trips: true,
                 dynamic_shared: Some(1024),
                 launch_sized: true,
                 ..Options::default()

@@ -114,6 +114,12 @@ pub struct Options {
     /// address is aligned (`tuning::vectorize_aligned_loads`).
     #[serde(default = "yes")]
     pub vector_loads: bool,
+    /// With `device_tuning`: inner loops whose start moves with the
+    /// enclosing loop count their trips from zero, to a trip count computed
+    /// before them that LLVM's runtime unroller can afford
+    /// (`tuning::count_trips`). Off until timed on the GPU.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub counted_trips: bool,
     /// Shared memory, in bytes, the line buffer and the kernel's own static
     /// shared memory may take together per block: at most the 48 KiB a block
     /// gets without opting in (the buffer is static; a compiled program's
@@ -211,6 +217,7 @@ impl Default for Options {
             loop_merging: true,
             alias_checks: true,
             vector_loads: true,
+            counted_trips: false,
             shared_budget: STATIC_SHARED_LIMIT,
             dynamic_shared: None,
             launch_sized: false,

@@ -58,6 +58,9 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
         let mut counts = tuning::RewriteCounts::default();
         counts[Rewrite::AliasChecks] = alias_checks.loops;
         counts[Rewrite::SwitchSelects] = tuning::select_switches(module);
+        if options.counted_trips {
+            counts[Rewrite::CountedTrips] = tuning::count_trips(module);
+        }
         tuning::RewriteReport {
             counts,
             merged_loops: merging.merged,
@@ -73,10 +76,11 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
         source: module_source_name(module),
         target: ir::target_triple(module),
         options: options.clone(),
-        transformed: device_rewrites
-            .as_ref()
-            .is_some_and(|t| t.count(Rewrite::SwitchSelects) > 0 || !t.merged_loops.is_empty())
-            || alias_checks.kernels > 0
+        transformed: device_rewrites.as_ref().is_some_and(|t| {
+            t.count(Rewrite::SwitchSelects) > 0
+                || t.count(Rewrite::CountedTrips) > 0
+                || !t.merged_loops.is_empty()
+        }) || alias_checks.kernels > 0
             || kernels.iter().any(|k| k.transform.applied),
         device_rewrites,
         kernels,

@@ -84,6 +84,7 @@ fn options_of(flags: &[&str]) -> Options {
             "--no-alias-checks" => options.alias_checks = false,
             "--no-loop-merging" => options.loop_merging = false,
             "--no-vector-loads" => options.vector_loads = false,
+            "--counted-trips" => options.counted_trips = true,
             // The driver's `--line-buffer launch`.
             "--launch-sized" => options.launch_sized = true,
             "--stats" => options.stats = true,
@@ -301,6 +302,7 @@ fn device_case(rewrite: Rewrite) -> &'static str {
     match rewrite {
         Rewrite::AliasChecks => "alias_checks",
         Rewrite::SwitchSelects => "switch_selects",
+        Rewrite::CountedTrips => "counted_trips",
         Rewrite::FrozenDivisions => "frozen_divisions",
         Rewrite::ByteWords => "byte_words",
         Rewrite::WidenedRangeChecks => "widened_range_checks",
@@ -325,6 +327,7 @@ fn without(rewrite: Rewrite, run: &Run) -> Option<Run> {
     };
     match rewrite {
         Rewrite::AliasChecks if options.alias_checks => off.options.alias_checks = false,
+        Rewrite::CountedTrips if options.counted_trips => off.options.counted_trips = false,
         // Made with device tuning, which has no switch of its own.
         Rewrite::SwitchSelects => off.options.device_tuning = false,
         _ => {

@@ -223,6 +223,15 @@ impl Report {
                 t.count(Rewrite::VectorLoads),
                 t.count(Rewrite::ByteWords)
             );
+            if t.count(Rewrite::CountedTrips) > 0 {
+                let _ = writeln!(
+                    out,
+                    "  device tuning: {} inner loop(s) whose start moves with the enclosing \
+                     loop counted from zero to a trip count computed before them (which LLVM's \
+                     unroller can afford)",
+                    t.count(Rewrite::CountedTrips)
+                );
+            }
             for m in &t.merged_loops {
                 let _ = writeln!(
                     out,

@@ -12,6 +12,9 @@ pub enum Rewrite {
     AliasChecks,
     /// Switches that only chose values, now compares and selects.
     SwitchSelects,
+    /// Inner loops whose start moves with the enclosing loop, now counted
+    /// from zero to a trip count computed before them.
+    CountedTrips,
     /// Divisions and remainders frozen for the loops nested below them.
     FrozenDivisions,
     /// Operations on vectors of bytes done on the 32-bit words holding them.
@@ -33,9 +36,10 @@ pub enum Rewrite {
 
 impl Rewrite {
     /// Every rewrite, in the report's order.
-    pub const ALL: [Rewrite; 9] = [
+    pub const ALL: [Rewrite; 10] = [
         Rewrite::AliasChecks,
         Rewrite::SwitchSelects,
+        Rewrite::CountedTrips,
         Rewrite::FrozenDivisions,
         Rewrite::ByteWords,
         Rewrite::WidenedRangeChecks,
@@ -50,6 +54,7 @@ impl Rewrite {
         match self {
             Rewrite::AliasChecks => "alias_checked_loops",
             Rewrite::SwitchSelects => "selected_switches",
+            Rewrite::CountedTrips => "counted_trips",
             Rewrite::FrozenDivisions => "frozen_divisions",
             Rewrite::ByteWords => "byte_words",
             Rewrite::WidenedRangeChecks => "widened_range_checks",
@@ -222,7 +227,7 @@ mod tests {
         report.counts[Rewrite::VectorLoads] = 1;
         assert_eq!(
             serde_json::to_string(&report).unwrap(),
-            "{\"alias_checked_loops\":0,\"selected_switches\":2,\"frozen_divisions\":0,\
+            "{\"alias_checked_loops\":0,\"selected_switches\":2,\"counted_trips\":0,\"frozen_divisions\":0,\
              \"byte_words\":0,\"widened_range_checks\":0,\"narrowed_sums\":0,\
              \"warp_atomics\":0,\"loads_first\":0,\"vector_loads\":1}"
         );

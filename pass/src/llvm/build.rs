@@ -138,6 +138,11 @@ impl Builder {
         unsafe { LLVMBuildNot(self.0, v, name.as_ptr()) }
     }
 
+    /// `freeze v`: `v` itself where it is defined, opaque to LLVM's analyses.
+    pub fn freeze(&self, v: LLVMValueRef, name: &CStr) -> LLVMValueRef {
+        unsafe { LLVMBuildFreeze(self.0, v, name.as_ptr()) }
+    }
+
     /// `v` reinterpreted as `ty`, a type of the same size.
     pub fn bitcast(&self, v: LLVMValueRef, ty: LLVMTypeRef, name: &CStr) -> LLVMValueRef {
         unsafe { LLVMBuildBitCast(self.0, v, ty, name.as_ptr()) }

@@ -92,6 +92,28 @@ pub fn mark_loop(latch_branch: Value<'_>, name: &str) {
     }
 }
 
+/// The names of the properties of the loop whose back edge is
+/// `latch_branch` (a live terminator): the strings that open the nodes of its
+/// `llvm.loop` id (`llvm.loop.mustprogress`, `llvm.loop.unroll.count`, ...).
+pub fn loop_properties(latch_branch: Value<'_>) -> Vec<String> {
+    let branch = latch_branch.as_raw();
+    // SAFETY: reads the live terminator's metadata; `node_operands` and
+    // `md_text` check what each operand is before reading it as such.
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(branch));
+        let id = LLVMGetMetadata(branch, md_kind(ctx, "llvm.loop"));
+        if id.is_null() {
+            return Vec::new();
+        }
+        node_operands(id)
+            .into_iter()
+            .flatten()
+            .filter_map(|property| node_operands(property).first().copied().flatten())
+            .filter_map(|name| md_text(name).map(str::to_string))
+            .collect()
+    }
+}
+
 /// Marks `inst` (live) with an empty node of the kind `name`: a note the
 /// pass leaves for itself (`sl1.vec.versioned`), which copies of `inst` keep.
 pub fn tag(inst: Value<'_>, name: &str) {

@@ -131,6 +131,11 @@ impl<'m> TypedBuilder<'m> {
         built(self.builder.not(v.as_raw(), name))
     }
 
+    /// `freeze v` (`Builder::freeze`).
+    pub fn freeze(&self, v: Value<'m>, name: &CStr) -> Value<'m> {
+        built(self.builder.freeze(v.as_raw(), name))
+    }
+
     pub fn icmp(
         &self,
         predicate: IntPredicate,

@@ -18,6 +18,7 @@
 mod alias_checks;
 mod alias_paths;
 mod byte_words;
+mod counted_trips;
 mod frozen_divisions;
 mod loads_first;
 mod merged_loops;
@@ -30,6 +31,7 @@ mod widened_range_checks;
 pub use alias_checks::{check_aliases, AliasChecks};
 pub use alias_paths::count_alias_paths;
 pub use byte_words::lower_byte_vectors;
+pub use counted_trips::count_trips;
 pub use frozen_divisions::freeze_divisions;
 pub use loads_first::move_loads_first;
 pub use merged_loops::{merge_divergent_loops, KeptLoop, MergedLoop, Merging, NO_MERGING_HINT};

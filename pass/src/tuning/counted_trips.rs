@@ -1,0 +1,246 @@
+//! Device tuning: inner loops whose start moves with the enclosing loop
+//! count their trips from zero, to a trip count computed before the loop.
+//!
+//! `for (begin = tid * chunk; begin < n; begin += stride)
+//!    for (i = begin; i < min(begin + chunk, n); ++i) out[i] = f(in[i]);`
+//! keeps one load per iteration in clang's code where nvcc unrolls it 4
+//! times: LLVM's runtime unroller expands the trip count `min(begin + chunk,
+//! n) - begin` before the loop only when scalar evolution prices it within
+//! `-scev-cheap-expansion-budget`, and a start that is a recurrence of the
+//! enclosing loop costs more than that (unless the end cancels it, as in
+//! `begin + chunk`). Counted from zero to `freeze(trip count)`, an opaque
+//! value, the same loop costs one subtraction to expand and is unrolled
+//! (docs/results/2026-11-29-clang-vs-nvcc-harm-notes.md, long_chunks).
+//!
+//! The old induction variable stays (the addresses use it); only the exit
+//! test moves to the new counter. The trip count is exact for every start
+//! and end, wrapping included: `i + 1 <u end` runs `end - start` times when
+//! `start + 1 <u end` and once otherwise; `i + 1 != end` runs `end - start`
+//! times modulo 2^n (0 meaning 2^n), as the counter's `j + 1 != trip` does.
+
+use inkwell::llvm_sys::LLVMIntPredicate as P;
+use inkwell::module::Module;
+
+use crate::analysis::loop_forest;
+use crate::analysis::loops::{Loop, LoopForest};
+use crate::llvm::ir::{Block, BlockIndex, Function, Opcode, Value};
+use crate::llvm::metadata;
+use crate::llvm::typed::TypedBuilder;
+
+/// Rewrites every eligible loop of `module`; returns how many.
+pub fn count_trips(module: &Module<'_>) -> usize {
+    let mut rewritten = 0;
+    for function in module.get_functions() {
+        let function = Function::of(module, function);
+        if function.is_declaration() {
+            continue;
+        }
+        let (blocks, forest) = loop_forest(function);
+        let index = crate::llvm::ir::block_indices(&blocks);
+        // Planned before any change: a rewrite adds instructions, no blocks.
+        let plans: Vec<Plan<'_>> = (0..forest.loops.len())
+            .filter_map(|l| plan(function, l, (&forest, &blocks, &index)))
+            .collect();
+        for p in plans {
+            apply(p);
+            rewritten += 1;
+        }
+    }
+    rewritten
+}
+
+/// How the exit test reads, once its compare is `next PRED end`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Exit {
+    /// Stays while `next <u end`.
+    Below,
+    /// Stays while `next != end`.
+    NotEqual,
+}
+
+struct Plan<'m> {
+    preheader: Block<'m>,
+    header: Block<'m>,
+    latch_branch: Value<'m>,
+    start: Value<'m>,
+    end: Value<'m>,
+    exit: Exit,
+    /// Whether the branch's first successor is the header.
+    stays_on_true: bool,
+}
+
+fn plan<'m>(
+    function: Function<'m>,
+    l: usize,
+    (forest, blocks, index): (&LoopForest, &[Block<'m>], &BlockIndex<'m>),
+) -> Option<Plan<'m>> {
+    let lp = &forest.loops[l];
+    // Innermost, inside another loop.
+    let parent = &forest.loops[lp.parent?];
+    if forest.loops.iter().any(|c| c.parent == Some(l)) || lp.latches.len() != 1 {
+        return None;
+    }
+    let latch = blocks[lp.latches[0]];
+    let header = blocks[lp.header];
+    if !only_exit_is_latch(lp, blocks, index) {
+        return None;
+    }
+    let outside: Vec<Block<'m>> = header
+        .predecessors()
+        .into_iter()
+        .filter(|b| index.get(b).is_none_or(|i| !lp.blocks.contains(i)))
+        .collect();
+    let [preheader] = outside[..] else {
+        return None;
+    };
+    if header.predecessors().len() != 2 {
+        return None;
+    }
+    let latch_branch = latch.terminator()?;
+    if latch_branch.opcode()? != Opcode::LLVMBr || latch_branch.num_operands() != 3 {
+        return None;
+    }
+    // A loop with unroll properties of its own (a pragma, S-L1's runs) is
+    // left as it is.
+    if metadata::loop_properties(latch_branch)
+        .iter()
+        .any(|p| p.starts_with("llvm.loop.unroll"))
+    {
+        return None;
+    }
+    // A conditional branch's operands: condition, false successor, true successor.
+    let on_true = latch_branch.operand(2)?.as_block()?;
+    let stays_on_true = on_true == header;
+    let compare = latch_branch.operand(0)?;
+    let predicate = compare.icmp_predicate()?;
+    let (a, b) = (compare.operand(0)?, compare.operand(1)?);
+    for (phi, start) in header_recurrences(function, header, preheader, latch) {
+        let next = phi_from(phi, latch)?;
+        let (end, predicate) = if a == next {
+            (b, predicate)
+        } else if b == next {
+            (a, swapped(predicate))
+        } else {
+            continue;
+        };
+        let exit = match (stays_on_true, predicate) {
+            (true, P::LLVMIntULT) | (false, P::LLVMIntUGE) => Exit::Below,
+            (true, P::LLVMIntNE) | (false, P::LLVMIntEQ) => Exit::NotEqual,
+            _ => return None,
+        };
+        let in_loop = |v: Value<'m>, lp: &Loop| {
+            v.parent_block()
+                .and_then(|b| index.get(&b))
+                .is_some_and(|i| lp.blocks.contains(i))
+        };
+        // The end is the same every trip; the start moves with the
+        // enclosing loop, and the end does not cancel it.
+        if in_loop(end, lp) || !in_loop(start, parent) || adds(end, start) {
+            return None;
+        }
+        return Some(Plan {
+            preheader,
+            header,
+            latch_branch,
+            start,
+            end,
+            exit,
+            stays_on_true,
+        });
+    }
+    None
+}
+
+/// Whether no block of the loop but its latch leaves it.
+fn only_exit_is_latch(lp: &Loop, blocks: &[Block<'_>], index: &BlockIndex<'_>) -> bool {
+    lp.blocks.iter().all(|&b| {
+        b == lp.latches[0]
+            || blocks[b]
+                .successors()
+                .iter()
+                .all(|s| index.get(s).is_some_and(|i| lp.blocks.contains(i)))
+    })
+}
+
+/// The integer phis of `header` that step by +1 from the latch, with their
+/// start from the preheader.
+fn header_recurrences<'m>(
+    function: Function<'m>,
+    header: Block<'m>,
+    preheader: Block<'m>,
+    latch: Block<'m>,
+) -> Vec<(Value<'m>, Value<'m>)> {
+    header
+        .instructions()
+        .into_iter()
+        .take_while(|v| v.is_phi())
+        .filter(|phi| phi.ty().integer_width().is_some())
+        .filter_map(|phi| {
+            let next = phi_from(phi, latch)?;
+            let start = phi_from(phi, preheader)?;
+            (next.opcode() == Some(Opcode::LLVMAdd)
+                && function.recurrence_step(phi, next) == Some(1))
+            .then_some((phi, start))
+        })
+        .collect()
+}
+
+/// The value `phi` takes from `block`.
+fn phi_from<'m>(phi: Value<'m>, block: Block<'m>) -> Option<Value<'m>> {
+    phi.phi_incoming()
+        .into_iter()
+        .find(|(_, b)| *b == block)
+        .map(|(v, _)| v)
+}
+
+/// Whether `end` is `start + x`: the trip count `x` is cheap already.
+fn adds(end: Value<'_>, start: Value<'_>) -> bool {
+    end.is_add() && (end.operand(0) == Some(start) || end.operand(1) == Some(start))
+}
+
+/// The predicate of the compare with its operands swapped.
+fn swapped(p: P) -> P {
+    match p {
+        P::LLVMIntULT => P::LLVMIntUGT,
+        P::LLVMIntUGT => P::LLVMIntULT,
+        P::LLVMIntULE => P::LLVMIntUGE,
+        P::LLVMIntUGE => P::LLVMIntULE,
+        P::LLVMIntSLT => P::LLVMIntSGT,
+        P::LLVMIntSGT => P::LLVMIntSLT,
+        P::LLVMIntSLE => P::LLVMIntSGE,
+        P::LLVMIntSGE => P::LLVMIntSLE,
+        same => same,
+    }
+}
+
+fn apply(p: Plan<'_>) {
+    let ty = p.start.ty();
+    let before = TypedBuilder::before(p.preheader.terminator().expect("a preheader branches"));
+    let span = before.sub(p.end, p.start, c"sl1.trip.span");
+    let trips = match p.exit {
+        Exit::NotEqual => span,
+        Exit::Below => {
+            let one = ty.constant(1);
+            let first = before.add(p.start, one, c"");
+            let more = before.icmp(P::LLVMIntULT, first, p.end, c"");
+            before.select(more, span, one, c"")
+        }
+    };
+    let trips = before.freeze(trips, c"sl1.trips");
+    let at_header = TypedBuilder::before(p.header.instructions()[0]);
+    let counter = at_header.phi(ty, c"sl1.trip");
+    let at_latch = TypedBuilder::before(p.latch_branch);
+    let next = at_latch.add(counter, ty.constant(1), c"sl1.trip.next");
+    let latch = p
+        .latch_branch
+        .parent_block()
+        .expect("a branch is in a block");
+    counter.add_incoming(&[(ty.constant(0), p.preheader), (next, latch)]);
+    let predicate = if p.stays_on_true {
+        P::LLVMIntNE
+    } else {
+        P::LLVMIntEQ
+    };
+    let stay = at_latch.icmp(predicate, next, trips, c"sl1.trip.more");
+    p.latch_branch.set_operand(0, stay);
+}
