@@ -257,6 +257,30 @@ fn vector_loads_compute_the_plain_bytes_on_the_cpu() {
     every_mode_computes_the_plain_bytes(&seeds);
 }
 
+/// Window loops counted from the chunk loop's index (`Inner::from_outer`),
+/// whose trip counts `--counted-trips` computes before them: the first seed
+/// from 760000 whose code that changes (760009, whose runs reach the
+/// window: with the trip count one short its counted-trips build ran off
+/// its buffers, 2026-11-29; 151516, the first from 151501, never enters
+/// its window loop on its inputs).
+#[test]
+fn counted_trips_compute_the_plain_bytes_on_the_cpu() {
+    let modes = modes::all();
+    let mode = |name: &str| &modes.iter().find(|m| m.name == name).unwrap().args;
+    let seed = (760_000..760_500)
+        .find(|&seed| {
+            let kernel = sl1_kernelgen::generate(seed);
+            let build = |name: &str| {
+                compile_text(&kernel.ir, &format!("k{seed}"), mode(name), true)
+                    .unwrap_or_else(|e| panic!("seed {seed} {name}: {e:#}"))
+                    .text
+            };
+            kernel.ir.contains("%wend") && build("counted-trips") != build("default")
+        })
+        .expect("a seed in 760000..760500 whose code --counted-trips changes");
+    every_mode_computes_the_plain_bytes(&[seed]);
+}
+
 /// Window loops run again in a loop of rounds around them (kmeans's nest):
 /// the vector loads' checks and the short twin's other tests go out of the
 /// loop of rounds (`.unswitched` copies), the twin's first iteration in

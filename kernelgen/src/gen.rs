@@ -2,14 +2,16 @@
 //! roles of `spec::Role`, so what is drawn is valid by construction (the
 //! tests check it with `KernelSpec::validate`).
 //!
-//! Five streams: `rng` draws what the first generator drew, in the same
+//! Seven streams: `rng` draws what the first generator drew, in the same
 //! order, `x` every later feature (offsets and under-aligned accesses,
 //! more kernels, 2-D and dynamic shared memory, collectives, float atomics,
 //! scans, helper calls), `y` the byte maps and pattern compares, and `z`
 //! the window inner loops, tallies, adds to one element and switches, each
-//! drawn after the ones before, and `w` the loops of rounds around window
-//! loops. A seed none of whose new features is drawn gives the same kernel
-//! as before, so seeds in reports and tests keep their meaning.
+//! drawn after the ones before, `w` the loops of rounds around window
+//! loops, `v` broadcast reads and shifted twins, and `u` window loops
+//! counted from the chunk loop's index. A seed none of whose new features
+//! is drawn gives the same kernel as before, so seeds in reports and tests
+//! keep their meaning.
 
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -26,6 +28,7 @@ pub fn spec(seed: u64) -> KernelSpec {
         z: ChaCha8Rng::seed_from_u64(seed ^ 0x71D0_C0DE_u64.rotate_left(41)),
         w: ChaCha8Rng::seed_from_u64(seed ^ 0x02E9_EA75_u64.rotate_left(23)),
         v: ChaCha8Rng::seed_from_u64(seed ^ 0xA11A_5ED0_u64.rotate_left(11)),
+        u: ChaCha8Rng::seed_from_u64(seed ^ 0xC0A7_7E11_u64.rotate_left(53)),
         spec: KernelSpec {
             name: format!("k{seed}"),
             args: Vec::new(),
@@ -53,6 +56,7 @@ pub fn spec(seed: u64) -> KernelSpec {
     g.window_rounds();
     g.broadcast_reads();
     g.shifted_twins();
+    g.windows_from_outer();
     g.spec
 }
 
@@ -68,8 +72,11 @@ struct Gen {
     z: ChaCha8Rng,
     /// The stream of the loops around window loops, drawn after `z`'s.
     w: ChaCha8Rng,
-    /// The stream of broadcast reads and shifted twins, drawn last.
+    /// The stream of broadcast reads and shifted twins, drawn after `w`'s.
     v: ChaCha8Rng,
+    /// The stream of window loops counted from the chunk loop's index,
+    /// drawn last.
+    u: ChaCha8Rng,
     spec: KernelSpec,
     /// The shared memory of the kernel being drawn.
     shared: SharedMem,
@@ -158,7 +165,23 @@ impl Gen {
                 ops,
                 window: true,
                 repeats: 0,
+                from_outer: false,
             });
+        }
+    }
+
+    /// Sometimes a window loop counts from the chunk loop's index
+    /// (`Inner::from_outer`): the same elements, in the loop shape whose
+    /// start moves with the loop around it.
+    fn windows_from_outer(&mut self) {
+        for slot in self.loop_slots() {
+            let window = matches!(&self.loop_at(slot).inner, Some(inner) if inner.window);
+            if !window || !self.u.random_bool(0.5) {
+                continue;
+            }
+            if let Some(inner) = &mut self.loop_at(slot).inner {
+                inner.from_outer = true;
+            }
         }
     }
 
@@ -600,6 +623,7 @@ impl Gen {
                 ops,
                 window: false,
                 repeats: 0,
+                from_outer: false,
             });
         }
         if self.xchance(0.12) {

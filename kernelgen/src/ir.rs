@@ -32,6 +32,7 @@ pub fn to_ir(spec: &KernelSpec) -> String {
             acc: "0".into(),
             i: String::new(),
             j: None,
+            j_from_outer: false,
             exits: Vec::new(),
         };
         e.kernel();
@@ -115,6 +116,8 @@ struct Emitter<'a> {
     i: String,
     /// The inner loop's (or scan's) counter (i64).
     j: Option<String>,
+    /// The counter is the element index itself (`Inner::from_outer`).
+    j_from_outer: bool,
     /// Per enclosing loop: its exit block, and (block, acc) of each early
     /// exit to it.
     exits: Vec<(String, Vec<(String, String)>)>,
@@ -484,7 +487,17 @@ impl Emitter<'_> {
     fn inner_loop(&mut self, inner: &crate::spec::Inner) {
         // A window loop runs to the chunk's end at most: a count known at
         // run time only.
-        let trips = if inner.window {
+        // Counted from the chunk loop's `i` (`from_outer`), the bound is
+        // `umin(end, i + trips)` and the counter the element's index.
+        let from_outer = inner.window && inner.from_outer;
+        let trips = if from_outer {
+            let i = self.i.clone();
+            let far = self.val("wfar", &format!("add nuw i64 {i}, {}", inner.trips));
+            self.val(
+                "wend",
+                &format!("call i64 @llvm.umin.i64(i64 %end, i64 {far})"),
+            )
+        } else if inner.window {
             let i = self.i.clone();
             let rest = self.val("wrest", &format!("sub i64 %end, {i}"));
             self.val(
@@ -493,6 +506,11 @@ impl Emitter<'_> {
             )
         } else {
             inner.trips.to_string()
+        };
+        let first = if from_outer {
+            self.i.clone()
+        } else {
+            "0".to_string()
         };
         let pre = self.block.clone();
         let head = self.label("inner");
@@ -503,12 +521,13 @@ impl Emitter<'_> {
         let acc = self.fresh("iacc");
         let outer_acc = self.acc.clone();
         self.line(&format!(
-            "{j} = phi i64 [ 0, %{pre} ], [ @@JNEXT, @@JLATCH ]"
+            "{j} = phi i64 [ {first}, %{pre} ], [ @@JNEXT, @@JLATCH ]"
         ));
         self.line(&format!(
             "{acc} = phi i64 [ {outer_acc}, %{pre} ], [ @@JACC, @@JLATCH ]"
         ));
         self.j = Some(j.clone());
+        self.j_from_outer = from_outer;
         self.acc = acc;
         self.exits.push((exit.clone(), Vec::new()));
         self.ops(&inner.ops);
@@ -532,6 +551,7 @@ impl Emitter<'_> {
             .collect();
         self.acc = self.val("iout", &format!("phi i64 {}", list.join(", ")));
         self.j = None;
+        self.j_from_outer = false;
     }
 
     fn ops(&mut self, ops: &[Op]) {
@@ -774,7 +794,11 @@ impl Emitter<'_> {
             }
             Index::InnerWindow { c } => {
                 let j = self.j.clone().expect("window index in a window loop");
-                let ij = self.val("ij", &format!("add i64 {i}, {j}"));
+                let ij = if self.j_from_outer {
+                    j
+                } else {
+                    self.val("ij", &format!("add i64 {i}, {j}"))
+                };
                 let scaled = if stride == 1 {
                     ij
                 } else {
@@ -996,6 +1020,7 @@ impl Emitter<'_> {
         let m = self.val("sm", &format!("mul i64 {acc}, 31"));
         self.acc = self.val("sa", &format!("add i64 {m}, {wide}"));
         let saved_j = self.j.replace(s.clone());
+        let saved_from_outer = std::mem::replace(&mut self.j_from_outer, false);
         self.exits.push((exit.clone(), Vec::new()));
         self.ops(&scan.ops);
         if let Some(m) = &scan.matched {
@@ -1031,6 +1056,7 @@ impl Emitter<'_> {
             .collect();
         self.acc = self.val("sout", &format!("phi i64 {}", list.join(", ")));
         self.j = saved_j;
+        self.j_from_outer = saved_from_outer;
     }
 
     /// `m`, the compare inside a scan whose counter is `j`: a loop that

@@ -430,6 +430,13 @@ pub struct Inner {
     /// checks and the short twin's tests are taken out of that loop).
     #[serde(default)]
     pub repeats: u64,
+    /// Window loops only: the counter runs from the chunk loop's `i` to
+    /// `umin(end, i + trips)` and is the element's index itself, rather than
+    /// from 0 to `umin(trips, end - i)` added to `i`: the same elements, in
+    /// the shape of an inner loop whose start moves with the loop around it
+    /// (what `--counted-trips` rewrites).
+    #[serde(default)]
+    pub from_outer: bool,
 }
 
 /// Most iterations of a window inner loop.
