@@ -18,12 +18,11 @@
 //! `start + 1 <u end` and once otherwise; `i + 1 != end` runs `end - start`
 //! times modulo 2^n (0 meaning 2^n), as the counter's `j + 1 != trip` does.
 
-use inkwell::llvm_sys::LLVMIntPredicate as P;
 use inkwell::module::Module;
 
 use crate::analysis::loop_forest;
 use crate::analysis::loops::{Loop, LoopForest};
-use crate::llvm::ir::{Block, BlockIndex, Function, Opcode, Value};
+use crate::llvm::ir::{Block, BlockIndex, Function, IntPredicate as P, Opcode, Value};
 use crate::llvm::metadata;
 use crate::llvm::typed::TypedBuilder;
 
