@@ -442,6 +442,14 @@ impl<'m> Value<'m> {
             .collect()
     }
 
+    /// The value a phi node takes when entered from `block`.
+    pub fn incoming_from(self, block: Block<'m>) -> Option<Value<'m>> {
+        self.phi_incoming()
+            .into_iter()
+            .find(|(_, b)| *b == block)
+            .map(|(value, _)| value)
+    }
+
     /// The parts of a `switch` (`None` for any other instruction).
     pub fn switch_parts(self) -> Option<Switch<'m>> {
         let parts = super::edit::switch_parts(self.raw)?;
@@ -867,6 +875,33 @@ impl<'m> Function<'m> {
             let layout = LLVMGetModuleDataLayout(self.module);
             LLVMStoreSizeOfType(layout, LLVMGlobalGetValueType(global.as_value_ref()))
         }
+    }
+}
+
+/// The functions of `module` that have a body (declarations left out).
+pub fn defined_functions<'m, 'ctx>(
+    module: &'m Module<'ctx>,
+) -> impl Iterator<Item = Function<'m>> + use<'m, 'ctx> {
+    module
+        .get_functions()
+        .map(move |f| Function::of(module, f))
+        .filter(|f| !f.is_declaration())
+}
+
+/// The predicate that compares the same values with the operands swapped
+/// (`a < b` is `b > a`).
+pub fn swapped_predicate(p: IntPredicate) -> IntPredicate {
+    use IntPredicate::*;
+    match p {
+        LLVMIntULT => LLVMIntUGT,
+        LLVMIntUGT => LLVMIntULT,
+        LLVMIntULE => LLVMIntUGE,
+        LLVMIntUGE => LLVMIntULE,
+        LLVMIntSLT => LLVMIntSGT,
+        LLVMIntSGT => LLVMIntSLT,
+        LLVMIntSLE => LLVMIntSGE,
+        LLVMIntSGE => LLVMIntSLE,
+        other => other,
     }
 }
 

@@ -22,18 +22,17 @@ use inkwell::module::Module;
 
 use crate::analysis::loop_forest;
 use crate::analysis::loops::{Loop, LoopForest};
-use crate::llvm::ir::{Block, BlockIndex, Function, IntPredicate as P, Opcode, Value};
+use crate::llvm::ir::{
+    defined_functions, swapped_predicate, Block, BlockIndex, Function, IntPredicate as P, Opcode,
+    Value,
+};
 use crate::llvm::metadata;
 use crate::llvm::typed::TypedBuilder;
 
 /// Rewrites every eligible loop of `module`; returns how many.
 pub fn count_trips(module: &Module<'_>) -> usize {
     let mut rewritten = 0;
-    for function in module.get_functions() {
-        let function = Function::of(module, function);
-        if function.is_declaration() {
-            continue;
-        }
+    for function in defined_functions(module) {
         let (blocks, forest) = loop_forest(function);
         let index = crate::llvm::ir::block_indices(&blocks);
         // Planned before any change: a rewrite adds instructions, no blocks.
@@ -113,12 +112,11 @@ fn plan<'m>(
     let compare = latch_branch.operand(0)?;
     let predicate = compare.icmp_predicate()?;
     let (a, b) = (compare.operand(0)?, compare.operand(1)?);
-    for (phi, start) in header_recurrences(function, header, preheader, latch) {
-        let next = phi_from(phi, latch)?;
+    for (start, next) in header_recurrences(function, header, preheader, latch) {
         let (end, predicate) = if a == next {
             (b, predicate)
         } else if b == next {
-            (a, swapped(predicate))
+            (a, swapped_predicate(predicate))
         } else {
             continue;
         };
@@ -161,8 +159,8 @@ fn only_exit_is_latch(lp: &Loop, blocks: &[Block<'_>], index: &BlockIndex<'_>) -
     })
 }
 
-/// The integer phis of `header` that step by +1 from the latch, with their
-/// start from the preheader.
+/// The integer phis of `header` that step by +1 from the latch: each one's
+/// start (from the preheader) and next value (from the latch).
 fn header_recurrences<'m>(
     function: Function<'m>,
     header: Block<'m>,
@@ -175,41 +173,18 @@ fn header_recurrences<'m>(
         .take_while(|v| v.is_phi())
         .filter(|phi| phi.ty().integer_width().is_some())
         .filter_map(|phi| {
-            let next = phi_from(phi, latch)?;
-            let start = phi_from(phi, preheader)?;
+            let next = phi.incoming_from(latch)?;
+            let start = phi.incoming_from(preheader)?;
             (next.opcode() == Some(Opcode::LLVMAdd)
                 && function.recurrence_step(phi, next) == Some(1))
-            .then_some((phi, start))
+            .then_some((start, next))
         })
         .collect()
-}
-
-/// The value `phi` takes from `block`.
-fn phi_from<'m>(phi: Value<'m>, block: Block<'m>) -> Option<Value<'m>> {
-    phi.phi_incoming()
-        .into_iter()
-        .find(|(_, b)| *b == block)
-        .map(|(v, _)| v)
 }
 
 /// Whether `end` is `start + x`: the trip count `x` is cheap already.
 fn adds(end: Value<'_>, start: Value<'_>) -> bool {
     end.is_add() && (end.operand(0) == Some(start) || end.operand(1) == Some(start))
-}
-
-/// The predicate of the compare with its operands swapped.
-fn swapped(p: P) -> P {
-    match p {
-        P::LLVMIntULT => P::LLVMIntUGT,
-        P::LLVMIntUGT => P::LLVMIntULT,
-        P::LLVMIntULE => P::LLVMIntUGE,
-        P::LLVMIntUGE => P::LLVMIntULE,
-        P::LLVMIntSLT => P::LLVMIntSGT,
-        P::LLVMIntSGT => P::LLVMIntSLT,
-        P::LLVMIntSLE => P::LLVMIntSGE,
-        P::LLVMIntSGE => P::LLVMIntSLE,
-        same => same,
-    }
 }
 
 fn apply(p: Plan<'_>) {

@@ -15,18 +15,14 @@ use inkwell::module::Module;
 
 use crate::analysis::loop_forest;
 use crate::analysis::loops::LoopForest;
-use crate::llvm::ir::{BlockIndex, Function, Opcode, Value};
+use crate::llvm::ir::{defined_functions, BlockIndex, Opcode, Value};
 
 /// Most users followed from one division looking for a nested loop.
 const MAX_USERS_FOLLOWED: usize = 64;
 
 pub fn freeze_divisions(module: &Module<'_>) -> usize {
     let mut frozen = 0;
-    for function in module.get_functions() {
-        let function = Function::of(module, function);
-        if function.is_declaration() {
-            continue;
-        }
+    for function in defined_functions(module) {
         let (blocks, forest) = loop_forest(function);
         let index = crate::llvm::ir::block_indices(&blocks);
         let divisions: Vec<(usize, Value<'_>)> = blocks

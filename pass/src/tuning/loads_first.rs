@@ -24,18 +24,14 @@
 
 use inkwell::module::Module;
 
-use crate::llvm::ir::{Block, Function, Opcode, Value, ValueKind};
+use crate::llvm::ir::{defined_functions, Block, Function, Opcode, Value, ValueKind};
 use crate::llvm::metadata;
 
 /// Moves loads ahead of the stores they cannot touch in every function of
 /// `module`; returns how many loads moved.
 pub fn move_loads_first(module: &Module<'_>) -> usize {
     let mut moved = 0;
-    for function in module.get_functions() {
-        let view = Function::of(module, function);
-        if view.is_declaration() {
-            continue;
-        }
+    for view in defined_functions(module) {
         for block in view.blocks() {
             moved += move_in_block(view, block);
         }

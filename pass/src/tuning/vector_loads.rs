@@ -44,7 +44,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use inkwell::module::Module;
 
 use crate::llvm::cfg;
-use crate::llvm::ir::{Block, Function, GepIndex, IntPredicate, Opcode, Type, Value};
+use crate::llvm::ir::{
+    defined_functions, Block, Function, GepIndex, IntPredicate, Opcode, Type, Value,
+};
 use crate::llvm::metadata;
 use crate::llvm::typed::TypedBuilder;
 
@@ -60,11 +62,7 @@ const VECTOR_SPACES: [u32; 5] = [0, 1, 3, 4, 5];
 /// how many loops got one.
 pub fn vectorize_aligned_loads(module: &Module<'_>) -> usize {
     let mut versioned = 0;
-    for function in module.get_functions() {
-        let view = Function::of(module, function);
-        if view.is_declaration() {
-            continue;
-        }
+    for view in defined_functions(module) {
         let mut choices = Vec::new();
         for block in view.blocks() {
             let Some(first) = LoopPlan::of(view, block) else {
@@ -348,10 +346,7 @@ impl<'m> LoopPlan<'m> {
             .instructions()
             .into_iter()
             .take_while(|i| i.is_phi())
-            .filter_map(|phi| {
-                let entry = phi.phi_incoming().into_iter().find(|(_, b)| *b == check)?;
-                Some((phi, entry.0))
-            })
+            .filter_map(|phi| Some((phi, phi.incoming_from(check)?)))
             .collect();
         let mut all = None;
         let mut seen = BTreeSet::new();

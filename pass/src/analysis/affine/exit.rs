@@ -3,7 +3,7 @@
 //! change, the number of further iterations that stay in the loop follows
 //! from this iteration's values (what line runs need to leave the test out).
 
-use crate::llvm::ir::{IntPredicate, Opcode, Value};
+use crate::llvm::ir::{swapped_predicate as swapped, IntPredicate, Opcode, Value};
 
 use super::scope::LoopScope;
 
@@ -138,21 +138,6 @@ impl<'m> LoopScope<'_, 'm> {
         let phi = v.operand(0)?;
         self.function.recurrence_step(phi, v)?;
         header_phi(phi)
-    }
-}
-
-fn swapped(p: IntPredicate) -> IntPredicate {
-    use IntPredicate::*;
-    match p {
-        LLVMIntULT => LLVMIntUGT,
-        LLVMIntUGT => LLVMIntULT,
-        LLVMIntULE => LLVMIntUGE,
-        LLVMIntUGE => LLVMIntULE,
-        LLVMIntSLT => LLVMIntSGT,
-        LLVMIntSGT => LLVMIntSLT,
-        LLVMIntSLE => LLVMIntSGE,
-        LLVMIntSGE => LLVMIntSLE,
-        other => other,
     }
 }
 
