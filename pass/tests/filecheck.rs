@@ -310,6 +310,7 @@ fn device_case(rewrite: Rewrite) -> &'static str {
         Rewrite::WarpAtomics => "warp_atomics",
         Rewrite::LoadsFirst => "loads_first",
         Rewrite::VectorLoads => "vector_loads",
+        Rewrite::KeptRolled => "kept_rolled",
     }
 }
 

@@ -232,6 +232,14 @@ impl Report {
                     t.count(Rewrite::CountedTrips)
                 );
             }
+            if t.count(Rewrite::KeptRolled) > 0 {
+                let _ = writeln!(
+                    out,
+                    "  device tuning: {} loop(s) whose loads wait for stores through another \
+                     pointer kept as LLVM unrolled them (ptxas unrolls them no further)",
+                    t.count(Rewrite::KeptRolled)
+                );
+            }
             for m in &t.merged_loops {
                 let _ = writeln!(
                     out,

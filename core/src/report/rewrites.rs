@@ -32,11 +32,14 @@ pub enum Rewrite {
     /// Unrolled loops given a copy that reads adjacent elements 16 bytes at
     /// a time, entered when the first address is aligned.
     VectorLoads,
+    /// Loops whose loads wait for stores through another pointer, kept as
+    /// LLVM unrolled them (`.pragma "nounroll"` for ptxas).
+    KeptRolled,
 }
 
 impl Rewrite {
     /// Every rewrite, in the report's order.
-    pub const ALL: [Rewrite; 10] = [
+    pub const ALL: [Rewrite; 11] = [
         Rewrite::AliasChecks,
         Rewrite::SwitchSelects,
         Rewrite::CountedTrips,
@@ -47,6 +50,7 @@ impl Rewrite {
         Rewrite::WarpAtomics,
         Rewrite::LoadsFirst,
         Rewrite::VectorLoads,
+        Rewrite::KeptRolled,
     ];
 
     /// The key of its count in the report's JSON.
@@ -62,6 +66,7 @@ impl Rewrite {
             Rewrite::WarpAtomics => "warp_atomics",
             Rewrite::LoadsFirst => "loads_first",
             Rewrite::VectorLoads => "vector_loads",
+            Rewrite::KeptRolled => "kept_rolled",
         }
     }
 
@@ -229,7 +234,7 @@ mod tests {
             serde_json::to_string(&report).unwrap(),
             "{\"alias_checked_loops\":0,\"selected_switches\":2,\"counted_trips\":0,\"frozen_divisions\":0,\
              \"byte_words\":0,\"widened_range_checks\":0,\"narrowed_sums\":0,\
-             \"warp_atomics\":0,\"loads_first\":0,\"vector_loads\":1}"
+             \"warp_atomics\":0,\"loads_first\":0,\"vector_loads\":1,\"kept_rolled\":0}"
         );
         let back: RewriteReport =
             serde_json::from_str(&serde_json::to_string(&report).unwrap()).unwrap();

@@ -150,7 +150,7 @@ fn must_follow(function: Function<'_>, load: Value<'_>, inst: Value<'_>) -> bool
 /// Whether the pointer operand `pointer` of `access` is global or generic:
 /// what ptxas cannot tell apart by its state space. Shared memory (S-L1's
 /// lines) and local memory are left in the order they have.
-fn in_global_memory(access: Value<'_>, pointer: u32) -> bool {
+pub(super) fn in_global_memory(access: Value<'_>, pointer: u32) -> bool {
     matches!(space(access, pointer), Some(0 | 1))
 }
 
@@ -161,7 +161,7 @@ fn space(access: Value<'_>, pointer: u32) -> Option<u32> {
 /// Whether LLVM knows `load` and `store` to touch different bytes: two
 /// state spaces other than the generic one, scopes that keep them apart, or
 /// addresses based on two different `noalias` arguments of the function.
-fn apart(function: Function<'_>, load: Value<'_>, store: Value<'_>) -> bool {
+pub(super) fn apart(function: Function<'_>, load: Value<'_>, store: Value<'_>) -> bool {
     match (space(load, 0), space(store, 1)) {
         (Some(a), Some(b)) if a != 0 && b != 0 && a != b => return true,
         _ => {}
@@ -177,18 +177,23 @@ fn apart(function: Function<'_>, load: Value<'_>, store: Value<'_>) -> bool {
 /// The index of the `noalias` argument `pointer` is based on, through
 /// `getelementptr`s and casts.
 fn noalias_argument(function: Function<'_>, pointer: Value<'_>) -> Option<u32> {
-    let mut value = pointer;
+    match base_pointer(Some(pointer))?.kind() {
+        ValueKind::Argument { index } => function
+            .param_has_attribute(index, "noalias")
+            .then_some(index),
+        _ => None,
+    }
+}
+
+/// The pointer `pointer` is based on, through `getelementptr`s and casts.
+pub(super) fn base_pointer(pointer: Option<Value<'_>>) -> Option<Value<'_>> {
+    let mut value = pointer?;
     loop {
         match value.kind() {
-            ValueKind::Argument { index } => {
-                return function
-                    .param_has_attribute(index, "noalias")
-                    .then_some(index)
-            }
             ValueKind::Instruction(
                 Opcode::LLVMGetElementPtr | Opcode::LLVMAddrSpaceCast | Opcode::LLVMBitCast,
             ) => value = value.operand(0)?,
-            _ => return None,
+            _ => return Some(value),
         }
     }
 }

@@ -20,6 +20,7 @@ mod alias_paths;
 mod byte_words;
 mod counted_trips;
 mod frozen_divisions;
+mod kept_rolled;
 mod loads_first;
 mod merged_loops;
 mod narrow_sums;
@@ -33,6 +34,7 @@ pub use alias_paths::count_alias_paths;
 pub use byte_words::lower_byte_vectors;
 pub use counted_trips::count_trips;
 pub use frozen_divisions::freeze_divisions;
+pub use kept_rolled::keep_ordered_loops_rolled;
 pub use loads_first::move_loads_first;
 pub use merged_loops::{merge_divergent_loops, KeptLoop, MergedLoop, Merging, NO_MERGING_HINT};
 pub use narrow_sums::narrow_sums;
@@ -63,8 +65,9 @@ const ALWAYS: fn(&Options) -> bool = |_| true;
 /// The late rewrites, in the order they run: divisions frozen, byte vectors
 /// on 32-bit words, range checks widened, sums narrowed, atomic adds to one
 /// address made once per warp, loads moved ahead of stores they cannot
-/// touch (which brings a loop's loads together), and unrolled loops given
-/// copies that read aligned 16 B pieces at once (none undoes another).
+/// touch (which brings a loop's loads together), unrolled loops given
+/// copies that read aligned 16 B pieces at once, and loops whose loads wait
+/// for another pointer's stores kept rolled for ptxas (none undoes another).
 pub const LATE_REWRITES: &[LateRewrite] = &[
     LateRewrite {
         rewrite: Rewrite::FrozenDivisions,
@@ -100,6 +103,11 @@ pub const LATE_REWRITES: &[LateRewrite] = &[
         rewrite: Rewrite::VectorLoads,
         on: |o| o.vector_loads,
         run: vectorize_aligned_loads,
+    },
+    LateRewrite {
+        rewrite: Rewrite::KeptRolled,
+        on: ALWAYS,
+        run: keep_ordered_loops_rolled,
     },
 ];
 
