@@ -7,7 +7,8 @@
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use sl1_driver::build_ir::compile_text;
@@ -75,6 +76,22 @@ impl Builder {
     /// Builds `seed` on builder thread `worker` (which names its files).
     /// `None` when `stop` was set before every build was done.
     pub fn build_seed(&self, seed: u64, worker: usize, stop: &AtomicBool) -> Option<SeedBuild> {
+        self.build_seed_on(seed, worker, 1, stop)
+    }
+
+    /// Builds `seed` as `build_seed` does, its modes shared by `threads`
+    /// threads of its own: one seed's builds take from a tenth of a second
+    /// to half a minute each (`docs/results/2026-11-29-compile-time-seed-946385.txt`),
+    /// so where seeds are few a heavy one kept one thread busy while the
+    /// others idled. Which of two identical builds is reported as the
+    /// other's copy (`Built::Same`) then depends on which finished first.
+    pub fn build_seed_on(
+        &self,
+        seed: u64,
+        worker: usize,
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Option<SeedBuild> {
         let kernel = match catch_unwind(|| sl1_kernelgen::generate(seed)) {
             Ok(kernel) => kernel,
             Err(panic) => {
@@ -93,16 +110,32 @@ impl Builder {
         };
         let name = format!("{}.ll", kernel.spec.name);
         // The PTX of this seed's distinct builds so far, by build name.
-        let mut distinct: Vec<(&str, String)> = Vec::new();
+        let distinct = Mutex::new(Vec::new());
         let stem = |mode: &str| format!("w{worker}-{seed}-{mode}");
-        let plain = self.build_one(&kernel.ir, &name, &self.plain, &stem(PLAIN), &mut distinct);
-        let mut modes = Vec::with_capacity(self.modes.len());
-        for mode in &self.modes {
-            if stop.load(Ordering::Relaxed) {
-                return None;
+        let plain = self.build_one(&kernel.ir, &name, &self.plain, &stem(PLAIN), &distinct);
+        let next = AtomicUsize::new(0);
+        let done: Mutex<Vec<Option<Build>>> = Mutex::new(vec![None; self.modes.len()]);
+        std::thread::scope(|scope| {
+            for _ in 0..threads.max(1) {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(mode) = self.modes.get(i) else {
+                        break;
+                    };
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let build =
+                        self.build_one(&kernel.ir, &name, mode, &stem(&mode.name), &distinct);
+                    done.lock().expect("no build panics holding it")[i] = Some(build);
+                });
             }
-            modes.push(self.build_one(&kernel.ir, &name, mode, &stem(&mode.name), &mut distinct));
-        }
+        });
+        let modes = done
+            .into_inner()
+            .expect("no build panics holding it")
+            .into_iter()
+            .collect::<Option<Vec<Build>>>()?;
         Some(SeedBuild {
             seed,
             spec: Some(kernel.spec),
@@ -111,13 +144,13 @@ impl Builder {
         })
     }
 
-    fn build_one<'m>(
+    fn build_one(
         &self,
         ir: &str,
         name: &str,
-        mode: &'m Mode,
+        mode: &Mode,
         stem: &str,
-        distinct: &mut Vec<(&'m str, String)>,
+        distinct: &Mutex<Vec<(String, String)>>,
     ) -> Build {
         let start = Instant::now();
         let compiled = catch_unwind(AssertUnwindSafe(|| {
@@ -139,21 +172,32 @@ impl Builder {
                 "the pass put a kernel back as it was: {}",
                 failure.unwrap_or_default()
             )),
-            Ok(Ok(compiled)) => match distinct.iter().find(|(_, ptx)| *ptx == compiled.text) {
-                Some((same, _)) => Built::Same(same.to_string()),
-                None => {
-                    let built = if let Some((line, text)) = narrow_store_of_float(&compiled.text) {
-                        Built::Hazard(format!("PTX line {line}: {text}"))
-                    } else {
-                        match self.ptxas.assemble(&compiled.text, self.dir.path(), stem) {
-                            Ok(cubin) => Built::Code(cubin),
-                            Err(message) => Built::Failed(message),
+            Ok(Ok(compiled)) => {
+                let same = {
+                    let mut distinct = distinct.lock().expect("no build panics holding it");
+                    let same = distinct
+                        .iter()
+                        .find(|(_, ptx)| *ptx == compiled.text)
+                        .map(|(same, _)| same.clone());
+                    if same.is_none() {
+                        distinct.push((mode.name.clone(), compiled.text.clone()));
+                    }
+                    same
+                };
+                match same {
+                    Some(same) => Built::Same(same),
+                    None => {
+                        if let Some((line, text)) = narrow_store_of_float(&compiled.text) {
+                            Built::Hazard(format!("PTX line {line}: {text}"))
+                        } else {
+                            match self.ptxas.assemble(&compiled.text, self.dir.path(), stem) {
+                                Ok(cubin) => Built::Code(cubin),
+                                Err(message) => Built::Failed(message),
+                            }
                         }
-                    };
-                    distinct.push((&mode.name, compiled.text));
-                    built
+                    }
                 }
-            },
+            }
         };
         Build {
             built,
