@@ -35,7 +35,8 @@ pub fn keep_ordered_loops_rolled(module: &Module<'_>) -> usize {
             let Some(latch) = block.terminator() else {
                 continue;
             };
-            let own_loop = block.successors().len() == 2 && block.successors().contains(&block);
+            let successors = block.successors();
+            let own_loop = successors.len() == 2 && successors.contains(&block);
             if !own_loop
                 || metadata::loop_properties(latch)
                     .iter()
