@@ -711,6 +711,13 @@ impl<'m> Block<'m> {
             .collect()
     }
 
+    /// Whether the block is a loop of its own: its terminator branches back
+    /// to it or out (what LLVM's unroller leaves of a loop without branches).
+    pub fn is_own_loop(self) -> bool {
+        let successors = self.successors();
+        successors.len() == 2 && successors.contains(&self)
+    }
+
     pub fn successors(self) -> Vec<Block<'m>> {
         // SAFETY: a well-formed block ends in a terminator; a block without one
         // (possible only in unverified IR) has no successors.

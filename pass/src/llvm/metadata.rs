@@ -92,10 +92,10 @@ pub fn mark_loop(latch_branch: Value<'_>, name: &str) {
     }
 }
 
-/// The names of the properties of the loop whose back edge is
-/// `latch_branch` (a live terminator): the strings that open the nodes of its
-/// `llvm.loop` id (`llvm.loop.mustprogress`, `llvm.loop.unroll.count`, ...).
-pub fn loop_properties(latch_branch: Value<'_>) -> Vec<String> {
+/// Whether the loop whose back edge is `latch_branch` (a live terminator)
+/// has an unroll property of its own: a node of its `llvm.loop` id opened
+/// by `llvm.loop.unroll...` (a user's pragma, a copy the pass keeps rolled).
+pub fn has_unroll_property(latch_branch: Value<'_>) -> bool {
     let branch = latch_branch.as_raw();
     // SAFETY: reads the live terminator's metadata; `node_operands` and
     // `md_text` check what each operand is before reading it as such.
@@ -103,14 +103,14 @@ pub fn loop_properties(latch_branch: Value<'_>) -> Vec<String> {
         let ctx = LLVMGetTypeContext(LLVMTypeOf(branch));
         let id = LLVMGetMetadata(branch, md_kind(ctx, "llvm.loop"));
         if id.is_null() {
-            return Vec::new();
+            return false;
         }
         node_operands(id)
             .into_iter()
             .flatten()
             .filter_map(|property| node_operands(property).first().copied().flatten())
-            .filter_map(|name| md_text(name).map(str::to_string))
-            .collect()
+            .filter_map(|name| md_text(name))
+            .any(|name| name.starts_with("llvm.loop.unroll"))
     }
 }
 

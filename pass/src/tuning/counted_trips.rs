@@ -100,10 +100,7 @@ fn plan<'m>(
     }
     // A loop with unroll properties of its own (a pragma, S-L1's runs) is
     // left as it is.
-    if metadata::loop_properties(latch_branch)
-        .iter()
-        .any(|p| p.starts_with("llvm.loop.unroll"))
-    {
+    if metadata::has_unroll_property(latch_branch) {
         return None;
     }
     // A conditional branch's operands: condition, false successor, true successor.

@@ -35,12 +35,8 @@ pub fn keep_ordered_loops_rolled(module: &Module<'_>) -> usize {
             let Some(latch) = block.terminator() else {
                 continue;
             };
-            let successors = block.successors();
-            let own_loop = successors.len() == 2 && successors.contains(&block);
-            if !own_loop
-                || metadata::loop_properties(latch)
-                    .iter()
-                    .any(|p| p.starts_with("llvm.loop.unroll"))
+            if !block.is_own_loop()
+                || metadata::has_unroll_property(latch)
                 || !loads_wait_for_other_stores(function, block)
             {
                 continue;

@@ -228,8 +228,7 @@ fn terminator(block: Block<'_>) -> Value<'_> {
 
 impl<'m> LoopPlan<'m> {
     fn of(function: Function<'m>, block: Block<'m>) -> Option<LoopPlan<'m>> {
-        let successors = block.successors();
-        if successors.len() != 2 || !successors.contains(&block) {
+        if !block.is_own_loop() {
             return None;
         }
         // A loop versioned already, or a copy of one (the loop around it
@@ -237,7 +236,7 @@ impl<'m> LoopPlan<'m> {
         if metadata::has_tag(block.terminator()?, VERSIONED) {
             return None;
         }
-        let exit = *successors.iter().find(|s| **s != block)?;
+        let exit = *block.successors().iter().find(|s| **s != block)?;
         let preds = block.predecessors();
         if preds.len() != 2 {
             return None;
