@@ -38,6 +38,13 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
     } else {
         tuning::AliasChecks::default()
     };
+    // Before the analyses too: the loads it forwards are no longer
+    // accesses for the transform to route.
+    let forwarded = if options.device_tuning && options.transform {
+        tuning::forward_stores(module)
+    } else {
+        0
+    };
     let mut kernels = Vec::new();
     let mut merging = tuning::Merging::default();
     let mut bodies_restored = false;
@@ -57,6 +64,7 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
     let device_rewrites = options.device_tuning.then(|| {
         let mut counts = tuning::RewriteCounts::default();
         counts[Rewrite::AliasChecks] = alias_checks.loops;
+        counts[Rewrite::ForwardedStores] = forwarded;
         counts[Rewrite::SwitchSelects] = tuning::select_switches(module);
         if options.counted_trips {
             counts[Rewrite::CountedTrips] = tuning::count_trips(module);
@@ -81,6 +89,7 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
                 || t.count(Rewrite::CountedTrips) > 0
                 || !t.merged_loops.is_empty()
         }) || alias_checks.kernels > 0
+            || forwarded > 0
             || kernels.iter().any(|k| k.transform.applied),
         device_rewrites,
         kernels,

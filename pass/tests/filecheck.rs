@@ -301,6 +301,7 @@ fn device_case_path(rewrite: Rewrite) -> PathBuf {
 fn device_case(rewrite: Rewrite) -> &'static str {
     match rewrite {
         Rewrite::AliasChecks => "alias_checks",
+        Rewrite::ForwardedStores => "forwarded_stores",
         Rewrite::SwitchSelects => "switch_selects",
         Rewrite::CountedTrips => "counted_trips",
         Rewrite::FrozenDivisions => "frozen_divisions",
@@ -330,7 +331,7 @@ fn without(rewrite: Rewrite, run: &Run) -> Option<Run> {
         Rewrite::AliasChecks if options.alias_checks => off.options.alias_checks = false,
         Rewrite::CountedTrips if options.counted_trips => off.options.counted_trips = false,
         // Made with device tuning, which has no switch of its own.
-        Rewrite::SwitchSelects => off.options.device_tuning = false,
+        Rewrite::SwitchSelects | Rewrite::ForwardedStores => off.options.device_tuning = false,
         _ => {
             let row = LATE_REWRITES.iter().find(|row| row.rewrite == rewrite)?;
             if !run.late || !(row.on)(options) {

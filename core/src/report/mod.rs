@@ -223,6 +223,14 @@ impl Report {
                 t.count(Rewrite::VectorLoads),
                 t.count(Rewrite::ByteWords)
             );
+            if t.count(Rewrite::ForwardedStores) > 0 {
+                let _ = writeln!(
+                    out,
+                    "  device tuning: {} load(s) of what the loop's previous iteration stored \
+                     given the stored value in a register, before S-L1 routes the loop's accesses",
+                    t.count(Rewrite::ForwardedStores)
+                );
+            }
             if t.count(Rewrite::CountedTrips) > 0 {
                 let _ = writeln!(
                     out,

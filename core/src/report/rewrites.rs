@@ -10,6 +10,9 @@ pub enum Rewrite {
     /// Loops given a copy, behind run-time checks that the ranges their
     /// pointers touch are apart, in which they do not alias.
     AliasChecks,
+    /// Loads of what the loop's previous iteration stored, now taking the
+    /// stored value from a register.
+    ForwardedStores,
     /// Switches that only chose values, now compares and selects.
     SwitchSelects,
     /// Inner loops whose start moves with the enclosing loop, now counted
@@ -39,8 +42,9 @@ pub enum Rewrite {
 
 impl Rewrite {
     /// Every rewrite, in the report's order.
-    pub const ALL: [Rewrite; 11] = [
+    pub const ALL: [Rewrite; 12] = [
         Rewrite::AliasChecks,
+        Rewrite::ForwardedStores,
         Rewrite::SwitchSelects,
         Rewrite::CountedTrips,
         Rewrite::FrozenDivisions,
@@ -57,6 +61,7 @@ impl Rewrite {
     pub const fn key(self) -> &'static str {
         match self {
             Rewrite::AliasChecks => "alias_checked_loops",
+            Rewrite::ForwardedStores => "forwarded_stores",
             Rewrite::SwitchSelects => "selected_switches",
             Rewrite::CountedTrips => "counted_trips",
             Rewrite::FrozenDivisions => "frozen_divisions",
@@ -232,7 +237,7 @@ mod tests {
         report.counts[Rewrite::VectorLoads] = 1;
         assert_eq!(
             serde_json::to_string(&report).unwrap(),
-            "{\"alias_checked_loops\":0,\"selected_switches\":2,\"counted_trips\":0,\"frozen_divisions\":0,\
+            "{\"alias_checked_loops\":0,\"forwarded_stores\":0,\"selected_switches\":2,\"counted_trips\":0,\"frozen_divisions\":0,\
              \"byte_words\":0,\"widened_range_checks\":0,\"narrowed_sums\":0,\
              \"warp_atomics\":0,\"loads_first\":0,\"vector_loads\":1,\"kept_rolled\":0}"
         );

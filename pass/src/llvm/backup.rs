@@ -72,10 +72,19 @@ pub fn all_or_nothing<T>(function: LLVMValueRef, change: impl FnOnce() -> T) -> 
     }
 }
 
-impl super::ir::Function<'_> {
+impl<'m> super::ir::Function<'m> {
     /// `all_or_nothing` on this function: `change` kept only when it
     /// returns and the function verifies.
     pub fn all_or_nothing<T>(self, change: impl FnOnce() -> T) -> Result<T, String> {
         all_or_nothing(self.as_raw(), change)
+    }
+
+    /// Runs `probe` on a private copy of this function, deleted after: what
+    /// a change would do, without touching the function (whose body a
+    /// restore would move into new blocks, and, with debug information,
+    /// under the copy's subprogram).
+    pub fn probe_copy<T>(self, probe: impl FnOnce(Self) -> T) -> T {
+        let backup = Backup::take(self.as_raw());
+        probe(self.sibling(backup.copy))
     }
 }

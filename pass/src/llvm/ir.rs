@@ -743,6 +743,11 @@ impl<'m> Function<'m> {
         }
     }
 
+    /// Another function of this one's module, by its raw handle.
+    pub(super) fn sibling(self, raw: LLVMValueRef) -> Self {
+        Function { raw, ..self }
+    }
+
     pub fn name(self) -> String {
         Value::new(self.raw).expect("non-null").name()
     }

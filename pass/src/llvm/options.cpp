@@ -1,5 +1,5 @@
-// LLVM's own boolean command-line options, set for the length of one pass
-// pipeline the pass runs itself (llvm/options.rs).
+// LLVM's own boolean and unsigned command-line options, set for the length
+// of one pass pipeline the pass runs itself (llvm/options.rs).
 
 #include "llvm/Support/CommandLine.h"
 
@@ -18,6 +18,20 @@ extern "C" int sl1_set_bool_option(const char *Name, bool Value) {
   bool Before = Flag->getValue();
   Flag->setValue(Value);
   return Before ? 1 : 0;
+}
+
+// Sets the registered `cl::opt<unsigned>` `Name` to `Value`; returns its
+// value before, or -1 when this LLVM has no option of that name. Callers
+// name only options LLVM declares as `cl::opt<unsigned>` (as above).
+extern "C" long long sl1_set_unsigned_option(const char *Name, unsigned Value) {
+  auto &Options = cl::getRegisteredOptions();
+  auto It = Options.find(Name);
+  if (It == Options.end())
+    return -1;
+  auto *Flag = static_cast<cl::opt<unsigned> *>(It->second);
+  unsigned Before = Flag->getValue();
+  Flag->setValue(Value);
+  return Before;
 }
 
 // Gives the registered option `Name` the value `Value` as if the command

@@ -209,8 +209,7 @@ impl<'m> LoopSlice<'_, 'm> {
         if written == 0 || written == total {
             return largest_fitting(i32t.signed(total as i64), c"sl1.line.size");
         }
-        let fitted =
-            self.structures_to_fit(r, &|name| ir.sreg(name), threads.count, written, total);
+        let fitted = self.structures_to_fit(ir, written, total);
         if self.plan.lines.all().len() <= 2 {
             // Two sizes: the fitted structures' size is the pick (it is
             // the larger one wherever every structure's is).
@@ -300,6 +299,15 @@ impl<'m> LoopSlice<'_, 'm> {
             let apart = r.not(declined, c"");
             for e in eligible.iter_mut() {
                 *e = r.and(*e, apart, c"");
+            }
+        }
+        let states: Vec<&State<'m>> = structures.iter().map(|(s, _)| s).collect();
+        if self.streaming_group(&states) {
+            let crowded = self.emit_crowded(ir);
+            for ((s, _), e) in structures.iter().zip(eligible.iter_mut()) {
+                if !s.restrict {
+                    *e = r.and(*e, crowded, c"");
+                }
             }
         }
         let mut writes_cached = ir.boolean(false);
@@ -392,7 +400,7 @@ impl<'m> LoopSlice<'_, 'm> {
 /// H100 with `upper`: one 1024-thread block per SM reads its input through
 /// L1 as fast as through S-L1 lines, two blocks thrash it: 128 B L1 lines per
 /// thread outgrow the L1 left beside shared memory).
-const L1_RESIDENT_THREADS: i64 = 1024;
+pub(super) const L1_RESIDENT_THREADS: i64 = 1024;
 
 /// Threads an SM holds at most (compute capability 8.0 and later).
 const MAX_THREADS_PER_SM: i64 = 2048;
@@ -403,40 +411,45 @@ impl<'m> LoopSlice<'_, 'm> {
     /// hardware L1 to serve the read-only companions (a longer line for the
     /// written structures then pays more: `upper` at 132x1024 ran 0.84 ms
     /// with 32 B for `out` alone, 1.18 ms with 16 B for both), else all
-    /// `total` (at 264x1024, 2.24 ms against 1.78 ms). Resident threads are
-    /// estimated from the grid spread over the SMs (`%nsmid`).
-    fn structures_to_fit(
-        &self,
-        r: &TypedBuilder<'m>,
-        sreg: &dyn Fn(&str) -> Value<'m>,
-        threads: Value<'m>,
-        written: usize,
-        total: usize,
-    ) -> Value<'m> {
-        let i32t = self.k.function.int_type(32);
-        let grid = r.mul(
-            r.mul(sreg("nctaid.x"), sreg("nctaid.y"), c""),
-            sreg("nctaid.z"),
+    /// `total` (at 264x1024, 2.24 ms against 1.78 ms).
+    fn structures_to_fit(&self, ir: &DecideIr<'_, 'm>, written: usize, total: usize) -> Value<'m> {
+        let i32t = ir.i32t;
+        ir.b.select(
+            self.emit_crowded(ir),
+            i32t.signed(total as i64),
+            i32t.signed(written as i64),
+            c"sl1.fitted",
+        )
+    }
+
+    /// Whether more threads share an SM than the hardware L1 holds the
+    /// streams of (`L1_RESIDENT_THREADS`), an i1. Resident threads are
+    /// estimated from the grid spread over the SMs (`%nsmid`) and the
+    /// blocks an SM holds at most.
+    fn emit_crowded(&self, ir: &DecideIr<'_, 'm>) -> Value<'m> {
+        let (r, i32t) = (ir.b, ir.i32t);
+        let threads = r.mul(
+            r.mul(ir.sreg("ntid.x"), ir.sreg("ntid.y"), c""),
+            ir.sreg("ntid.z"),
             c"",
         );
-        let sms = sreg("nsmid");
+        let grid = r.mul(
+            r.mul(ir.sreg("nctaid.x"), ir.sreg("nctaid.y"), c""),
+            ir.sreg("nctaid.z"),
+            c"",
+        );
+        let sms = ir.sreg("nsmid");
         let one = i32t.signed(1);
         let per_sm = r.udiv(r.sub(r.add(grid, sms, c""), one, c""), sms, c"");
         let fit = r.udiv(i32t.signed(MAX_THREADS_PER_SM), threads, c"");
         let fewer = r.icmp(IntPredicate::LLVMIntULT, per_sm, fit, c"");
         let blocks = r.select(fewer, per_sm, fit, c"");
         let resident = r.mul(blocks, threads, c"sl1.resident");
-        let crowded = r.icmp(
+        r.icmp(
             IntPredicate::LLVMIntUGT,
             resident,
             i32t.signed(L1_RESIDENT_THREADS),
             c"sl1.crowded",
-        );
-        r.select(
-            crowded,
-            i32t.signed(total as i64),
-            i32t.signed(written as i64),
-            c"sl1.fitted",
         )
     }
 }

@@ -61,6 +61,34 @@ impl<'m> LoopSlice<'_, 'm> {
         self.chosen.static_rates.as_ref()
     }
 
+    /// Whether `states` hold an aliased group (two or more structures
+    /// without restrict, whose lines are looked up together) of streams
+    /// alone: every member predicted to move in the loop itself. Such a
+    /// group is cached only where more threads share an SM than the
+    /// hardware L1 holds the streams of (`decide`). Lines pay for it in
+    /// two ways only: a thrashing L1, or a member whose address stays put
+    /// (the line keeps it where the plain loop loads it again after every
+    /// store through another member: `mv_rows_overlap` 2.3x, `rank1_overlap`
+    /// 3.3x over the plain loop with 256 threads an SM). A group of streams
+    /// with few threads an SM has neither, and pays for lookups on every
+    /// access (no line runs in a group) and for fills that some lane of
+    /// every warp makes at each iteration where lanes cross lines at
+    /// different iterations: `tri_forward_overlap` (rows `cols + 1` words
+    /// apart) ran 0.72x of the plain loop with 256 threads an SM
+    /// (H200, 2026-11-30), `inplace_shift` 4.7x with 2048.
+    pub(super) fn streaming_group(&self, states: &[&State<'m>]) -> bool {
+        let Some(rates) = self.static_rates() else {
+            return false;
+        };
+        let members: Vec<&&State<'m>> = states.iter().filter(|s| !s.restrict).collect();
+        members.len() > 1
+            && members.iter().all(|s| {
+                rates
+                    .get(&s.id)
+                    .is_some_and(|r| r.in_main_loop && r.stride != 0)
+            })
+    }
+
     pub(super) fn options(&self) -> &Options {
         self.plan.options
     }

@@ -9,6 +9,7 @@ use crate::llvm::ir::{Block, Value};
 use crate::llvm::typed::TypedBuilder;
 use crate::runtime::{AccessOperands, GroupMember, LineOperands, Runtime, SiteKind};
 
+use super::decide::L1_RESIDENT_THREADS;
 use super::line_runs::RunSite;
 use super::reports::LineRunsReport;
 use super::sites::{access_type, pointer_operand, stored_value};
@@ -106,7 +107,16 @@ impl<'m> LoopSlice<'_, 'm> {
                 return Err("the statistics build counts every access".to_string());
             }
             if sites.len() != cached.len() {
-                return Err("arguments without restrict share their lines".to_string());
+                let states: Vec<&State<'m>> = cached.iter().map(|(_, s, _)| s).collect();
+                return Err(if self.streaming_group(&states) {
+                    format!(
+                        "arguments without restrict share their lines; a group of streams, \
+                         cached only where more than {L1_RESIDENT_THREADS} threads share an SM \
+                         (fewer threads' streams the hardware L1 holds)"
+                    )
+                } else {
+                    "arguments without restrict share their lines".to_string()
+                });
             }
             if flushes {
                 return Err(

@@ -42,7 +42,7 @@ use crate::analysis::loops::LoopForest;
 use crate::analysis::{find_kernels, loop_forest};
 use crate::llvm::ir::{Block, Function, Value};
 use crate::llvm::metadata;
-use crate::llvm::options::BoolOptionsSet;
+use crate::llvm::options::{OptionValue, OptionsSet};
 
 /// The versioning, which only copies (on loops in simplified and LCSSA
 /// form), and LICM after it where a copy was made.
@@ -85,8 +85,10 @@ pub fn check_aliases(module: &Module<'_>, numbered: bool) -> AliasChecks {
         let loops = || loop_forest(function).1.loops.len();
         let before = loops();
         {
-            let _no_stride_guess =
-                BoolOptionsSet::new(&[(SPECULATE_UNIT_STRIDE, false), (STRIDE_VERSIONING, false)]);
+            let _no_stride_guess = OptionsSet::new(&[
+                (SPECULATE_UNIT_STRIDE, OptionValue::Bool(false)),
+                (STRIDE_VERSIONING, OptionValue::Bool(false)),
+            ]);
             function.run_function_passes(VERSIONING);
         }
         done.kernels += 1;

@@ -4,7 +4,8 @@
 //! `LATE_REWRITES`: a new one is a file here, a row there and its
 //! `Rewrite`. Loops of kernels whose arguments may alias
 //! get a copy behind run-time alias checks first, before the S-L1 transform
-//! (`alias_checks`). Switches become selects early, after the
+//! (`alias_checks`), then stores are forwarded to the next iteration's
+//! loads (`forwarded_stores`). Switches become selects early, after the
 //! S-L1 transform (so the S-L1 analyses see the IR clang gave them) and
 //! before LLVM's unroller; divisions are frozen, narrow range checks widened and sums of narrow
 //! values narrowed last, after the optimizer
@@ -19,6 +20,7 @@ mod alias_checks;
 mod alias_paths;
 mod byte_words;
 mod counted_trips;
+mod forwarded_stores;
 mod frozen_divisions;
 mod kept_rolled;
 mod loads_first;
@@ -33,6 +35,7 @@ pub use alias_checks::{check_aliases, AliasChecks};
 pub use alias_paths::count_alias_paths;
 pub use byte_words::lower_byte_vectors;
 pub use counted_trips::count_trips;
+pub use forwarded_stores::forward_stores;
 pub use frozen_divisions::freeze_divisions;
 pub use kept_rolled::keep_ordered_loops_rolled;
 pub use loads_first::move_loads_first;
