@@ -125,3 +125,25 @@ fn a_failing_merge_is_undone_with_its_peels() {
     // The other kernels still merge.
     assert!(tuning.merged_loops.iter().any(|m| m.kernel != "pattern"));
 }
+
+/// A failing kernel with debug information comes back with every location
+/// under its own subprogram: the saved copy's subprogram is a clone, and a
+/// body moved back from the copy kept locations under it, which the
+/// verifier rejects (clang then stopped with an error instead of building
+/// the kernel untransformed).
+#[test]
+fn a_failing_kernel_with_line_tables_comes_back_valid() {
+    let context = Context::create();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/debug/rows_line_tables.ll");
+    let buffer = MemoryBuffer::create_from_file(&path).unwrap();
+    let module = context.create_module_from_ir(buffer).unwrap();
+    let before = text_of(&module, "rows");
+    let options = Options {
+        fail_kernel_for_testing: Some("rows".to_string()),
+        ..Options::default()
+    };
+    let report = run_on_module(&module, &options).unwrap();
+    assert!(report.bodies_restored);
+    module.verify().unwrap();
+    assert_eq!(text_of(&module, "rows"), before);
+}

@@ -4,6 +4,7 @@
 // function; LLVM's CloneFunction can.
 
 #include "llvm-c/Types.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -12,13 +13,20 @@
 
 using namespace llvm;
 
-// A private copy of `F` in the same module (its own arguments).
+// A private copy of `F` in the same module (its own arguments). Its debug
+// locations stay under `F`'s own subprogram (mapped to itself, not cloned),
+// and the copy is attached to no subprogram: a body moved back into `F`
+// (`sl1_restore_backup`) must not point at a clone of `F`'s subprogram,
+// which the verifier rejects.
 extern "C" LLVMValueRef sl1_backup_function(LLVMValueRef FRef) {
   Function *F = unwrap<Function>(FRef);
   ValueToValueMapTy Map;
+  if (DISubprogram *SP = F->getSubprogram())
+    Map.MD()[SP].reset(SP);
   Function *Copy = CloneFunction(F, Map);
   Copy->setName(F->getName() + ".sl1.backup");
   Copy->setLinkage(GlobalValue::PrivateLinkage);
+  Copy->setSubprogram(nullptr);
   return wrap(Copy);
 }
 
@@ -27,8 +35,8 @@ extern "C" void sl1_discard_backup(LLVMValueRef CopyRef) {
   unwrap<Function>(CopyRef)->eraseFromParent();
 }
 
-// Replaces `F`'s body with the copy's, which is consumed. `F` keeps its
-// name, attributes, metadata and uses.
+// Replaces `F`'s body and attributes with the copy's, which is consumed.
+// `F` keeps its name, metadata and uses.
 extern "C" void sl1_restore_backup(LLVMValueRef FRef, LLVMValueRef CopyRef) {
   Function *F = unwrap<Function>(FRef);
   Function *Copy = unwrap<Function>(CopyRef);
@@ -39,6 +47,8 @@ extern "C" void sl1_restore_backup(LLVMValueRef FRef, LLVMValueRef CopyRef) {
   while (!F->empty())
     F->begin()->eraseFromParent();
   F->splice(F->end(), Copy);
+  // The attributes too: a failed transform had dropped `mustprogress`.
+  F->setAttributes(Copy->getAttributes());
   for (unsigned I = 0, E = F->arg_size(); I != E; ++I)
     Copy->getArg(I)->replaceAllUsesWith(F->getArg(I));
   Copy->eraseFromParent();
