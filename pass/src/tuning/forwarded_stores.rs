@@ -18,6 +18,7 @@
 
 use inkwell::module::Module;
 
+use super::loads_first::base_pointer;
 use crate::analysis::{find_kernels, loop_forest};
 use crate::llvm::ir::{Function, Opcode};
 use crate::llvm::options::{OptionValue, OptionsSet};
@@ -40,8 +41,10 @@ pub fn forward_stores(module: &Module<'_>) -> usize {
     let mut forwarded = 0;
     for kernel in find_kernels(module) {
         let function = Function::of(module, kernel);
-        let before = loads_in_innermost_loops(function);
-        if before == 0 || function.probe_copy(forwarded_loads) == 0 {
+        // Cheap first: a load through the base pointer of a store of its loop.
+        if !innermost_accesses(function).reloads_a_stored_base
+            || function.probe_copy(forwarded_loads) == 0
+        {
             continue;
         }
         forwarded += forwarded_loads(function);
@@ -53,7 +56,7 @@ pub fn forward_stores(module: &Module<'_>) -> usize {
 /// Runs the forwarding on `function`; returns how many loads of its
 /// innermost loops it replaced.
 fn forwarded_loads(function: Function<'_>) -> usize {
-    let before = loads_in_innermost_loops(function);
+    let before = innermost_accesses(function).loads;
     {
         let _no_checks = OptionsSet::new(&[
             (CHECKS_PER_FORWARD, OptionValue::Unsigned(0)),
@@ -61,17 +64,45 @@ fn forwarded_loads(function: Function<'_>) -> usize {
         ]);
         function.run_function_passes(FORWARDING);
     }
-    before.saturating_sub(loads_in_innermost_loops(function))
+    before.saturating_sub(innermost_accesses(function).loads)
 }
 
-/// Loads with a use in the blocks of innermost loops.
-fn loads_in_innermost_loops(function: Function<'_>) -> usize {
+/// What the innermost loops of a function access.
+struct InnermostAccesses {
+    /// Loads with a use.
+    loads: usize,
+    /// A loop loads through the base pointer one of its stores writes
+    /// through: what loop-load-elim may forward.
+    reloads_a_stored_base: bool,
+}
+
+fn innermost_accesses(function: Function<'_>) -> InnermostAccesses {
     let (blocks, forest) = loop_forest(function);
     let innermost = |l: usize| !forest.loops.iter().any(|o| o.parent == Some(l));
-    (0..forest.loops.len())
-        .filter(|&l| innermost(l))
-        .flat_map(|l| forest.loops[l].blocks.iter())
-        .flat_map(|&b| blocks[b].instructions())
-        .filter(|i| i.opcode() == Some(Opcode::LLVMLoad) && i.has_uses())
-        .count()
+    let mut found = InnermostAccesses {
+        loads: 0,
+        reloads_a_stored_base: false,
+    };
+    for l in (0..forest.loops.len()).filter(|&l| innermost(l)) {
+        let instructions: Vec<_> = forest.loops[l]
+            .blocks
+            .iter()
+            .flat_map(|&b| blocks[b].instructions())
+            .collect();
+        let loads: Vec<_> = instructions
+            .iter()
+            .filter(|i| i.opcode() == Some(Opcode::LLVMLoad) && i.has_uses())
+            .collect();
+        found.loads += loads.len();
+        let stored: Vec<_> = instructions
+            .iter()
+            .filter(|i| i.is_plain_store())
+            .filter_map(|i| base_pointer(i.operand(1)))
+            .collect();
+        found.reloads_a_stored_base |= loads
+            .iter()
+            .filter(|i| i.is_plain_load())
+            .any(|i| base_pointer(i.operand(0)).is_some_and(|b| stored.contains(&b)));
+    }
+    found
 }
