@@ -7,9 +7,10 @@
 //! a call into the cache, and the value makes a round trip through the line
 //! every iteration, on the chain that carries it. The forward sweep of a
 //! tridiagonal solve (`d[j] -= l[j] * d[j-1]`) reads `d[j-1]` so: through
-//! the cache it ran 3% to 9% slower than with the value forwarded first
+//! the cache it ran 2% to 9% slower than with the value forwarded first
 //! (`tri_forward`, `tri_backward` and their restrict and overlapping
-//! versions, H200, 2026-11-30, `docs/results/2026-11-30-h200-forwarded-stores.txt`).
+//! versions, H200, 2026-11-30,
+//! `docs/results/2026-11-30-h200-forwarded-stores-streaming-groups.txt`).
 //!
 //! Only forwarding that needs no run-time check: loop-load-elim's own
 //! loop versioning is kept off (it would copy loops the alias checks and the
