@@ -52,6 +52,11 @@ impl LoopForest {
             .map(|(i, _)| i)
     }
 
+    /// Whether loop `l` (an index in `loops`) has no loop inside it.
+    pub fn is_innermost(&self, l: usize) -> bool {
+        !self.loops.iter().any(|o| o.parent == Some(l))
+    }
+
     /// Loops strictly inside `outer`.
     pub fn nested_in<'a>(&'a self, outer: &'a Loop) -> impl Iterator<Item = &'a Loop> + 'a {
         self.loops

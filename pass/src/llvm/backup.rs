@@ -81,8 +81,8 @@ impl<'m> super::ir::Function<'m> {
 
     /// Runs `probe` on a private copy of this function, deleted after: what
     /// a change would do, without touching the function (whose body a
-    /// restore would move into new blocks, and, with debug information,
-    /// under the copy's subprogram).
+    /// restore would move into new blocks, which LLVM's cached analyses of
+    /// it then no longer describe).
     pub fn probe_copy<T>(self, probe: impl FnOnce(Self) -> T) -> T {
         let backup = Backup::take(self.as_raw());
         probe(self.sibling(backup.copy))

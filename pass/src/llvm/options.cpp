@@ -5,33 +5,29 @@
 
 using namespace llvm;
 
-// Sets the registered `cl::opt<bool>` `Name` to `Value`; returns its value
-// before (0 or 1), or -1 when this LLVM has no option of that name. Callers
-// name only options LLVM declares as `cl::opt<bool>`, which makes the cast
-// sound (LLVM is built without RTTI, so it cannot be checked here).
-extern "C" int sl1_set_bool_option(const char *Name, bool Value) {
+// Sets the registered `cl::opt<T>` `Name` to `Value`; returns its value
+// before as a long long, or -1 when this LLVM has no option of that name.
+// Callers name only options LLVM declares as `cl::opt<T>`, which makes the
+// cast sound (LLVM is built without RTTI, so it cannot be checked here).
+template <typename T> static long long setOption(const char *Name, T Value) {
   auto &Options = cl::getRegisteredOptions();
   auto It = Options.find(Name);
   if (It == Options.end())
     return -1;
-  auto *Flag = static_cast<cl::opt<bool> *>(It->second);
-  bool Before = Flag->getValue();
+  auto *Flag = static_cast<cl::opt<T> *>(It->second);
+  T Before = Flag->getValue();
   Flag->setValue(Value);
-  return Before ? 1 : 0;
+  return static_cast<long long>(Before);
 }
 
-// Sets the registered `cl::opt<unsigned>` `Name` to `Value`; returns its
-// value before, or -1 when this LLVM has no option of that name. Callers
-// name only options LLVM declares as `cl::opt<unsigned>` (as above).
+// A `cl::opt<bool>`: its value before (0 or 1), or -1.
+extern "C" int sl1_set_bool_option(const char *Name, bool Value) {
+  return static_cast<int>(setOption<bool>(Name, Value));
+}
+
+// A `cl::opt<unsigned>`: its value before, or -1.
 extern "C" long long sl1_set_unsigned_option(const char *Name, unsigned Value) {
-  auto &Options = cl::getRegisteredOptions();
-  auto It = Options.find(Name);
-  if (It == Options.end())
-    return -1;
-  auto *Flag = static_cast<cl::opt<unsigned> *>(It->second);
-  unsigned Before = Flag->getValue();
-  Flag->setValue(Value);
-  return Before;
+  return setOption<unsigned>(Name, Value);
 }
 
 // Gives the registered option `Name` the value `Value` as if the command

@@ -156,8 +156,7 @@ fn versioning_checks(blocks: &[Block<'_>], forest: &LoopForest) -> Vec<(usize, u
     };
     let mut checks = Vec::new();
     for (index, l) in forest.loops.iter().enumerate() {
-        let innermost = !forest.loops.iter().any(|m| m.parent == Some(index));
-        if !innermost || !l.blocks.iter().any(|&b| scoped(b)) {
+        if !forest.is_innermost(index) || !l.blocks.iter().any(|&b| scoped(b)) {
             continue;
         }
         let outside: Vec<usize> = forest.predecessors[l.header]

@@ -75,7 +75,7 @@ fn plan<'m>(
     let lp = &forest.loops[l];
     // Innermost, inside another loop.
     let parent = &forest.loops[lp.parent?];
-    if forest.loops.iter().any(|c| c.parent == Some(l)) || lp.latches.len() != 1 {
+    if !forest.is_innermost(l) || lp.latches.len() != 1 {
         return None;
     }
     let latch = blocks[lp.latches[0]];

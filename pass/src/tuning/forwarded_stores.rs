@@ -43,21 +43,21 @@ pub fn forward_stores(module: &Module<'_>) -> usize {
     for kernel in find_kernels(module) {
         let function = Function::of(module, kernel);
         // Cheap first: a load through the base pointer of a store of its loop.
-        if !innermost_accesses(function).reloads_a_stored_base
-            || function.probe_copy(forwarded_loads) == 0
+        let found = innermost_accesses(function);
+        if !found.reloads_a_stored_base
+            || function.probe_copy(|copy| forwarded_loads(copy, found.loads)) == 0
         {
             continue;
         }
-        forwarded += forwarded_loads(function);
+        forwarded += forwarded_loads(function, found.loads);
         function.run_function_passes(CLEANUP);
     }
     forwarded
 }
 
-/// Runs the forwarding on `function`; returns how many loads of its
-/// innermost loops it replaced.
-fn forwarded_loads(function: Function<'_>) -> usize {
-    let before = innermost_accesses(function).loads;
+/// Runs the forwarding on `function`, whose innermost loops have `before`
+/// loads with a use; returns how many of them it replaced.
+fn forwarded_loads(function: Function<'_>, before: usize) -> usize {
     {
         let _no_checks = OptionsSet::new(&[
             (CHECKS_PER_FORWARD, OptionValue::Unsigned(0)),
@@ -79,12 +79,11 @@ struct InnermostAccesses {
 
 fn innermost_accesses(function: Function<'_>) -> InnermostAccesses {
     let (blocks, forest) = loop_forest(function);
-    let innermost = |l: usize| !forest.loops.iter().any(|o| o.parent == Some(l));
     let mut found = InnermostAccesses {
         loads: 0,
         reloads_a_stored_base: false,
     };
-    for l in (0..forest.loops.len()).filter(|&l| innermost(l)) {
+    for l in (0..forest.loops.len()).filter(|&l| forest.is_innermost(l)) {
         let instructions: Vec<_> = forest.loops[l]
             .blocks
             .iter()

@@ -256,9 +256,7 @@ fn compares_to_peel<'m>(
         {
             // A loop with loops inside would copy them too; one that goes on
             // unless two values are equal mostly runs on.
-            if forest.loops.iter().any(|l| l.parent == Some(nested_at))
-                || !goes_on_while_equal(nested, blocks, index)
-            {
+            if !forest.is_innermost(nested_at) || !goes_on_while_equal(nested, blocks, index) {
                 continue;
             }
             let header = blocks[nested.header];
