@@ -312,6 +312,7 @@ fn device_case(rewrite: Rewrite) -> &'static str {
         Rewrite::LoadsFirst => "loads_first",
         Rewrite::VectorLoads => "vector_loads",
         Rewrite::KeptRolled => "kept_rolled",
+        Rewrite::IndexedAddresses => "indexed_addresses",
     }
 }
 

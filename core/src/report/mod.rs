@@ -248,6 +248,15 @@ impl Report {
                     t.count(Rewrite::KeptRolled)
                 );
             }
+            if t.count(Rewrite::IndexedAddresses) > 0 {
+                let _ = writeln!(
+                    out,
+                    "  device tuning: {} inner loop(s) reading one array at three or more \
+                     run-time distances keep their addresses as index arithmetic (no pointer \
+                     induction variable per distance, which costs registers)",
+                    t.count(Rewrite::IndexedAddresses)
+                );
+            }
             for m in &t.merged_loops {
                 let _ = writeln!(
                     out,

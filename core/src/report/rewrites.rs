@@ -38,11 +38,15 @@ pub enum Rewrite {
     /// Loops whose loads wait for stores through another pointer, kept as
     /// LLVM unrolled them (`.pragma "nounroll"` for ptxas).
     KeptRolled,
+    /// Inner loops reading one array at three or more run-time distances,
+    /// whose addresses stay index arithmetic (no pointer induction
+    /// variable per distance).
+    IndexedAddresses,
 }
 
 impl Rewrite {
     /// Every rewrite, in the report's order.
-    pub const ALL: [Rewrite; 12] = [
+    pub const ALL: [Rewrite; 13] = [
         Rewrite::AliasChecks,
         Rewrite::ForwardedStores,
         Rewrite::SwitchSelects,
@@ -55,6 +59,7 @@ impl Rewrite {
         Rewrite::LoadsFirst,
         Rewrite::VectorLoads,
         Rewrite::KeptRolled,
+        Rewrite::IndexedAddresses,
     ];
 
     /// The key of its count in the report's JSON.
@@ -72,6 +77,7 @@ impl Rewrite {
             Rewrite::LoadsFirst => "loads_first",
             Rewrite::VectorLoads => "vector_loads",
             Rewrite::KeptRolled => "kept_rolled",
+            Rewrite::IndexedAddresses => "indexed_addresses",
         }
     }
 

@@ -270,6 +270,23 @@ impl<'m> TypedBuilder<'m> {
         built(self.builder.call(fty, read, &mut [], c""))
     }
 
+    /// The result of inline PTX `asm` (constraints `constraints`) of one
+    /// operand, `value`, of type `ret`.
+    pub fn inline_asm_unary(
+        &self,
+        ret: Type<'m>,
+        asm: &str,
+        constraints: &str,
+        value: Value<'m>,
+    ) -> Value<'m> {
+        let fty = build::function_type(ret.as_raw(), &mut [value.ty().as_raw()]);
+        let callee = build::inline_asm(fty, asm, constraints, false);
+        built(
+            self.builder
+                .call(fty, callee, &mut [value.as_raw()], c"sl1.indexed"),
+        )
+    }
+
     /// A relaxed (monotonic) `atomicrmw add` of `value` to `*ptr`.
     pub fn atomic_add(&self, ptr: Value<'m>, value: Value<'m>) -> Value<'m> {
         built(self.builder.atomic_add(ptr.as_raw(), value.as_raw()))

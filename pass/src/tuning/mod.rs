@@ -22,6 +22,7 @@ mod byte_words;
 mod counted_trips;
 mod forwarded_stores;
 mod frozen_divisions;
+mod indexed_addresses;
 mod kept_rolled;
 mod loads_first;
 mod merged_loops;
@@ -37,6 +38,7 @@ pub use byte_words::lower_byte_vectors;
 pub use counted_trips::count_trips;
 pub use forwarded_stores::forward_stores;
 pub use frozen_divisions::freeze_divisions;
+pub use indexed_addresses::index_crowded_addresses;
 pub use kept_rolled::keep_ordered_loops_rolled;
 pub use loads_first::move_loads_first;
 pub use merged_loops::{merge_divergent_loops, KeptLoop, MergedLoop, Merging, NO_MERGING_HINT};
@@ -111,6 +113,11 @@ pub const LATE_REWRITES: &[LateRewrite] = &[
         rewrite: Rewrite::KeptRolled,
         on: ALWAYS,
         run: keep_ordered_loops_rolled,
+    },
+    LateRewrite {
+        rewrite: Rewrite::IndexedAddresses,
+        on: ALWAYS,
+        run: index_crowded_addresses,
     },
 ];
 
