@@ -93,50 +93,61 @@ fn crowded_step<'m>(
         .filter(|phi| matches!(phi.ty().integer_width(), Some(32 | 64)))
         .find_map(|phi| {
             let next = phi.incoming_from(latch)?;
-            let step = invariant_step(phi, next, &inside)?;
+            if !steps_invariantly(phi, next, &inside) {
+                return None;
+            }
             let walk = Walk {
                 function,
                 phi,
                 inside: &inside,
             };
-            let mut classes: BTreeMap<(usize, i64), BTreeSet<Vec<(usize, i64)>>> =
-                BTreeMap::new();
+            let mut classes = DistanceClasses::new();
             for address in &accesses {
-                let Some(form) = walk.form(*address, 0) else {
+                let Some(Form {
+                    base: Some(base),
+                    index,
+                    terms,
+                    ..
+                }) = walk.form(*address, 0)
+                else {
                     continue;
                 };
-                let Some(base) = form.base else { continue };
-                if form.index != 0 {
+                if index != 0 {
                     classes
-                        .entry((base, form.index))
+                        .entry((base, index))
                         .or_default()
-                        .insert(form.terms.into_iter().collect());
+                        .insert(terms.into_iter().collect());
                 }
             }
-            let crowded = classes.values().any(|c| c.len() >= MIN_DISTANCE_CLASSES);
-            (crowded && step.is_some()).then_some(next)
+            classes
+                .values()
+                .any(|c| c.len() >= MIN_DISTANCE_CLASSES)
+                .then_some(next)
         })
 }
 
-/// `Some(step)` when `next` is `phi + step` with `step` the same on every
-/// trip (a constant or a value from outside the loop).
-fn invariant_step<'m>(
+/// The run-time terms of an address, by symbol, with their coefficients.
+type Terms = Vec<(usize, i64)>;
+
+/// For each array (by symbol) and stride, the sets of run-time terms its
+/// addresses add.
+type DistanceClasses = BTreeMap<(usize, i64), BTreeSet<Terms>>;
+
+/// Whether `next` is `phi + step` with `step` the same on every trip (a
+/// constant or a value from outside the loop).
+fn steps_invariantly<'m>(
     phi: Value<'m>,
     next: Value<'m>,
     inside: &dyn Fn(Value<'m>) -> bool,
-) -> Option<Option<Value<'m>>> {
-    if next.opcode()? != Opcode::LLVMAdd {
-        return None;
+) -> bool {
+    if next.opcode() != Some(Opcode::LLVMAdd) {
+        return false;
     }
-    let (a, b) = (next.operand(0)?, next.operand(1)?);
-    let step = if a == phi {
-        b
-    } else if b == phi {
-        a
-    } else {
-        return None;
-    };
-    Some((!inside(step)).then_some(step))
+    match (next.operand(0), next.operand(1)) {
+        (Some(a), Some(step)) if a == phi => !inside(step),
+        (Some(step), Some(b)) if b == phi => !inside(step),
+        _ => false,
+    }
 }
 
 /// An address as `base + index * phi + sum(terms) + constant` bytes.
@@ -159,7 +170,9 @@ impl Form {
             self.base = other.base;
         }
         self.index = self.index.checked_add(other.index.checked_mul(sign)?)?;
-        self.constant = self.constant.checked_add(other.constant.checked_mul(sign)?)?;
+        self.constant = self
+            .constant
+            .checked_add(other.constant.checked_mul(sign)?)?;
         for (s, c) in other.terms {
             let e = self.terms.entry(s).or_insert(0);
             *e = e.checked_add(c.checked_mul(sign)?)?;

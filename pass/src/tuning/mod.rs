@@ -71,8 +71,10 @@ const ALWAYS: fn(&Options) -> bool = |_| true;
 /// on 32-bit words, range checks widened, sums narrowed, atomic adds to one
 /// address made once per warp, loads moved ahead of stores they cannot
 /// touch (which brings a loop's loads together), unrolled loops given
-/// copies that read aligned 16 B pieces at once, and loops whose loads wait
-/// for another pointer's stores kept rolled for ptxas (none undoes another).
+/// copies that read aligned 16 B pieces at once, loops whose loads wait
+/// for another pointer's stores kept rolled for ptxas, and loops reading one
+/// array at three or more run-time distances left without pointer
+/// induction variables (none undoes another).
 pub const LATE_REWRITES: &[LateRewrite] = &[
     LateRewrite {
         rewrite: Rewrite::FrozenDivisions,
