@@ -16,6 +16,9 @@
 ; TUNED: %x.next = add i64 %x, %sx
 ; TUNED-NEXT: %sl1.indexed = call i64 asm "mov.b64 $0, $1;", "=l,l"(i64 %x.next)
 ; TUNED-NEXT: %more = icmp ult i64 %sl1.indexed, %n
+; TUNED-LABEL: define void @five_point_i32(
+; TUNED: %x.next = add i32 %x, %sx
+; TUNED-NEXT: %sl1.indexed = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 %x.next)
 ; TUNED-LABEL: define void @unrolled_row(
 ; TUNED-NOT: sl1.indexed
 ; TUNED-LABEL: define void @two_rows(
@@ -57,6 +60,37 @@ loop:
   store i32 %s3, ptr %out.p, align 4
   %x.next = add i64 %x, %sx
   %more = icmp ult i64 %x.next, %n
+  br i1 %more, label %loop, label %exit
+
+exit:
+  ret void
+}
+
+; The same with a 32-bit index, sign-extended for each address.
+define void @five_point_i32(ptr noalias %in, ptr noalias %out, i32 %row, i32 %w, i32 %x0, i32 %sx, i32 %n) {
+entry:
+  br label %loop
+
+loop:
+  %x = phi i32 [ %x0, %entry ], [ %x.next, %loop ]
+  %c = add nsw i32 %x, %row
+  %up.index = sub nsw i32 %c, %w
+  %down.index = add nsw i32 %c, %w
+  %c.wide = sext i32 %c to i64
+  %up.wide = sext i32 %up.index to i64
+  %down.wide = sext i32 %down.index to i64
+  %up.p = getelementptr inbounds i32, ptr %in, i64 %up.wide
+  %down.p = getelementptr inbounds i32, ptr %in, i64 %down.wide
+  %centre.p = getelementptr inbounds i32, ptr %in, i64 %c.wide
+  %up = load i32, ptr %up.p, align 4
+  %down = load i32, ptr %down.p, align 4
+  %centre = load i32, ptr %centre.p, align 4
+  %s0 = add i32 %up, %down
+  %s1 = add i32 %s0, %centre
+  %out.p = getelementptr inbounds i32, ptr %out, i64 %c.wide
+  store i32 %s1, ptr %out.p, align 4
+  %x.next = add i32 %x, %sx
+  %more = icmp slt i32 %x.next, %n
   br i1 %more, label %loop, label %exit
 
 exit:
