@@ -270,21 +270,19 @@ impl<'m> TypedBuilder<'m> {
         built(self.builder.call(fty, read, &mut [], c""))
     }
 
-    /// The result of inline PTX `asm` (constraints `constraints`) of one
-    /// operand, `value`, of type `ret`.
+    /// The result, named `name`, of inline PTX `asm` (constraints
+    /// `constraints`) of one operand, `value`, of type `ret`.
     pub fn inline_asm_unary(
         &self,
         ret: Type<'m>,
         asm: &str,
         constraints: &str,
         value: Value<'m>,
+        name: &CStr,
     ) -> Value<'m> {
         let fty = build::function_type(ret.as_raw(), &mut [value.ty().as_raw()]);
         let callee = build::inline_asm(fty, asm, constraints, false);
-        built(
-            self.builder
-                .call(fty, callee, &mut [value.as_raw()], c"sl1.indexed"),
-        )
+        built(self.builder.call(fty, callee, &mut [value.as_raw()], name))
     }
 
     /// A relaxed (monotonic) `atomicrmw add` of `value` to `*ptr`.

@@ -105,16 +105,16 @@ fn crowded_step<'m>(
             for address in &accesses {
                 let Some(Form {
                     base: Some(base),
-                    index,
+                    per_step,
                     terms,
                     ..
                 }) = walk.form(*address, 0)
                 else {
                     continue;
                 };
-                if index != 0 {
+                if per_step != 0 {
                     classes
-                        .entry((base, index))
+                        .entry((base, per_step))
                         .or_default()
                         .insert(terms.into_iter().collect());
                 }
@@ -150,12 +150,13 @@ fn steps_invariantly<'m>(
     }
 }
 
-/// An address as `base + index * phi + sum(terms) + constant` bytes.
+/// An address as `base + per_step * phi + sum(terms) + constant` bytes.
 #[derive(Default)]
 struct Form {
     /// The pointer the arithmetic starts from, by its symbol.
     base: Option<usize>,
-    index: i64,
+    /// Bytes per unit of the induction variable.
+    per_step: i64,
     /// Run-time values (by symbol) with their coefficients; none zero.
     terms: BTreeMap<usize, i64>,
     constant: i64,
@@ -169,7 +170,9 @@ impl Form {
             }
             self.base = other.base;
         }
-        self.index = self.index.checked_add(other.index.checked_mul(sign)?)?;
+        self.per_step = self
+            .per_step
+            .checked_add(other.per_step.checked_mul(sign)?)?;
         self.constant = self
             .constant
             .checked_add(other.constant.checked_mul(sign)?)?;
@@ -187,7 +190,7 @@ impl Form {
         if self.base.is_some() {
             return None;
         }
-        self.index = self.index.checked_mul(by)?;
+        self.per_step = self.per_step.checked_mul(by)?;
         self.constant = self.constant.checked_mul(by)?;
         for c in self.terms.values_mut() {
             *c = c.checked_mul(by)?;
@@ -211,7 +214,7 @@ impl<'m> Walk<'_, 'm> {
         }
         if v == self.phi {
             return Some(Form {
-                index: 1,
+                per_step: 1,
                 ..Form::default()
             });
         }
@@ -298,15 +301,9 @@ fn hide_from_scalar_evolution(next: Value<'_>) {
     } else {
         ("mov.b32 $0, $1;", "=r,r")
     };
-    let opaque = TypedBuilder::before(after).inline_asm_unary(ty, asm, constraints, next);
-    for user in next.users() {
-        if user != opaque {
-            let index = (0..user.num_operands())
-                .filter(|&i| user.operand(i) == Some(next))
-                .collect::<Vec<_>>();
-            for i in index {
-                user.set_operand(i, opaque);
-            }
-        }
-    }
+    let opaque =
+        TypedBuilder::before(after).inline_asm_unary(ty, asm, constraints, next, c"sl1.indexed");
+    next.replace_all_uses_with(opaque);
+    // The `mov` itself reads the add.
+    opaque.set_operand(0, next);
 }
