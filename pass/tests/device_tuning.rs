@@ -10,8 +10,8 @@ use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
 use inkwell::values::{AnyValue, GenericValue};
 use sl1_pass::tuning::{
-    aggregate_atomics, freeze_divisions, lower_byte_vectors, narrow_sums, select_switches,
-    widen_range_checks,
+    aggregate_atomics, count_byte_lanes, freeze_divisions, lower_byte_vectors, narrow_sums,
+    select_switches, widen_range_checks,
 };
 
 fn load(context: &Context) -> Module<'_> {
@@ -365,6 +365,21 @@ fn byte_vector_cases(n: u32) -> Vec<String> {
         format!("%c1 = icmp ugt {ty} %v, {}\n  %c2 = icmp ult {ty} %v, {}\n  %c = and {bits} %c1, %c2\n  %d = xor {bits} %c, splat (i1 true)\n  %r = select {bits} %d, {ty} %v, {ty} %s", splat(64), splat(91)),
         format!("%c = icmp eq {ty} %v, {}\n  %r = zext {bits} %c to {ty}\n  %m = bitcast {bits} %c to i{n}\n  store i{n} %m, ptr %sink", splat(32)),
     ];
+    if n == 4 {
+        // Lanes moved up one (`byte_lanes`' carried values): lane 0 from a
+        // lane of another vector, of bytes and of answers, or alone.
+        cases.push(format!(
+            "%m = shufflevector {ty} %s, {ty} %v, <4 x i32> <i32 3, i32 4, i32 5, i32 6>\n  %r = add {ty} %m, %v"
+        ));
+        cases.push(format!(
+            "%c = icmp ult {ty} %v, {}\n  %e = icmp eq {ty} %s, {}\n  %m = shufflevector {bits} %e, {bits} %c, <4 x i32> <i32 2, i32 4, i32 5, i32 6>\n  %r = select {bits} %m, {ty} %v, {ty} %s",
+            splat(100),
+            splat(7)
+        ));
+        cases.push(format!(
+            "%x = extractelement {ty} %s, i64 1\n  %i = insertelement {ty} poison, i8 %x, i64 0\n  %m = shufflevector {ty} %i, {ty} %v, <4 x i32> <i32 0, i32 4, i32 5, i32 6>\n  %r = xor {ty} %m, %v"
+        ));
+    }
     let predicates = [
         "eq", "ne", "ult", "ule", "ugt", "uge", "slt", "sle", "sgt", "sge",
     ];
@@ -486,6 +501,94 @@ fn byte_vectors_are_computed_on_words() {
                 out
             };
             assert_eq!(run(&lowered), run(&original), "{n} lanes: {case}");
+        }
+    }
+}
+
+/// A function of two words of bytes (`%w0`, `%w1`) and a carried answer
+/// (`%prev`) returning a sum of `zext` answers over their eight lanes, as a
+/// full line run unrolls a counting loop: `answer` gives the instructions
+/// of a lane (`%C` its byte, `%P` the lane before's `%K`, temporaries
+/// `%T1`...), which define `%A` (the counted answer) and `%K`.
+fn lane_count_function(name: &str, sum_bits: u32, answer: &str) -> String {
+    let mut body = String::new();
+    let mut prev = "%prev".to_string();
+    let mut total = "%acc".to_string();
+    for w in 0..2 {
+        body += &format!("  %v{w} = bitcast i32 %w{w} to <4 x i8>\n");
+        for k in 0..4 {
+            let lane = answer
+                .replace("%P", &prev)
+                .replace("%C", &format!("%c{w}{k}"))
+                .replace("%A", &format!("%a{w}{k}"))
+                .replace("%K", &format!("%carry{w}{k}"))
+                .replace("%T", &format!("%t{w}{k}."));
+            body += &format!("  %c{w}{k} = extractelement <4 x i8> %v{w}, i64 {k}\n{lane}\n");
+            body += &format!("  %z{w}{k} = zext i1 %a{w}{k} to i{sum_bits}\n");
+            body += &format!("  %s{w}{k} = add i{sum_bits} {total}, %z{w}{k}\n");
+            total = format!("%s{w}{k}");
+            prev = format!("%carry{w}{k}");
+        }
+    }
+    let ret = if sum_bits == 64 {
+        format!("  ret i64 {total}")
+    } else {
+        format!("  %r = zext i{sum_bits} {total} to i64\n  ret i64 %r")
+    };
+    format!(
+        "define i64 @{name}(i32 %w0, i32 %w1, i1 %prev, i{sum_bits} %acc) {{\n{body}{ret}\n}}\n"
+    )
+}
+
+#[test]
+fn byte_lane_counts_count_what_the_lanes_did() {
+    // wc's two counts, a range test, and sums of 8 and 32 bits (which wrap).
+    let space = "  %T1 = icmp eq i8 %C, 32\n  %T2 = add i8 %C, -9\n  %T3 = icmp ult i8 %T2, 2\n  \
+                 %K = or i1 %T1, %T3\n  %T4 = xor i1 %K, true\n  %A = and i1 %P, %T4";
+    let cases = [
+        ("words", 64, space.to_string()),
+        ("words_i8", 8, space.to_string()),
+        (
+            "lines",
+            32,
+            "  %A = icmp eq i8 %C, 10\n  %K = or i1 %A, false".to_string(),
+        ),
+        (
+            "digits_after_digits",
+            16,
+            "  %T1 = add i8 %C, -48\n  %K = icmp ult i8 %T1, 10\n  %A = and i1 %K, %P".to_string(),
+        ),
+    ];
+    let ir: String = cases
+        .iter()
+        .map(|(name, bits, answer)| lane_count_function(name, *bits, answer))
+        .collect();
+    let context = Context::create();
+    let parse = || {
+        let buffer = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "lanes");
+        context.create_module_from_ir(buffer).unwrap()
+    };
+    let (original, rewritten) = (parse(), parse());
+    // Two words in each of the four functions.
+    assert_eq!(count_byte_lanes(&rewritten), 8);
+    assert!(lower_byte_vectors(&rewritten) > 0);
+    rewritten.verify().unwrap();
+    for (name, bits, _) in &cases {
+        let text = function_text(&rewritten, name);
+        assert!(!text.contains("zext i1 %a"), "{name}: {text}");
+        assert!(text.contains("@llvm.ctpop.i32"), "{name}: {text}");
+        let widths = [32, 32, 1, *bits];
+        for words in lane_words(2) {
+            for prev in [0, 1] {
+                for acc in [0u64, 250] {
+                    let args = [words[0], words[1], prev, acc];
+                    assert_eq!(
+                        run_ints(&context, &rewritten, name, &args, &widths),
+                        run_ints(&context, &original, name, &args, &widths),
+                        "{name}({args:?})"
+                    );
+                }
+            }
         }
     }
 }

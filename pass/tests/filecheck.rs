@@ -305,6 +305,7 @@ fn device_case(rewrite: Rewrite) -> &'static str {
         Rewrite::SwitchSelects => "switch_selects",
         Rewrite::CountedTrips => "counted_trips",
         Rewrite::FrozenDivisions => "frozen_divisions",
+        Rewrite::ByteLaneCounts => "byte_lane_counts",
         Rewrite::ByteWords => "byte_words",
         Rewrite::WidenedRangeChecks => "widened_range_checks",
         Rewrite::NarrowSums => "narrow_sums",

@@ -248,6 +248,14 @@ impl Report {
                     t.count(Rewrite::KeptRolled)
                 );
             }
+            if t.count(Rewrite::ByteLaneCounts) > 0 {
+                let _ = writeln!(
+                    out,
+                    "  device tuning: {} count(s) of a test on each byte of a word made one test \
+                     of the 32-bit word and one count",
+                    t.count(Rewrite::ByteLaneCounts)
+                );
+            }
             if t.count(Rewrite::IndexedAddresses) > 0 {
                 let _ = writeln!(
                     out,

@@ -20,6 +20,9 @@ pub enum Rewrite {
     CountedTrips,
     /// Divisions and remainders frozen for the loops nested below them.
     FrozenDivisions,
+    /// Counts of a test on the four bytes of a word, made one test of the
+    /// word and one count instead of four.
+    ByteLaneCounts,
     /// Operations on vectors of bytes done on the 32-bit words holding them.
     ByteWords,
     /// Range checks on 8- and 16-bit integers made in 32 bits.
@@ -46,12 +49,13 @@ pub enum Rewrite {
 
 impl Rewrite {
     /// Every rewrite, in the report's order.
-    pub const ALL: [Rewrite; 13] = [
+    pub const ALL: [Rewrite; 14] = [
         Rewrite::AliasChecks,
         Rewrite::ForwardedStores,
         Rewrite::SwitchSelects,
         Rewrite::CountedTrips,
         Rewrite::FrozenDivisions,
+        Rewrite::ByteLaneCounts,
         Rewrite::ByteWords,
         Rewrite::WidenedRangeChecks,
         Rewrite::NarrowSums,
@@ -70,6 +74,7 @@ impl Rewrite {
             Rewrite::SwitchSelects => "selected_switches",
             Rewrite::CountedTrips => "counted_trips",
             Rewrite::FrozenDivisions => "frozen_divisions",
+            Rewrite::ByteLaneCounts => "byte_lane_counts",
             Rewrite::ByteWords => "byte_words",
             Rewrite::WidenedRangeChecks => "widened_range_checks",
             Rewrite::NarrowSums => "narrowed_sums",
@@ -243,7 +248,7 @@ mod tests {
         report.counts[Rewrite::VectorLoads] = 1;
         assert_eq!(
             serde_json::to_string(&report).unwrap(),
-            "{\"alias_checked_loops\":0,\"forwarded_stores\":0,\"selected_switches\":2,\"counted_trips\":0,\"frozen_divisions\":0,\
+            "{\"alias_checked_loops\":0,\"forwarded_stores\":0,\"selected_switches\":2,\"counted_trips\":0,\"frozen_divisions\":0,\"byte_lane_counts\":0,\
              \"byte_words\":0,\"widened_range_checks\":0,\"narrowed_sums\":0,\
              \"warp_atomics\":0,\"loads_first\":0,\"vector_loads\":1,\"kept_rolled\":0,\
              \"indexed_addresses\":0}"

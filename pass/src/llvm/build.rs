@@ -197,6 +197,24 @@ impl Builder {
         unsafe { LLVMBuildInsertElement(self.0, v, element, i, c"".as_ptr()) }
     }
 
+    /// `shufflevector a, b, mask`: lane `i` of the result is lane
+    /// `mask[i]` of `a` and `b` side by side.
+    pub fn shuffle_vector(
+        &self,
+        a: LLVMValueRef,
+        b: LLVMValueRef,
+        mask: &[u32],
+        name: &CStr,
+    ) -> LLVMValueRef {
+        let i32t = i32_type(context_of(a));
+        let mut lanes: Vec<_> = mask
+            .iter()
+            .map(|&m| const_int(i32t, u64::from(m), false))
+            .collect();
+        let mask = const_vector(&mut lanes);
+        unsafe { LLVMBuildShuffleVector(self.0, a, b, mask, name.as_ptr()) }
+    }
+
     /// An empty phi of `ty`; `add_incoming` fills it.
     pub fn phi(&self, ty: LLVMTypeRef, name: &CStr) -> LLVMValueRef {
         unsafe { LLVMBuildPhi(self.0, ty, name.as_ptr()) }

@@ -201,6 +201,26 @@ impl<'m> Value<'m> {
         Some(unsafe { LLVMGetICmpPredicate(self.raw) })
     }
 
+    /// The lanes a `shufflevector` picks (`None` for an undefined lane),
+    /// or `None` when this is not one.
+    pub fn shuffle_mask(self) -> Option<Vec<Option<u32>>> {
+        if self.opcode() != Some(LLVMOpcode::LLVMShuffleVector) {
+            return None;
+        }
+        // SAFETY: `raw` is a shufflevector instruction.
+        let n = unsafe { LLVMGetNumMaskElements(self.raw) };
+        let undef = unsafe { LLVMGetUndefMaskElem() };
+        Some(
+            (0..n)
+                .map(|i| {
+                    // SAFETY: `i` is below the mask's length.
+                    let m = unsafe { LLVMGetMaskValue(self.raw, i) };
+                    (m != undef).then_some(m as u32)
+                })
+                .collect(),
+        )
+    }
+
     pub fn num_operands(self) -> u32 {
         // SAFETY: `raw` is a user (instruction or constant expression) or has 0 operands.
         let n = unsafe { LLVMGetNumOperands(self.raw) };

@@ -202,6 +202,18 @@ impl<'m> TypedBuilder<'m> {
         ))
     }
 
+    /// `llvm.ctpop` of integer `v`: how many of its bits are set.
+    pub fn count_ones(&self, v: Value<'m>, function: Function<'m>, name: &CStr) -> Value<'m> {
+        let mut raw = [v.as_raw()];
+        built(intrinsics::call_overloaded_intrinsic(
+            &self.builder,
+            function.as_raw(),
+            ("llvm.ctpop", &mut [v.ty().as_raw()]),
+            &mut raw,
+            name,
+        ))
+    }
+
     /// A load of `ty` from `ptr`.
     pub fn load(&self, ty: Type<'m>, ptr: Value<'m>) -> Value<'m> {
         built(self.builder.load(ty.as_raw(), ptr.as_raw()))
@@ -220,6 +232,21 @@ impl<'m> TypedBuilder<'m> {
         built(
             self.builder
                 .insert_element(v.as_raw(), element.as_raw(), index),
+        )
+    }
+
+    /// `shufflevector a, b, mask` (`mask[i]` picks lane `i` from `a` and
+    /// `b` side by side).
+    pub fn shuffle_vector(
+        &self,
+        a: Value<'m>,
+        b: Value<'m>,
+        mask: &[u32],
+        name: &CStr,
+    ) -> Value<'m> {
+        built(
+            self.builder
+                .shuffle_vector(a.as_raw(), b.as_raw(), mask, name),
         )
     }
 

@@ -23,7 +23,6 @@ use crate::runtime::{RoutedCall, Runtime, Stage};
 use super::state::store_before_entry_end;
 
 mod full;
-mod lanes;
 mod site;
 
 pub(super) use site::RunSite;

@@ -190,8 +190,38 @@ fn lowerable(inst: Value<'_>) -> bool {
         (Opcode::LLVMSelect | Opcode::LLVMZExt | Opcode::LLVMSExt, Lanes::Bytes) => {
             operand_lanes(0) == Some(Lanes::Bits)
         }
+        (Opcode::LLVMShuffleVector, _) => carried_in(inst).is_some(),
         _ => false,
     }
+}
+
+/// What moves into lane 0 of a word's lanes moved up one lane.
+#[derive(Clone, Copy)]
+enum CarriedIn<'m> {
+    /// A value from elsewhere (`insertelement poison, x, 0`).
+    Alone(Value<'m>),
+    /// Lane `.1` of a byte vector of the same type.
+    Lane(Value<'m>, u32),
+}
+
+/// What `inst` carries in when it is a word's lanes moved up one lane,
+/// `shufflevector from, v, <i, 4, 5, 6>` on four lanes (`byte_lanes`
+/// builds it for a value carried from one lane to the next).
+fn carried_in(inst: Value<'_>) -> Option<CarriedIn<'_>> {
+    let mask = inst.shuffle_mask()?;
+    let rest: Vec<Option<u32>> = [4, 5, 6].into_iter().map(Some).collect();
+    if mask.len() != 4 || mask[1..] != rest || byte_vector(inst.ty())?.1 != 1 {
+        return None;
+    }
+    let (from, lane) = (operand(inst, 0), mask[0]?);
+    if operand(inst, 1).ty() != inst.ty() || from.ty() != inst.ty() {
+        return None;
+    }
+    if from.opcode() == Some(Opcode::LLVMInsertElement) && lane == 0 {
+        return (operand(from, 2).const_unsigned() == Some(0))
+            .then(|| CarriedIn::Alone(operand(from, 1)));
+    }
+    Some(CarriedIn::Lane(from, lane))
 }
 
 /// Builds word operations before one instruction.
@@ -453,6 +483,32 @@ impl<'m> Words<'m> {
                 self.b.lshr(bits, self.each(bits, 7), c"sl1.zext")
             }
             Opcode::LLVMSExt => self.full_mask(op(0)),
+            Opcode::LLVMShuffleVector => {
+                let moved = self.b.shl(op(1), self.b.const_int(32, 8), c"");
+                let bits = lanes_of(inst) == Some(Lanes::Bits);
+                let lane = match carried_in(inst).expect("a lane move") {
+                    CarriedIn::Alone(x) => {
+                        let x = self.b.zext(x, 32, c"");
+                        if bits {
+                            self.b.shl(x, self.b.const_int(32, 7), c"")
+                        } else {
+                            x
+                        }
+                    }
+                    CarriedIn::Lane(from, lane) => {
+                        let from = self.word(from, words);
+                        let down =
+                            self.b
+                                .lshr(from, self.b.const_int(32, 8 * u64::from(lane)), c"");
+                        self.b.and(
+                            down,
+                            self.b.const_int(32, if bits { 0x80 } else { 0xff }),
+                            c"",
+                        )
+                    }
+                };
+                self.b.or(moved, lane, c"sl1.carried")
+            }
             other => unreachable!("not lowerable: {other:?}"),
         }
     }

@@ -18,6 +18,8 @@
 
 mod alias_checks;
 mod alias_paths;
+mod byte_lane_counts;
+pub mod byte_lanes;
 mod byte_words;
 mod counted_trips;
 mod forwarded_stores;
@@ -34,6 +36,7 @@ mod widened_range_checks;
 
 pub use alias_checks::{check_aliases, AliasChecks};
 pub use alias_paths::count_alias_paths;
+pub use byte_lane_counts::count_byte_lanes;
 pub use byte_words::lower_byte_vectors;
 pub use counted_trips::count_trips;
 pub use forwarded_stores::forward_stores;
@@ -67,8 +70,8 @@ pub struct LateRewrite {
 
 const ALWAYS: fn(&Options) -> bool = |_| true;
 
-/// The late rewrites, in the order they run: divisions frozen, byte vectors
-/// on 32-bit words, range checks widened, sums narrowed, atomic adds to one
+/// The late rewrites, in the order they run: divisions frozen, counts of a
+/// test on each byte of a word made one count, byte vectors on 32-bit words, range checks widened, sums narrowed, atomic adds to one
 /// address made once per warp, loads moved ahead of stores they cannot
 /// touch (which brings a loop's loads together), unrolled loops given
 /// copies that read aligned 16 B pieces at once, loops whose loads wait
@@ -80,6 +83,11 @@ pub const LATE_REWRITES: &[LateRewrite] = &[
         rewrite: Rewrite::FrozenDivisions,
         on: ALWAYS,
         run: freeze_divisions,
+    },
+    LateRewrite {
+        rewrite: Rewrite::ByteLaneCounts,
+        on: ALWAYS,
+        run: count_byte_lanes,
     },
     LateRewrite {
         rewrite: Rewrite::ByteWords,

@@ -203,7 +203,7 @@ pub(super) fn store_word<'m>(
 ) {
     let b = TypedBuilder::before(access);
     let ty = site.ty.vector(values.len() as u32);
-    let word = super::lanes::as_vector(access, values).unwrap_or_else(|| {
+    let word = crate::tuning::byte_lanes::as_vector(access, values).unwrap_or_else(|| {
         values
             .iter()
             .enumerate()

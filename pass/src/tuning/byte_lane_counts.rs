@@ -1,0 +1,353 @@
+//! Device tuning: counts over the bytes of a word taken four lanes at once.
+//!
+//! A full line run (`transform::line_runs`) reads a structure of bytes a
+//! word at a time and gives each byte its own copy of the loop body. When
+//! the body counts bytes (`wc`: `lines += c == '\n'; words += prev_space
+//! && !space`), each copy adds `zext i1` of its own test to the count, and
+//! the backend tests the four bytes of a word one by one: some twelve
+//! instructions a byte. Where the four tests of one word's lanes are the
+//! same expression (`byte_lanes`, which also takes a lane that uses the
+//! lane before it), they become one test on a vector of four bytes, which
+//! `byte_words` then does on the 32-bit word, and the four terms one:
+//! the number of lanes whose answer is true (`llvm.ctpop` of the word of
+//! the answers as bytes 0 or 1).
+//!
+//! Only terms of one sum are taken together: a tree of `add`s in one block
+//! whose inner adds have no other use. The tree is built again, without
+//! wrap flags, from its other terms and the counts.
+
+use std::collections::{HashMap, HashSet};
+
+use inkwell::module::Module;
+
+use super::byte_lanes::LaneVectors;
+use crate::llvm::ir::{Block, Function, Opcode, Value};
+use crate::llvm::typed::TypedBuilder;
+
+/// Deepest expression searched for the word lanes a term reads.
+const MAX_DEPTH: u32 = 12;
+
+/// Ways of choosing a word's four terms tried before giving it up.
+const MAX_CHOICES: usize = 16;
+
+/// Counts every sum's word lanes together in `module`; returns how many
+/// groups of four terms became one.
+pub fn count_byte_lanes(module: &Module<'_>) -> usize {
+    module
+        .get_functions()
+        .map(|f| Function::of(module, f))
+        .flat_map(|f| f.blocks().into_iter().map(move |b| (f, b)))
+        .map(|(f, b)| count_in_block(f, b))
+        .sum()
+}
+
+/// Operand `i` of `inst`, which has it.
+fn operand<'m>(inst: Value<'m>, i: u32) -> Value<'m> {
+    inst.operand(i).expect("the operand its opcode has")
+}
+
+/// Whether `v` is an `add` in `block` whose one use is `user`, an `add` of
+/// the same type: an inner node of `user`'s tree.
+fn inner_add<'m>(v: Value<'m>, user: Value<'m>, block: Block<'m>) -> bool {
+    v.opcode() == Some(Opcode::LLVMAdd)
+        && v.parent_block() == Some(block)
+        && v.ty() == user.ty()
+        && v.users() == [user]
+}
+
+/// A sum: its root `add`, its inner adds, and its terms in order.
+struct Sum<'m> {
+    root: Value<'m>,
+    adds: Vec<Value<'m>>,
+    terms: Vec<Value<'m>>,
+}
+
+/// The sums of `block`: trees of integer adds, each under a root that is
+/// not an inner add of another.
+fn sums(block: Block<'_>) -> Vec<Sum<'_>> {
+    let is_add = |v: Value<'_>| {
+        v.opcode() == Some(Opcode::LLVMAdd) && v.integer_bits().is_some_and(|b| b >= 8)
+    };
+    let instructions = block.instructions();
+    instructions
+        .iter()
+        .copied()
+        .filter(|&v| is_add(v))
+        .filter(|&v| {
+            !v.users()
+                .iter()
+                .any(|&u| is_add(u) && inner_add(v, u, block))
+        })
+        .map(|root| {
+            let (mut adds, mut terms, mut stack) = (Vec::new(), Vec::new(), vec![root]);
+            while let Some(add) = stack.pop() {
+                adds.push(add);
+                for i in 0..2 {
+                    let v = operand(add, i);
+                    if inner_add(v, add, block) {
+                        stack.push(v);
+                    } else {
+                        terms.push(v);
+                    }
+                }
+            }
+            Sum { root, adds, terms }
+        })
+        .collect()
+}
+
+/// The answer `t` counts when `t` is `zext i1 answer` with no other use.
+fn counted_answer(t: Value<'_>) -> Option<Value<'_>> {
+    let answer = operand_if(t, Opcode::LLVMZExt)?;
+    (answer.integer_bits() == Some(1) && t.users().len() == 1).then_some(answer)
+}
+
+fn operand_if(v: Value<'_>, opcode: Opcode) -> Option<Value<'_>> {
+    (v.opcode() == Some(opcode)).then(|| operand(v, 0))
+}
+
+/// For each word of four bytes whose lanes `answer` reads (through
+/// instructions of `block`), the highest lane it reads.
+fn words_read<'m>(answer: Value<'m>, block: Block<'m>) -> HashMap<Value<'m>, u64> {
+    let mut words = HashMap::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![(answer, 0)];
+    while let Some((v, depth)) = stack.pop() {
+        if depth > MAX_DEPTH || v.parent_block() != Some(block) || !seen.insert(v) {
+            continue;
+        }
+        if v.opcode() == Some(Opcode::LLVMExtractElement) {
+            let word = operand(v, 0);
+            let four_bytes = word
+                .ty()
+                .vector_shape()
+                .is_some_and(|(e, n)| n == 4 && e.integer_width() == Some(8));
+            if let (true, Some(lane)) = (four_bytes, operand(v, 1).const_unsigned()) {
+                let highest = words.entry(word).or_insert(lane);
+                *highest = (*highest).max(lane);
+            }
+            continue;
+        }
+        for i in 0..v.num_operands() {
+            if let Some(o) = v.operand(i) {
+                stack.push((o, depth + 1));
+            }
+        }
+    }
+    words
+}
+
+fn count_in_block<'m>(function: Function<'m>, block: Block<'m>) -> usize {
+    let mut groups = 0;
+    let mut tried = false;
+    // A rebuilt sum may have been a term of another: the sums are found
+    // again after each one rebuilt.
+    'again: loop {
+        for sum in sums(block) {
+            let (done, matched) = count_in_sum(function, block, &sum);
+            tried |= matched;
+            if done > 0 {
+                groups += done;
+                continue 'again;
+            }
+        }
+        break;
+    }
+    if tried {
+        erase_dead(block);
+    }
+    groups
+}
+
+/// Erases the instructions of `block` nothing uses that only compute a
+/// value: the scalar tests the counts replaced, and the vectors of lanes
+/// that were built for words whose lanes then differed.
+fn erase_dead(block: Block<'_>) {
+    let pure = |v: Value<'_>| {
+        matches!(
+            v.opcode(),
+            Some(
+                Opcode::LLVMAdd
+                    | Opcode::LLVMSub
+                    | Opcode::LLVMMul
+                    | Opcode::LLVMAnd
+                    | Opcode::LLVMOr
+                    | Opcode::LLVMXor
+                    | Opcode::LLVMShl
+                    | Opcode::LLVMLShr
+                    | Opcode::LLVMAShr
+                    | Opcode::LLVMICmp
+                    | Opcode::LLVMSelect
+                    | Opcode::LLVMZExt
+                    | Opcode::LLVMSExt
+                    | Opcode::LLVMTrunc
+                    | Opcode::LLVMBitCast
+                    | Opcode::LLVMExtractElement
+                    | Opcode::LLVMInsertElement
+                    | Opcode::LLVMShuffleVector
+            )
+        )
+    };
+    loop {
+        let dead: Vec<_> = block
+            .instructions()
+            .into_iter()
+            .filter(|&v| pure(v) && !v.has_uses())
+            .collect();
+        if dead.is_empty() {
+            return;
+        }
+        for v in dead.into_iter().rev() {
+            v.erase();
+        }
+    }
+}
+
+/// Groups four terms of `sum` that count the same test on the four lanes
+/// of one word; rebuilds the sum when any were. Returns how many groups,
+/// and whether lanes were matched at all (which may leave dead vectors).
+fn count_in_sum<'m>(function: Function<'m>, block: Block<'m>, sum: &Sum<'m>) -> (usize, bool) {
+    // Each counted term under each word it reads, at the highest lane of
+    // that word it reads (a term that also reads the lane before, of the
+    // word before, sits under both words).
+    let mut by_lane: HashMap<(Value<'m>, u64), Vec<usize>> = HashMap::new();
+    let mut words_in_order: Vec<Value<'m>> = Vec::new();
+    for (i, &t) in sum.terms.iter().enumerate() {
+        let Some(answer) = counted_answer(t) else {
+            continue;
+        };
+        let mut read: Vec<_> = words_read(answer, block).into_iter().collect();
+        read.sort_by_key(|&(w, _)| position(block, w));
+        for (word, lane) in read {
+            if !words_in_order.contains(&word) {
+                words_in_order.push(word);
+            }
+            by_lane.entry((word, lane)).or_default().push(i);
+        }
+    }
+    words_in_order.sort_by_key(|&w| position(block, w));
+    let order: HashMap<Value<'m>, usize> = block
+        .instructions()
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| (v, i))
+        .collect();
+    let matched = !words_in_order.is_empty();
+    let mut taken: HashSet<usize> = HashSet::new();
+    let mut groups = 0;
+    // Each word's test and count are built where its terms were (before
+    // the last of them), and added to a running count there: the word's
+    // lanes are not kept alive to the sum's root.
+    let mut lanes = LaneVectors::before(sum.root);
+    let mut point: Option<Value<'m>> = None;
+    let mut running: Option<Value<'m>> = None;
+    for word in words_in_order {
+        let candidates: Vec<Vec<usize>> = (0..4)
+            .map(|lane| {
+                by_lane
+                    .get(&(word, lane))
+                    .map(|c| c.iter().copied().filter(|i| !taken.contains(i)).collect())
+                    .unwrap_or_default()
+            })
+            .collect();
+        let last = candidates
+            .iter()
+            .flatten()
+            .map(|&i| sum.terms[i])
+            .chain(point)
+            .max_by_key(|t| order[t])
+            .expect("a candidate or an earlier point");
+        lanes.build_before(last);
+        let Some((chosen, vector)) = choose(sum, &candidates, &mut lanes) else {
+            continue;
+        };
+        let b = TypedBuilder::before(last);
+        let bytes = b.int_type(8).vector(4);
+        let ones = b.zext_to(vector, bytes, c"sl1.lane.ones");
+        let word_of_ones = b.bitcast(ones, b.int_type(32), c"");
+        let count = b.count_ones(word_of_ones, function, c"sl1.lane.count");
+        running = Some(match running {
+            None => count,
+            Some(r) => b.add(r, count, c"sl1.lane.counts"),
+        });
+        point = Some(last);
+        taken.extend(chosen);
+        groups += 1;
+    }
+    let Some(running) = running else {
+        return (0, matched);
+    };
+    let b = TypedBuilder::before(sum.root);
+    // At most 4 a word: the running count fits 32 bits, and one add
+    // brings it to the sum's width (integer sums wrap: the order of the
+    // terms does not change the result).
+    let counted = b.unsigned_cast(running, sum.root.ty(), c"");
+    let kept = sum
+        .terms
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !taken.contains(i))
+        .map(|(_, &t)| t);
+    let total = kept
+        .chain(std::iter::once(counted))
+        .reduce(|acc, t| b.add(acc, t, c"sl1.lane.sum"))
+        .expect("the counts");
+    sum.root.replace_all_uses_with(total);
+    // The old tree, users first; then the counted terms it alone used.
+    for &add in &sum.adds {
+        add.erase();
+    }
+    for &i in &taken {
+        sum.terms[i].erase();
+    }
+    (groups, matched)
+}
+
+/// One term per lane from `candidates` (the terms under each lane of a
+/// word) whose answers are one vector's lanes (`byte_lanes`): the terms
+/// and that vector.
+fn choose<'m>(
+    sum: &Sum<'m>,
+    candidates: &[Vec<usize>],
+    lanes: &mut LaneVectors<'m>,
+) -> Option<(Vec<usize>, Value<'m>)> {
+    let mut choice = [0usize; 4];
+    for _ in 0..MAX_CHOICES {
+        let chosen: Vec<usize> = (0..4)
+            .map(|l| candidates[l].get(choice[l]).copied())
+            .collect::<Option<_>>()?;
+        let distinct: HashSet<_> = chosen.iter().collect();
+        if distinct.len() == 4 {
+            let answers: Vec<Value<'m>> = chosen
+                .iter()
+                .map(|&i| counted_answer(sum.terms[i]).expect("a counted term"))
+                .collect();
+            if let Some(v) = lanes.vector_of(&answers) {
+                return Some((chosen, v));
+            }
+        }
+        // The next choice, the last lane's fastest.
+        let mut lane = 3;
+        loop {
+            choice[lane] += 1;
+            if choice[lane] < candidates[lane].len() {
+                break;
+            }
+            choice[lane] = 0;
+            if lane == 0 {
+                return None;
+            }
+            lane -= 1;
+        }
+    }
+    None
+}
+
+/// Where `v` sits in `block` (values from elsewhere first).
+fn position<'m>(block: Block<'m>, v: Value<'m>) -> usize {
+    block
+        .instructions()
+        .iter()
+        .position(|&i| i == v)
+        .map_or(0, |p| p + 1)
+}
