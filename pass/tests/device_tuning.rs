@@ -592,3 +592,54 @@ fn byte_lane_counts_count_what_the_lanes_did() {
         }
     }
 }
+
+/// Three words loaded in the block before the one that counts them (as a
+/// full run's copies load them at its top): the words are taken in the
+/// order they were loaded, so each word's carried lane comes from the word
+/// before's vector (no scalar test of a byte is left), the same in every
+/// build. The order once came from a hash: the same module gave other code
+/// from one build to the next.
+#[test]
+fn byte_lane_counts_take_words_in_the_order_they_were_loaded() {
+    let mut ir = String::from("define i64 @words(ptr %p, i1 %prev, i64 %acc) {\nentry:\n");
+    for w in 0..3 {
+        ir += &format!(
+            "  %a{w} = getelementptr i8, ptr %p, i64 {}\n  %v{w} = load <4 x i8>, ptr %a{w}, align 4\n",
+            4 * w
+        );
+    }
+    ir += "  br label %count\ncount:\n";
+    let (mut prev, mut total) = ("%prev".to_string(), "%acc".to_string());
+    for w in 0..3 {
+        for k in 0..4 {
+            let n = format!("{w}{k}");
+            ir += &format!(
+                "  %c{n} = extractelement <4 x i8> %v{w}, i64 {k}\n  %e{n} = icmp eq i8 %c{n}, 32\n  \
+                 %d{n} = add i8 %c{n}, -9\n  %r{n} = icmp ult i8 %d{n}, 2\n  %s{n} = or i1 %e{n}, %r{n}\n  \
+                 %ns{n} = xor i1 %s{n}, true\n  %a{n} = and i1 {prev}, %ns{n}\n  \
+                 %z{n} = zext i1 %a{n} to i64\n  %t{n} = add i64 {total}, %z{n}\n"
+            );
+            prev = format!("%s{n}");
+            total = format!("%t{n}");
+        }
+    }
+    ir += &format!("  ret i64 {total}\n}}\n");
+    let context = Context::create();
+    let texts: Vec<String> = (0..8)
+        .map(|_| {
+            let buffer = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "order");
+            let module = context.create_module_from_ir(buffer).unwrap();
+            assert_eq!(count_byte_lanes(&module), 3);
+            lower_byte_vectors(&module);
+            module.verify().unwrap();
+            function_text(&module, "words")
+        })
+        .collect();
+    assert!(
+        texts.iter().all(|t| *t == texts[0]),
+        "{}\n---\n{}",
+        texts[0],
+        texts[1]
+    );
+    assert!(!texts[0].contains("icmp"), "{}", texts[0]);
+}

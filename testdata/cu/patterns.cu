@@ -328,6 +328,36 @@ __global__ void lines(const char *__restrict__ text, int *__restrict__ counts,
   }
 }
 
+// Counts over a thread's chunk of bytes, as wc keeps them: words (a byte that
+// is not a space after one that is: the answer of the byte before carried to
+// the next), digits right after a digit, and newlines, each in its own width
+// (a 16-bit count wraps). Full line runs count a word's four bytes at once.
+__device__ __host__ inline bool byte_space(char c) { return c == ' ' || c == '\n' || c == '\t'; }
+__device__ __host__ inline bool byte_digit(char c) { return c >= '0' && c <= '9'; }
+
+__global__ void byte_counts(const char *__restrict__ text, unsigned long long *__restrict__ words,
+                            unsigned short *__restrict__ pairs, int *__restrict__ newlines,
+                            size_t n, size_t chunk) {
+  size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  size_t b = chunk_begin(tid, chunk), e = b + chunk < n ? b + chunk : n;
+  unsigned long long w = 0;
+  unsigned short p = 0;
+  int nl = 0;
+  bool prev_space = true, prev_digit = false;
+  for (size_t i = b; i < e; ++i) {
+    char c = text[i];
+    bool space = byte_space(c), digit = byte_digit(c);
+    w += prev_space && !space;
+    p += prev_digit && digit;
+    nl += c == '\n';
+    prev_space = space;
+    prev_digit = digit;
+  }
+  words[tid] = w;
+  pairs[tid] = p;
+  newlines[tid] = nl;
+}
+
 template <typename T> T *to_device(const std::vector<T> &h) {
   T *d = nullptr;
   CUDA_CHECK(cudaMalloc(&d, h.size() * sizeof(T)));
@@ -754,6 +784,41 @@ int main() {
       }
     }
     failures += report("lines", counts == want && sum[0] == want_sum);
+  }
+  { // counts of bytes, a value carried from byte to byte
+    size_t n = total * 1403 + 29, chunk = (n + total - 1) / total;
+    std::vector<char> text(n);
+    for (auto &c : text) {
+      unsigned r = next_random() % 16;
+      c = r < 3 ? " \n\t"[r] : r < 9 ? (char)('0' + r) : r < 12 ? (char)(0x80 + r) : (char)('a' + r);
+    }
+    char *dtext = to_device(text);
+    auto *dwords = poisoned<unsigned long long>(total);
+    auto *dpairs = poisoned<unsigned short>(total);
+    int *dnewlines = poisoned<int>(total);
+    byte_counts<<<blocks, threads>>>(dtext, dwords, dpairs, dnewlines, n, chunk);
+    CUDA_CHECK(cudaGetLastError());
+    auto words = to_host(dwords, total);
+    auto pairs = to_host(dpairs, total);
+    auto newlines = to_host(dnewlines, total);
+    bool ok = true;
+    for (size_t t = 0; t < total; ++t) {
+      size_t b = t * chunk, e = b + chunk < n ? b + chunk : n;
+      unsigned long long w = 0;
+      unsigned short p = 0;
+      int nl = 0;
+      bool prev_space = true, prev_digit = false;
+      for (size_t i = b; i < e; ++i) {
+        char c = text[i];
+        w += prev_space && !byte_space(c);
+        p += prev_digit && byte_digit(c);
+        nl += c == '\n';
+        prev_space = byte_space(c);
+        prev_digit = byte_digit(c);
+      }
+      ok &= words[t] == w && pairs[t] == p && newlines[t] == nl;
+    }
+    failures += report("byte_counts", ok);
   }
   std::printf("patterns: %d failure(s)\n", failures);
   return failures ? 1 : 0;

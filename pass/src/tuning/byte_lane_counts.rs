@@ -107,9 +107,11 @@ fn operand_if(v: Value<'_>, opcode: Opcode) -> Option<Value<'_>> {
 }
 
 /// For each word of four bytes whose lanes `answer` reads (through
-/// instructions of `block`), the highest lane it reads.
-fn words_read<'m>(answer: Value<'m>, block: Block<'m>) -> HashMap<Value<'m>, u64> {
-    let mut words = HashMap::new();
+/// instructions of `block`), the highest lane it reads; the words in the
+/// order the search met them (a fixed order: the grouping must not depend
+/// on a hash).
+fn words_read<'m>(answer: Value<'m>, block: Block<'m>) -> Vec<(Value<'m>, u64)> {
+    let mut words: Vec<(Value<'m>, u64)> = Vec::new();
     let mut seen = HashSet::new();
     let mut stack = vec![(answer, 0)];
     while let Some((v, depth)) = stack.pop() {
@@ -123,8 +125,10 @@ fn words_read<'m>(answer: Value<'m>, block: Block<'m>) -> HashMap<Value<'m>, u64
                 .vector_shape()
                 .is_some_and(|(e, n)| n == 4 && e.integer_width() == Some(8));
             if let (true, Some(lane)) = (four_bytes, operand(v, 1).const_unsigned()) {
-                let highest = words.entry(word).or_insert(lane);
-                *highest = (*highest).max(lane);
+                match words.iter_mut().find(|(w, _)| *w == word) {
+                    Some((_, highest)) => *highest = (*highest).max(lane),
+                    None => words.push((word, lane)),
+                }
             }
             continue;
         }
@@ -135,6 +139,18 @@ fn words_read<'m>(answer: Value<'m>, block: Block<'m>) -> HashMap<Value<'m>, u64
         }
     }
     words
+}
+
+/// Every instruction of `function`, numbered in block order: words loaded
+/// in a block before the sum's are taken in the order they were loaded.
+fn instruction_order<'m>(function: Function<'m>) -> HashMap<Value<'m>, usize> {
+    function
+        .blocks()
+        .into_iter()
+        .flat_map(|b| b.instructions())
+        .enumerate()
+        .map(|(i, v)| (v, i + 1))
+        .collect()
 }
 
 fn count_in_block<'m>(function: Function<'m>, block: Block<'m>) -> usize {
@@ -212,26 +228,26 @@ fn count_in_sum<'m>(function: Function<'m>, block: Block<'m>, sum: &Sum<'m>) -> 
     // word before, sits under both words).
     let mut by_lane: HashMap<(Value<'m>, u64), Vec<usize>> = HashMap::new();
     let mut words_in_order: Vec<Value<'m>> = Vec::new();
-    for (i, &t) in sum.terms.iter().enumerate() {
-        let Some(answer) = counted_answer(t) else {
+    let order = instruction_order(function);
+    let place = |v: Value<'m>| order.get(&v).copied().unwrap_or(0);
+    // The terms in the order of their instructions (the tree was walked
+    // from its root), so that each word's candidates are too.
+    let mut terms: Vec<usize> = (0..sum.terms.len()).collect();
+    terms.sort_by_key(|&i| place(sum.terms[i]));
+    for i in terms {
+        let Some(answer) = counted_answer(sum.terms[i]) else {
             continue;
         };
-        let mut read: Vec<_> = words_read(answer, block).into_iter().collect();
-        read.sort_by_key(|&(w, _)| position(block, w));
-        for (word, lane) in read {
+        for (word, lane) in words_read(answer, block) {
             if !words_in_order.contains(&word) {
                 words_in_order.push(word);
             }
             by_lane.entry((word, lane)).or_default().push(i);
         }
     }
-    words_in_order.sort_by_key(|&w| position(block, w));
-    let order: HashMap<Value<'m>, usize> = block
-        .instructions()
-        .into_iter()
-        .enumerate()
-        .map(|(i, v)| (v, i))
-        .collect();
+    // Words in the order they were loaded: a lane carried in from the
+    // word before then takes that word's vector.
+    words_in_order.sort_by_key(|&w| place(w));
     let matched = !words_in_order.is_empty();
     let mut taken: HashSet<usize> = HashSet::new();
     let mut groups = 0;
@@ -341,13 +357,4 @@ fn choose<'m>(
         }
     }
     None
-}
-
-/// Where `v` sits in `block` (values from elsewhere first).
-fn position<'m>(block: Block<'m>, v: Value<'m>) -> usize {
-    block
-        .instructions()
-        .iter()
-        .position(|&i| i == v)
-        .map_or(0, |p| p + 1)
 }
