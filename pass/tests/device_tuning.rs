@@ -379,6 +379,11 @@ fn byte_vector_cases(n: u32) -> Vec<String> {
         cases.push(format!(
             "%x = extractelement {ty} %s, i64 1\n  %i = insertelement {ty} poison, i8 %x, i64 0\n  %m = shufflevector {ty} %i, {ty} %v, <4 x i32> <i32 0, i32 4, i32 5, i32 6>\n  %r = xor {ty} %m, %v"
         ));
+        // A count of true answers, as `byte_lane_counts` makes it.
+        cases.push(format!(
+            "%q = icmp ult {ty} %v, {}\n  %z = zext {bits} %q to {ty}\n  %w = bitcast {ty} %z to i32\n  %p = call i32 @llvm.ctpop.i32(i32 %w)\n  %r = bitcast i32 %p to {ty}",
+            splat(100)
+        ));
     }
     let predicates = [
         "eq", "ne", "ult", "ule", "ugt", "uge", "slt", "sle", "sgt", "sge",
