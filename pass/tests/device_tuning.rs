@@ -556,7 +556,7 @@ fn byte_lane_counts_count_what_the_lanes_did() {
         (
             "lines",
             32,
-            "  %A = icmp eq i8 %C, 10\n  %K = or i1 %A, false".to_string(),
+            "  %A = icmp eq i8 %C, 10\n  %K = icmp eq i8 %C, 0".to_string(),
         ),
         (
             "digits_after_digits",

@@ -96,10 +96,13 @@ fn sums(block: Block<'_>) -> Vec<Sum<'_>> {
         .collect()
 }
 
-/// The answer `t` counts when `t` is `zext i1 answer` with no other use.
+/// The answer `t` counts when `t` is `zext i1 answer` and neither has
+/// another use: an answer something else takes would stay computed lane by
+/// lane beside the word's test, which then costs more than it saves.
 fn counted_answer(t: Value<'_>) -> Option<Value<'_>> {
     let answer = operand_if(t, Opcode::LLVMZExt)?;
-    (answer.integer_bits() == Some(1) && t.users().len() == 1).then_some(answer)
+    (answer.integer_bits() == Some(1) && t.users().len() == 1 && answer.users().len() == 1)
+        .then_some(answer)
 }
 
 fn operand_if(v: Value<'_>, opcode: Opcode) -> Option<Value<'_>> {

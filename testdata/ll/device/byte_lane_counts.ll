@@ -6,7 +6,8 @@
 ; word (`byte_words` then does it on the i32: `sl1.carried` moves the answers
 ; up a lane, the lane before's answer in lane 0) and one `ctpop`. A word
 ; whose lanes test different constants keeps its terms, and so do lanes
-; added into two different sums.
+; added into two different sums and answers something else takes too (they
+; would stay computed lane by lane beside the word's test).
 ;
 ; SL1-RUN: TUNED --late
 ; SL1-RUN: EARLY --device-tuning
@@ -25,6 +26,8 @@
 ; TUNED-NOT: call i32 @llvm.ctpop.i32(
 ; TUNED: zext i1 %st0_0
 ; TUNED-LABEL: define ptx_kernel void @two_sums(
+; TUNED-NOT: call i32 @llvm.ctpop.i32(
+; TUNED-LABEL: define ptx_kernel void @answers_used_again(
 ; TUNED-NOT: call i32 @llvm.ctpop.i32(
 ; TUNED: ret void
 ;
@@ -258,3 +261,32 @@ entry:
   ret void
 }
 
+; The newline answers also make a flag: left as they are.
+define ptx_kernel void @answers_used_again(ptr noalias readonly %in, ptr noalias %out, i64 %lines) {
+entry:
+  %w0 = load <4 x i8>, ptr %in, align 4
+  %c0 = extractelement <4 x i8> %w0, i64 0
+  %nl0 = icmp eq i8 %c0, 10
+  %z0 = zext i1 %nl0 to i64
+  %s0 = add i64 %lines, %z0
+  %c1 = extractelement <4 x i8> %w0, i64 1
+  %nl1 = icmp eq i8 %c1, 10
+  %z1 = zext i1 %nl1 to i64
+  %s1 = add i64 %s0, %z1
+  %c2 = extractelement <4 x i8> %w0, i64 2
+  %nl2 = icmp eq i8 %c2, 10
+  %z2 = zext i1 %nl2 to i64
+  %s2 = add i64 %s1, %z2
+  %c3 = extractelement <4 x i8> %w0, i64 3
+  %nl3 = icmp eq i8 %c3, 10
+  %z3 = zext i1 %nl3 to i64
+  %s3 = add i64 %s2, %z3
+  %any01 = or i1 %nl0, %nl1
+  %any23 = or i1 %nl2, %nl3
+  %any = or i1 %any01, %any23
+  %flag = zext i1 %any to i8
+  store i64 %s3, ptr %out, align 8
+  %o2 = getelementptr i8, ptr %out, i64 8
+  store i8 %flag, ptr %o2, align 1
+  ret void
+}
