@@ -20,6 +20,7 @@ use std::collections::{HashMap, HashSet};
 
 use inkwell::module::Module;
 
+use super::add_trees::{add_tree, is_inner, AddTree};
 use super::byte_lanes::LaneVectors;
 use crate::llvm::ir::{Block, Function, Opcode, Value};
 use crate::llvm::typed::TypedBuilder;
@@ -46,53 +47,24 @@ fn operand<'m>(inst: Value<'m>, i: u32) -> Value<'m> {
     inst.operand(i).expect("the operand its opcode has")
 }
 
-/// Whether `v` is an `add` in `block` whose one use is `user`, an `add` of
-/// the same type: an inner node of `user`'s tree.
-fn inner_add<'m>(v: Value<'m>, user: Value<'m>, block: Block<'m>) -> bool {
-    v.opcode() == Some(Opcode::LLVMAdd)
-        && v.parent_block() == Some(block)
-        && v.ty() == user.ty()
-        && v.users() == [user]
-}
-
-/// A sum: its root `add`, its inner adds, and its terms in order.
-struct Sum<'m> {
-    root: Value<'m>,
-    adds: Vec<Value<'m>>,
-    terms: Vec<Value<'m>>,
-}
-
-/// The sums of `block`: trees of integer adds, each under a root that is
-/// not an inner add of another.
-fn sums(block: Block<'_>) -> Vec<Sum<'_>> {
-    let is_add = |v: Value<'_>| {
-        v.opcode() == Some(Opcode::LLVMAdd) && v.integer_bits().is_some_and(|b| b >= 8)
-    };
+/// The sums of `block`: trees of integer adds of 8 bits or more, each
+/// under a root that is not an inner add of another.
+fn sums<'m>(block: Block<'m>) -> Vec<AddTree<'m>> {
     let instructions = block.instructions();
+    let order: HashMap<Value<'m>, usize> = instructions
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (v, i))
+        .collect();
     instructions
         .iter()
         .copied()
-        .filter(|&v| is_add(v))
         .filter(|&v| {
-            !v.users()
-                .iter()
-                .any(|&u| is_add(u) && inner_add(v, u, block))
+            v.opcode() == Some(Opcode::LLVMAdd)
+                && v.integer_bits().is_some_and(|b| b >= 8)
+                && !is_inner(v)
         })
-        .map(|root| {
-            let (mut adds, mut terms, mut stack) = (Vec::new(), Vec::new(), vec![root]);
-            while let Some(add) = stack.pop() {
-                adds.push(add);
-                for i in 0..2 {
-                    let v = operand(add, i);
-                    if inner_add(v, add, block) {
-                        stack.push(v);
-                    } else {
-                        terms.push(v);
-                    }
-                }
-            }
-            Sum { root, adds, terms }
-        })
+        .map(|root| add_tree(root, &order))
         .collect()
 }
 
@@ -225,7 +197,9 @@ fn erase_dead(block: Block<'_>) {
 /// Groups four terms of `sum` that count the same test on the four lanes
 /// of one word; rebuilds the sum when any were. Returns how many groups,
 /// and whether lanes were matched at all (which may leave dead vectors).
-fn count_in_sum<'m>(function: Function<'m>, block: Block<'m>, sum: &Sum<'m>) -> (usize, bool) {
+fn count_in_sum<'m>(function: Function<'m>, block: Block<'m>, sum: &AddTree<'m>) -> (usize, bool) {
+    let root = sum.root();
+    let all_terms: Vec<Value<'m>> = sum.terms.iter().map(|&(_, t)| t).collect();
     // Each counted term under each word it reads, at the highest lane of
     // that word it reads (a term that also reads the lane before, of the
     // word before, sits under both words).
@@ -233,12 +207,12 @@ fn count_in_sum<'m>(function: Function<'m>, block: Block<'m>, sum: &Sum<'m>) -> 
     let mut words_in_order: Vec<Value<'m>> = Vec::new();
     let order = instruction_order(function);
     let place = |v: Value<'m>| order.get(&v).copied().unwrap_or(0);
-    // The terms in the order of their instructions (the tree was walked
-    // from its root), so that each word's candidates are too.
-    let mut terms: Vec<usize> = (0..sum.terms.len()).collect();
-    terms.sort_by_key(|&i| place(sum.terms[i]));
+    // The terms in the order of their instructions (the tree lists them
+    // from its root down), so that each word's candidates are too.
+    let mut terms: Vec<usize> = (0..all_terms.len()).collect();
+    terms.sort_by_key(|&i| place(all_terms[i]));
     for i in terms {
-        let Some(answer) = counted_answer(sum.terms[i]) else {
+        let Some(answer) = counted_answer(all_terms[i]) else {
             continue;
         };
         for (word, lane) in words_read(answer, block) {
@@ -257,7 +231,7 @@ fn count_in_sum<'m>(function: Function<'m>, block: Block<'m>, sum: &Sum<'m>) -> 
     // Each word's test and count are built where its terms were (before
     // the last of them), and added to a running count there: the word's
     // lanes are not kept alive to the sum's root.
-    let mut lanes = LaneVectors::before(sum.root);
+    let mut lanes = LaneVectors::before(root);
     let mut point: Option<Value<'m>> = None;
     let mut running: Option<Value<'m>> = None;
     for word in words_in_order {
@@ -272,12 +246,12 @@ fn count_in_sum<'m>(function: Function<'m>, block: Block<'m>, sum: &Sum<'m>) -> 
         let last = candidates
             .iter()
             .flatten()
-            .map(|&i| sum.terms[i])
+            .map(|&i| all_terms[i])
             .chain(point)
             .max_by_key(|t| order[t])
             .expect("a candidate or an earlier point");
         lanes.build_before(last);
-        let Some((chosen, vector)) = choose(sum, &candidates, &mut lanes) else {
+        let Some((chosen, vector)) = choose(&all_terms, &candidates, &mut lanes) else {
             continue;
         };
         let b = TypedBuilder::before(last);
@@ -296,13 +270,12 @@ fn count_in_sum<'m>(function: Function<'m>, block: Block<'m>, sum: &Sum<'m>) -> 
     let Some(running) = running else {
         return (0, matched);
     };
-    let b = TypedBuilder::before(sum.root);
+    let b = TypedBuilder::before(root);
     // At most 4 a word: the running count fits 32 bits, and one add
     // brings it to the sum's width (integer sums wrap: the order of the
     // terms does not change the result).
-    let counted = b.unsigned_cast(running, sum.root.ty(), c"");
-    let kept = sum
-        .terms
+    let counted = b.unsigned_cast(running, root.ty(), c"");
+    let kept = all_terms
         .iter()
         .enumerate()
         .filter(|(i, _)| !taken.contains(i))
@@ -311,13 +284,13 @@ fn count_in_sum<'m>(function: Function<'m>, block: Block<'m>, sum: &Sum<'m>) -> 
         .chain(std::iter::once(counted))
         .reduce(|acc, t| b.add(acc, t, c"sl1.lane.sum"))
         .expect("the counts");
-    sum.root.replace_all_uses_with(total);
+    root.replace_all_uses_with(total);
     // The old tree, users first; then the counted terms it alone used.
-    for &add in &sum.adds {
+    for &add in sum.adds.iter().rev() {
         add.erase();
     }
     for &i in &taken {
-        sum.terms[i].erase();
+        all_terms[i].erase();
     }
     (groups, matched)
 }
@@ -326,7 +299,7 @@ fn count_in_sum<'m>(function: Function<'m>, block: Block<'m>, sum: &Sum<'m>) -> 
 /// word) whose answers are one vector's lanes (`byte_lanes`): the terms
 /// and that vector.
 fn choose<'m>(
-    sum: &Sum<'m>,
+    terms: &[Value<'m>],
     candidates: &[Vec<usize>],
     lanes: &mut LaneVectors<'m>,
 ) -> Option<(Vec<usize>, Value<'m>)> {
@@ -339,7 +312,7 @@ fn choose<'m>(
         if distinct.len() == 4 {
             let answers: Vec<Value<'m>> = chosen
                 .iter()
-                .map(|&i| counted_answer(sum.terms[i]).expect("a counted term"))
+                .map(|&i| counted_answer(terms[i]).expect("a counted term"))
                 .collect();
             if let Some(v) = lanes.vector_of(&answers) {
                 return Some((chosen, v));

@@ -16,6 +16,7 @@
 //! top-level loop right after the S-L1 transform, in kernels it left alone
 //! (`merged_loops`).
 
+mod add_trees;
 mod alias_checks;
 mod alias_paths;
 mod byte_lane_counts;

@@ -19,6 +19,8 @@ use inkwell::module::Module;
 use crate::llvm::ir::{Function, Opcode, Value};
 use crate::llvm::typed::TypedBuilder;
 
+use super::add_trees::{add_tree, is_inner};
+
 /// Widest addend summed narrow, in bits.
 const NARROW_BITS: u32 = 16;
 /// Narrowest sum rewritten, in bits (32-bit adds are one instruction).
@@ -70,36 +72,22 @@ impl<'m> Sum<'m> {
         if !is_wide_add(inst) || is_inner(inst) {
             return None;
         }
-        let mut adds = vec![inst];
-        let mut work = vec![inst];
-        while let Some(add) = work.pop() {
-            for addend in add.operands() {
-                if addend != add && is_wide_add(addend) && is_inner(addend) {
-                    adds.push(addend);
-                    work.push(addend);
-                }
-            }
-        }
-        adds.sort_by_key(|a| order.get(a).copied().unwrap_or(usize::MAX));
+        let tree = add_tree(inst, order);
         let mut sum = Sum {
-            narrow: Vec::with_capacity(adds.len()),
+            narrow: vec![Vec::new(); tree.adds.len()],
             wide: Vec::new(),
             adds: Vec::new(),
         };
-        for &add in &adds {
-            let mut narrow = Vec::new();
-            for addend in add.operands() {
-                if adds.contains(&addend) {
-                    continue;
-                }
-                match narrow_source(addend) {
-                    Some(_) => narrow.push(addend),
-                    None => sum.wide.push(addend),
-                }
+        // Each add's addends together, the adds in block order.
+        let mut terms = tree.terms;
+        terms.sort_by_key(|&(add, _)| add);
+        for (add, addend) in terms {
+            match narrow_source(addend) {
+                Some(_) => sum.narrow[add].push(addend),
+                None => sum.wide.push(addend),
             }
-            sum.narrow.push(narrow);
         }
-        sum.adds = adds;
+        sum.adds = tree.adds;
         let count: usize = sum.narrow.iter().map(Vec::len).sum();
         (2..=MOST_ADDENDS).contains(&count).then_some(sum)
     }
@@ -157,15 +145,6 @@ impl<'m> Sum<'m> {
 /// An integer add wider than 32 bits.
 fn is_wide_add(v: Value<'_>) -> bool {
     v.opcode() == Some(Opcode::LLVMAdd) && v.integer_bits().is_some_and(|bits| bits >= WIDE_BITS)
-}
-
-/// Whether add `v` feeds only one add, of its own block.
-fn is_inner(v: Value<'_>) -> bool {
-    if v.use_count() != 1 {
-        return false;
-    }
-    let user = v.users()[0];
-    user.opcode() == Some(Opcode::LLVMAdd) && user.parent_block() == v.parent_block()
 }
 
 /// What `v` zero-extends, when it is a `zext` of at most `NARROW_BITS`.
