@@ -132,10 +132,13 @@ fn count_in_block<'m>(function: Function<'m>, block: Block<'m>) -> usize {
     let mut groups = 0;
     let mut tried = false;
     // A rebuilt sum may have been a term of another: the sums are found
-    // again after each one rebuilt.
+    // again after each one rebuilt, and the instructions numbered again
+    // (numbered only once a sum counts a test: a walk of the function per
+    // sum made a kernel of thousands of sums take minutes).
     'again: loop {
+        let mut order = None;
         for sum in sums(block) {
-            let (done, matched) = count_in_sum(function, block, &sum);
+            let (done, matched) = count_in_sum(function, block, &sum, &mut order);
             tried |= matched;
             if done > 0 {
                 groups += done;
@@ -197,15 +200,25 @@ fn erase_dead(block: Block<'_>) {
 /// Groups four terms of `sum` that count the same test on the four lanes
 /// of one word; rebuilds the sum when any were. Returns how many groups,
 /// and whether lanes were matched at all (which may leave dead vectors).
-fn count_in_sum<'m>(function: Function<'m>, block: Block<'m>, sum: &AddTree<'m>) -> (usize, bool) {
+/// `order`: the function's instructions numbered (`instruction_order`),
+/// made here when first needed.
+fn count_in_sum<'m>(
+    function: Function<'m>,
+    block: Block<'m>,
+    sum: &AddTree<'m>,
+    order: &mut Option<HashMap<Value<'m>, usize>>,
+) -> (usize, bool) {
     let root = sum.root();
     let all_terms: Vec<Value<'m>> = sum.terms.iter().map(|&(_, t)| t).collect();
+    if !all_terms.iter().any(|&t| counted_answer(t).is_some()) {
+        return (0, false);
+    }
     // Each counted term under each word it reads, at the highest lane of
     // that word it reads (a term that also reads the lane before, of the
     // word before, sits under both words).
     let mut by_lane: HashMap<(Value<'m>, u64), Vec<usize>> = HashMap::new();
     let mut words_in_order: Vec<Value<'m>> = Vec::new();
-    let order = instruction_order(function);
+    let order = &*order.get_or_insert_with(|| instruction_order(function));
     let place = |v: Value<'m>| order.get(&v).copied().unwrap_or(0);
     // The terms in the order of their instructions (the tree lists them
     // from its root down), so that each word's candidates are too.
