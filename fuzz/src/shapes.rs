@@ -14,6 +14,9 @@ pub enum Shapes {
     /// with a twin shifted into the next thread's elements
     /// (`sl1_kernelgen::KernelSpec::has_alias_shapes`).
     Alias,
+    /// Seeds with a loop that only counts bytes
+    /// (`sl1_kernelgen::KernelSpec::has_byte_counts`).
+    Counts,
 }
 
 impl Shapes {
@@ -22,6 +25,7 @@ impl Shapes {
         match self {
             Shapes::All => "all",
             Shapes::Alias => "alias",
+            Shapes::Counts => "counts",
         }
     }
 
@@ -30,9 +34,15 @@ impl Shapes {
     pub fn admits(self, seed: u64) -> bool {
         match self {
             Shapes::All => true,
-            Shapes::Alias => std::panic::catch_unwind(|| sl1_kernelgen::generate(seed))
-                .map_or(true, |k| k.spec.has_alias_shapes()),
+            Shapes::Alias => Self::generated_has(seed, |k| k.spec.has_alias_shapes()),
+            Shapes::Counts => Self::generated_has(seed, |k| k.spec.has_byte_counts()),
         }
+    }
+}
+
+impl Shapes {
+    fn generated_has(seed: u64, has: impl Fn(&sl1_kernelgen::Kernel) -> bool) -> bool {
+        std::panic::catch_unwind(|| sl1_kernelgen::generate(seed)).map_or(true, |k| has(&k))
     }
 }
 
@@ -51,5 +61,20 @@ mod tests {
         assert_eq!(admitted, expected);
         assert!(!admitted.is_empty() && admitted.len() < seeds.clone().count());
         assert!(seeds.clone().all(|s| Shapes::All.admits(s)));
+    }
+
+    #[test]
+    fn counts_admit_exactly_the_modules_with_a_byte_count_loop() {
+        let seeds = 0..400;
+        let admitted: Vec<u64> = seeds
+            .clone()
+            .filter(|&s| Shapes::Counts.admits(s))
+            .collect();
+        let expected: Vec<u64> = seeds
+            .clone()
+            .filter(|&s| sl1_kernelgen::generate(s).spec.has_byte_counts())
+            .collect();
+        assert_eq!(admitted, expected);
+        assert!(!admitted.is_empty() && admitted.len() < seeds.count());
     }
 }

@@ -239,6 +239,14 @@ fn byte_words_compute_the_plain_bytes_on_the_cpu() {
     every_mode_computes_the_plain_bytes(&seeds);
 }
 
+/// Loops that count bytes (`acc += (in[i] & mask) == value`), whose tests
+/// on a word's four bytes the device tuning counts at once.
+#[test]
+fn byte_lane_counts_compute_the_plain_bytes_on_the_cpu() {
+    let seeds = first_seeds_built_so("%th", |t| t.count(Rewrite::ByteLaneCounts) > 0);
+    every_mode_computes_the_plain_bytes(&seeds);
+}
+
 /// Pattern compares inside scans, whose first iteration merged loops peel.
 #[test]
 fn peeled_compares_compute_the_plain_bytes_on_the_cpu() {

@@ -8,8 +8,9 @@
 //! scans, helper calls), `y` the byte maps and pattern compares, and `z`
 //! the window inner loops, tallies, adds to one element and switches, each
 //! drawn after the ones before, `w` the loops of rounds around window
-//! loops, `v` broadcast reads and shifted twins, and `u` window loops
-//! counted from the chunk loop's index. A seed none of whose new features
+//! loops, `v` broadcast reads and shifted twins, `u` window loops
+//! counted from the chunk loop's index, and `t` loops that count bytes. A
+//! seed none of whose new features
 //! is drawn gives the same kernel as before, so seeds in reports and tests
 //! keep their meaning.
 
@@ -29,6 +30,7 @@ pub fn spec(seed: u64) -> KernelSpec {
         w: ChaCha8Rng::seed_from_u64(seed ^ 0x02E9_EA75_u64.rotate_left(23)),
         v: ChaCha8Rng::seed_from_u64(seed ^ 0xA11A_5ED0_u64.rotate_left(11)),
         u: ChaCha8Rng::seed_from_u64(seed ^ 0xC0A7_7E11_u64.rotate_left(53)),
+        t: ChaCha8Rng::seed_from_u64(seed ^ 0xB17E_C0DE_u64.rotate_left(7)),
         spec: KernelSpec {
             name: format!("k{seed}"),
             args: Vec::new(),
@@ -57,6 +59,7 @@ pub fn spec(seed: u64) -> KernelSpec {
     g.broadcast_reads();
     g.shifted_twins();
     g.windows_from_outer();
+    g.byte_counts();
     g.spec
 }
 
@@ -75,8 +78,10 @@ struct Gen {
     /// The stream of broadcast reads and shifted twins, drawn after `w`'s.
     v: ChaCha8Rng,
     /// The stream of window loops counted from the chunk loop's index,
-    /// drawn last.
+    /// drawn after `v`'s.
     u: ChaCha8Rng,
+    /// The stream of loops that count bytes, drawn last.
+    t: ChaCha8Rng,
     spec: KernelSpec,
     /// The shared memory of the kernel being drawn.
     shared: SharedMem,
@@ -414,6 +419,67 @@ impl Gen {
         let items = &mut self.spec.kernels[kernel].items;
         let at = self.y.random_range(0..=items.len());
         items.insert(at, Item::Loop(map));
+    }
+
+    /// Sometimes a loop that only counts bytes of an argument of its own,
+    /// `acc += (in[i] & mask) == value` once to three times an iteration,
+    /// the count stored after the loop (`wc`'s lines): the same test on the
+    /// four bytes of a word, which the device tuning counts four at once.
+    fn byte_counts(&mut self) {
+        if self.spec.args.len() > 4 || !self.t.random_bool(0.08) {
+            return;
+        }
+        let noalias = self.t.random_bool(0.8);
+        let arg = |elem, role| Arg {
+            elem,
+            role,
+            noalias,
+            readonly_attr: false,
+            stride: 1,
+            alias_of: None,
+            shift: 0,
+            offset: 0,
+            align: None,
+        };
+        let src = self.spec.args.len();
+        self.spec.args.push(Arg {
+            readonly_attr: noalias && self.t.random_bool(0.5),
+            ..arg(Elem::I8, Role::ReadOnly)
+        });
+        let counts = *[Elem::I64, Elem::I32].choose(&mut self.t).unwrap();
+        self.spec.args.push(arg(counts, Role::Owned));
+        let at = |c| Access {
+            arg: src,
+            index: Index::Linear { c },
+        };
+        let ops = (0..self.t.random_range(1..=3))
+            .map(|_| {
+                let (mask, value) = match self.t.random_range(0..4) {
+                    0 => (0xff, u64::from(b'\n')),
+                    1 => (0xff, u64::from(b' ')),
+                    // A letter of either case.
+                    2 => (0xdf, u64::from(self.t.random_range(b'A'..=b'Z'))),
+                    _ => {
+                        let mask = *[0xff, 0x3, 0x1, 0xf0].choose(&mut self.t).unwrap();
+                        (mask, self.t.random_range(0..=mask))
+                    }
+                };
+                Op::Tally {
+                    src: at(0),
+                    mask,
+                    value,
+                }
+            })
+            .collect();
+        let mut count = Loop::of(LoopKind::Chunk, ops);
+        count.sink = Some(Access {
+            arg: src + 1,
+            index: Index::Linear { c: 0 },
+        });
+        let kernel = self.t.random_range(0..self.spec.kernels.len());
+        let items = &mut self.spec.kernels[kernel].items;
+        let at = self.t.random_range(0..=items.len());
+        items.insert(at, Item::Loop(count));
     }
 
     /// What a byte map computes: a range check that adds or toggles (half

@@ -669,6 +669,22 @@ impl KernelSpec {
         (self.reads_broadcast() && self.args.iter().any(|a| !a.noalias)) || self.has_shifted_twin()
     }
 
+    /// Whether the module has a loop that only counts bytes (`wc`'s lines:
+    /// every statement a tally of a byte argument, the count stored after
+    /// the loop), whose tests on a word's bytes the device tuning counts
+    /// four at once.
+    pub fn has_byte_counts(&self) -> bool {
+        self.loops().any(|l| {
+            l.kind == LoopKind::Chunk
+                && l.sink.is_some()
+                && l.inner.is_none()
+                && !l.ops.is_empty()
+                && l.ops.iter().all(
+                    |op| matches!(op, Op::Tally { src, .. } if self.args[src.arg].elem == Elem::I8),
+                )
+        })
+    }
+
     /// Whether some statement calls the module's helper function.
     pub fn calls_helper(&self) -> bool {
         self.loops()

@@ -39,9 +39,10 @@ struct Cli {
     /// or `all`.
     #[arg(long, default_value = "all", value_name = "LIST|all")]
     modes: String,
-    /// Which seeds to build: `all`, or `alias` (issue 56's shapes: a
+    /// Which seeds to build: `all`, `alias` (issue 56's shapes: a
     /// broadcast read beside arguments without noalias, or a shifted
-    /// twin); the others are skipped and count as done.
+    /// twin) or `counts` (a loop that only counts bytes); the others are
+    /// skipped and count as done.
     #[arg(long, value_enum, default_value = "all")]
     shapes: Shapes,
     /// Builder threads [default: all cores but one].
