@@ -1,7 +1,7 @@
 //! Counts the kernel functions of the modules of a range of seeds:
 //! `count_kernels FIRST END` prints modules, kernels and modules by kernel
-//! count, and the modules with issue 56's shapes (broadcast reads, twins
-//! shifted into their argument).
+//! count, the modules with issue 56's shapes (broadcast reads, twins
+//! shifted into their argument) and those with a byte-count loop.
 fn main() {
     let args: Vec<u64> = std::env::args()
         .skip(1)
@@ -11,6 +11,7 @@ fn main() {
     let mut by_count = [0u64; 4];
     let (mut broadcast, mut broadcast_may_alias, mut shifted, mut alias_shapes) = (0u64, 0, 0, 0);
     let mut alias_shape_kernels = 0u64;
+    let mut byte_counts = 0u64;
     for seed in first..end {
         let k = sl1_kernelgen::generate(seed);
         by_count[k.spec.kernels.len().min(3)] += 1;
@@ -18,6 +19,7 @@ fn main() {
         broadcast += u64::from(reads_broadcast);
         broadcast_may_alias += u64::from(reads_broadcast && k.spec.args.iter().any(|a| !a.noalias));
         shifted += u64::from(k.spec.has_shifted_twin());
+        byte_counts += u64::from(k.spec.has_byte_counts());
         if k.spec.has_alias_shapes() {
             alias_shapes += 1;
             alias_shape_kernels += k.spec.kernels.len() as u64;
@@ -34,6 +36,7 @@ fn main() {
     println!(
         "broadcast reads in {broadcast} modules ({broadcast_may_alias} with arguments without \
          noalias), shifted twins in {shifted}; either shape (`sl1-fuzz --shapes alias`) in \
-         {alias_shapes} ({alias_shape_kernels} kernels)"
+         {alias_shapes} ({alias_shape_kernels} kernels); byte-count loops (`--shapes counts`) in \
+         {byte_counts} modules"
     );
 }
