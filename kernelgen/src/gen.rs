@@ -328,7 +328,12 @@ impl Gen {
                     let src = self.late_access(&readable, |c| Index::Linear { c });
                     let mask = *[0xff, 0x3, 0x1, 0xf0].choose(&mut self.z).unwrap();
                     let value = self.z.random_range(0..=mask);
-                    ops.push(Op::Tally { src, mask, value });
+                    ops.push(Op::Tally {
+                        src,
+                        mask,
+                        value,
+                        starts: false,
+                    });
                 }
             }
             if !adds.is_empty() && self.z.random_bool(0.1) {
@@ -422,9 +427,11 @@ impl Gen {
     }
 
     /// Sometimes a loop that only counts bytes of an argument of its own,
-    /// `acc += (in[i] & mask) == value` once to three times an iteration,
-    /// the count stored after the loop (`wc`'s lines): the same test on the
-    /// four bytes of a word, which the device tuning counts four at once.
+    /// `acc += (in[i] & mask) == value` once to three times an iteration
+    /// (`wc`'s lines), or where the byte before matches and this one does
+    /// not (`wc`'s words), the count stored after the loop: the same test
+    /// on the four bytes of a word, which the device tuning counts four at
+    /// once.
     fn byte_counts(&mut self) {
         if self.spec.args.len() > 4 || !self.t.random_bool(0.08) {
             return;
@@ -468,6 +475,7 @@ impl Gen {
                     src: at(0),
                     mask,
                     value,
+                    starts: self.t.random_bool(0.4),
                 }
             })
             .collect();

@@ -34,6 +34,7 @@ pub fn to_ir(spec: &KernelSpec) -> String {
             j: None,
             j_from_outer: false,
             exits: Vec::new(),
+            carried: None,
         };
         e.kernel();
         decls = e.decls;
@@ -121,6 +122,10 @@ struct Emitter<'a> {
     /// Per enclosing loop: its exit block, and (block, acc) of each early
     /// exit to it.
     exits: Vec<(String, Vec<(String, String)>)>,
+    /// In a chunk loop's own statements: the values carried to its next
+    /// iteration (a run-start tally's test), each its header phi and its
+    /// value on the back edge; None elsewhere.
+    carried: Option<Vec<(String, String)>>,
 }
 
 impl Emitter<'_> {
@@ -322,7 +327,20 @@ impl Emitter<'_> {
                 };
                 self.acc = acc.clone();
                 self.exits.push((exit.clone(), Vec::new()));
+                self.line(&format!("@@CARRIED{head}"));
+                self.carried = Some(Vec::new());
                 self.ops(&l.ops);
+                let carried = self.carried.take().unwrap_or_default();
+                let phis: Vec<String> = carried
+                    .iter()
+                    .map(|(phi, next)| {
+                        format!("  {phi} = phi i1 [ false, %{pre} ], [ {next}, @@LATCH ]")
+                    })
+                    .collect();
+                self.body = self.body.replace(
+                    &format!("  @@CARRIED{head}\n"),
+                    &phis.iter().map(|p| format!("{p}\n")).collect::<String>(),
+                );
                 if let Some(inner) = &l.inner {
                     self.inner(inner);
                 }
@@ -364,7 +382,20 @@ impl Emitter<'_> {
                 self.i = i;
                 self.acc = acc.clone();
                 self.exits.push((exit.clone(), Vec::new()));
+                self.line(&format!("@@CARRIED{head}"));
+                self.carried = Some(Vec::new());
                 self.ops(&l.ops);
+                let carried = self.carried.take().unwrap_or_default();
+                let phis: Vec<String> = carried
+                    .iter()
+                    .map(|(phi, next)| {
+                        format!("  {phi} = phi i1 [ false, %{pre} ], [ {next}, @@LATCH ]")
+                    })
+                    .collect();
+                self.body = self.body.replace(
+                    &format!("  @@CARRIED{head}\n"),
+                    &phis.iter().map(|p| format!("{p}\n")).collect::<String>(),
+                );
                 if let Some(inner) = &l.inner {
                     self.inner(inner);
                 }
@@ -602,8 +633,23 @@ impl Emitter<'_> {
                 let m = self.val("m", &format!("mul i64 {acc}, 31"));
                 self.acc = self.val("acc", &format!("add i64 {m}, {wide}"));
             }
-            Op::Tally { src, mask, value } => {
-                let hit = self.masked_match(src, *mask, *value, ("tm", "th"));
+            Op::Tally {
+                src,
+                mask,
+                value,
+                starts,
+            } => {
+                let mut hit = self.masked_match(src, *mask, *value, ("tm", "th"));
+                // The test of the element before, carried from the last
+                // iteration (false in the first): in a chunk loop's own
+                // statements only.
+                if let (true, Some(carried)) = (*starts, self.carried.as_mut()) {
+                    let was = format!("%tw{}_{}", carried.len(), self.next);
+                    self.next += 1;
+                    carried.push((was.clone(), hit.clone()));
+                    let not = self.val("tn", &format!("xor i1 {hit}, true"));
+                    hit = self.val("ts", &format!("and i1 {was}, {not}"));
+                }
                 let one = self.val("t1", &format!("zext i1 {hit} to i64"));
                 let acc = self.acc.clone();
                 self.acc = self.val("acc", &format!("add i64 {acc}, {one}"));

@@ -288,11 +288,16 @@ pub enum Op {
         src: Access,
     },
     /// `acc += (bits(load src) & mask) == value`: a count of matching
-    /// elements, whose 0s and 1s the device tuning sums narrow.
+    /// elements, whose 0s and 1s the device tuning sums narrow. With
+    /// `starts`, `acc += matches(element before) && !matches(src)` (the
+    /// element before: `Index::Shifted { d: -1 }`, clamped at 0): the runs
+    /// of other elements that start here, `wc`'s words.
     Tally {
         src: Access,
         mask: u64,
         value: u64,
+        #[serde(default)]
+        starts: bool,
     },
     /// `acc += switch (bits(load src) & 0xff) { case k: v; ... default: d }`:
     /// a `switch` whose cases only choose a value (dna's `base2`), which the
