@@ -38,9 +38,7 @@ impl Shapes {
             Shapes::Counts => Self::generated_has(seed, |k| k.spec.has_byte_counts()),
         }
     }
-}
 
-impl Shapes {
     fn generated_has(seed: u64, has: impl Fn(&sl1_kernelgen::Kernel) -> bool) -> bool {
         std::panic::catch_unwind(|| sl1_kernelgen::generate(seed)).map_or(true, |k| has(&k))
     }

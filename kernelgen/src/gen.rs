@@ -63,6 +63,22 @@ pub fn spec(seed: u64) -> KernelSpec {
     g.spec
 }
 
+/// An argument a loop of its own reads or writes, element by element (a
+/// byte map's, a byte count's): one element per index, no offsets.
+fn own_arg(elem: Elem, role: Role, noalias: bool) -> Arg {
+    Arg {
+        elem,
+        role,
+        noalias,
+        readonly_attr: false,
+        stride: 1,
+        alias_of: None,
+        shift: 0,
+        offset: 0,
+        align: None,
+    }
+}
+
 struct Gen {
     rng: ChaCha8Rng,
     /// The stream of the features added later.
@@ -388,23 +404,12 @@ impl Gen {
             return;
         }
         let noalias = self.y.random_bool(0.8);
-        let byte_arg = |role| Arg {
-            elem: Elem::I8,
-            role,
-            noalias,
-            readonly_attr: false,
-            stride: 1,
-            alias_of: None,
-            shift: 0,
-            offset: 0,
-            align: None,
-        };
         let src = self.spec.args.len();
         self.spec.args.push(Arg {
             readonly_attr: noalias && self.y.random_bool(0.5),
-            ..byte_arg(Role::ReadOnly)
+            ..own_arg(Elem::I8, Role::ReadOnly, noalias)
         });
-        self.spec.args.push(byte_arg(Role::Owned));
+        self.spec.args.push(own_arg(Elem::I8, Role::Owned, noalias));
         let arith = self.byte_arith();
         let map = Loop::of(
             LoopKind::Chunk,
@@ -437,24 +442,13 @@ impl Gen {
             return;
         }
         let noalias = self.t.random_bool(0.8);
-        let arg = |elem, role| Arg {
-            elem,
-            role,
-            noalias,
-            readonly_attr: false,
-            stride: 1,
-            alias_of: None,
-            shift: 0,
-            offset: 0,
-            align: None,
-        };
         let src = self.spec.args.len();
         self.spec.args.push(Arg {
             readonly_attr: noalias && self.t.random_bool(0.5),
-            ..arg(Elem::I8, Role::ReadOnly)
+            ..own_arg(Elem::I8, Role::ReadOnly, noalias)
         });
         let counts = *[Elem::I64, Elem::I32].choose(&mut self.t).unwrap();
-        self.spec.args.push(arg(counts, Role::Owned));
+        self.spec.args.push(own_arg(counts, Role::Owned, noalias));
         let at = |c| Access {
             arg: src,
             index: Index::Linear { c },

@@ -327,20 +327,7 @@ impl Emitter<'_> {
                 };
                 self.acc = acc.clone();
                 self.exits.push((exit.clone(), Vec::new()));
-                self.line(&format!("@@CARRIED{head}"));
-                self.carried = Some(Vec::new());
-                self.ops(&l.ops);
-                let carried = self.carried.take().unwrap_or_default();
-                let phis: Vec<String> = carried
-                    .iter()
-                    .map(|(phi, next)| {
-                        format!("  {phi} = phi i1 [ false, %{pre} ], [ {next}, @@LATCH ]")
-                    })
-                    .collect();
-                self.body = self.body.replace(
-                    &format!("  @@CARRIED{head}\n"),
-                    &phis.iter().map(|p| format!("{p}\n")).collect::<String>(),
-                );
+                self.ops_carrying(&l.ops, &head, &pre);
                 if let Some(inner) = &l.inner {
                     self.inner(inner);
                 }
@@ -382,20 +369,7 @@ impl Emitter<'_> {
                 self.i = i;
                 self.acc = acc.clone();
                 self.exits.push((exit.clone(), Vec::new()));
-                self.line(&format!("@@CARRIED{head}"));
-                self.carried = Some(Vec::new());
                 self.ops(&l.ops);
-                let carried = self.carried.take().unwrap_or_default();
-                let phis: Vec<String> = carried
-                    .iter()
-                    .map(|(phi, next)| {
-                        format!("  {phi} = phi i1 [ false, %{pre} ], [ {next}, @@LATCH ]")
-                    })
-                    .collect();
-                self.body = self.body.replace(
-                    &format!("  @@CARRIED{head}\n"),
-                    &phis.iter().map(|p| format!("{p}\n")).collect::<String>(),
-                );
                 if let Some(inner) = &l.inner {
                     self.inner(inner);
                 }
@@ -583,6 +557,24 @@ impl Emitter<'_> {
         self.acc = self.val("iout", &format!("phi i64 {}", list.join(", ")));
         self.j = None;
         self.j_from_outer = false;
+    }
+
+    /// A chunk loop's own statements, at the start of its iteration: the
+    /// tests they carry to the next iteration become phis of its header
+    /// `head` (false on entry from `pre`), in place of a marker line.
+    fn ops_carrying(&mut self, ops: &[Op], head: &str, pre: &str) {
+        let marker = format!("@@CARRIED{head}");
+        self.line(&marker);
+        self.carried = Some(Vec::new());
+        self.ops(ops);
+        let phis: String = self
+            .carried
+            .take()
+            .unwrap_or_default()
+            .iter()
+            .map(|(phi, next)| format!("  {phi} = phi i1 [ false, %{pre} ], [ {next}, @@LATCH ]\n"))
+            .collect();
+        self.body = self.body.replace(&format!("  {marker}\n"), &phis);
     }
 
     fn ops(&mut self, ops: &[Op]) {

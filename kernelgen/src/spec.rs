@@ -289,9 +289,10 @@ pub enum Op {
     },
     /// `acc += (bits(load src) & mask) == value`: a count of matching
     /// elements, whose 0s and 1s the device tuning sums narrow. With
-    /// `starts`, `acc += matches(element before) && !matches(src)` (the
-    /// element before: `Index::Shifted { d: -1 }`, clamped at 0): the runs
-    /// of other elements that start here, `wc`'s words.
+    /// `starts`, `acc += matches(element before) && !matches(src)`, the
+    /// element before's test carried from the iteration before (false in
+    /// the first; in a chunk loop's own statements, elsewhere the plain
+    /// count): the runs of other elements that start here, `wc`'s words.
     Tally {
         src: Access,
         mask: u64,
