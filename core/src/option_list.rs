@@ -260,6 +260,13 @@ pub const PASS_OPTIONS: &[PassOption] = &[
          together, in requests of whole sectors",
     ),
     option(
+        "no-warp-ranges",
+        Kind::Flag,
+        "Leave every loop to the lines; by default a loop whose iterations are independent \
+         over per-thread chunks gets a copy in which a warp whose chunks are adjacent walks \
+         them together, 16 bytes a lane",
+    ),
+    option(
         "no-full-runs",
         Kind::Flag,
         "Run every line run as one loop; by default a run over the rest of whole lines gets \
@@ -563,6 +570,7 @@ impl PluginSettings {
             line_padding: !on("no-line-padding")?,
             line_staging: !on("no-line-staging")?,
             warp_copies: !on("no-warp-copies")?,
+            warp_ranges: !on("no-warp-ranges")?,
             full_runs: !on("no-full-runs")?,
             device_tuning: on("device-tuning")?,
             loop_merging: !on("no-loop-merging")?,
@@ -643,6 +651,7 @@ impl PluginSettings {
             ("no-line-padding", !o.line_padding),
             ("no-line-staging", !o.line_staging),
             ("no-warp-copies", !o.warp_copies),
+            ("no-warp-ranges", !o.warp_ranges),
             ("no-full-runs", !o.full_runs),
             ("no-loop-merging", o.device_tuning && !o.loop_merging),
             ("no-alias-checks", o.device_tuning && !o.alias_checks),
@@ -706,6 +715,7 @@ mod tests {
                 line_padding: false,
                 line_staging: false,
                 warp_copies: false,
+                warp_ranges: false,
                 full_runs: false,
                 device_tuning: true,
                 loop_merging: false,

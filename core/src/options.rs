@@ -91,6 +91,13 @@ pub struct Options {
     /// thread copies its own line.
     #[serde(default = "yes")]
     pub warp_copies: bool,
+    /// A loop whose iterations are independent over each thread's
+    /// contiguous chunk gets a copy a whole warp runs over the union of its
+    /// lanes' chunks, 16 bytes a lane at a time, entered when a run-time
+    /// check finds the chunks adjacent (`transform::warp_ranges`). Written
+    /// in a report only when off.
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub warp_ranges: bool,
     /// Device tuning, not part of S-L1 itself (`tuning`): small switches
     /// that only choose values become selects, and divisions that nested
     /// loops build on are frozen, in every function of the module, also when
@@ -213,6 +220,7 @@ impl Default for Options {
             line_staging: true,
             full_runs: true,
             warp_copies: true,
+            warp_ranges: true,
             device_tuning: false,
             loop_merging: true,
             alias_checks: true,

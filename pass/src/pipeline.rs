@@ -90,7 +90,9 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
                 || !t.merged_loops.is_empty()
         }) || alias_checks.kernels > 0
             || forwarded > 0
-            || kernels.iter().any(|k| k.transform.applied),
+            || kernels
+                .iter()
+                .any(|k| k.transform.applied || !k.transform.warp_ranges.is_empty()),
         device_rewrites,
         kernels,
         bodies_restored,
@@ -202,7 +204,15 @@ fn transform_all_or_nothing<'ctx>(
     }
     let globals_before: Vec<_> = module.get_globals().collect();
     let attempt = ir::Function::of(module, kernel).all_or_nothing(|| {
-        let report = transform::transform_kernel(module, kernel, options);
+        // Before the transform's analyses: the copies are loops of their
+        // own that run no line, and the loops they copy keep theirs.
+        let warp_ranges = if options.warp_ranges && !options.force_uncached {
+            transform::add_warp_ranges(module, kernel)
+        } else {
+            Vec::new()
+        };
+        let mut report = transform::transform_kernel(module, kernel, options);
+        report.warp_ranges = warp_ranges;
         if failure_requested(options, kernel) {
             panic!("failure requested for kernel `{}`", report_name(kernel));
         }

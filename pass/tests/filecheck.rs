@@ -80,6 +80,7 @@ fn options_of(flags: &[&str]) -> Options {
             "--no-line-staging" => options.line_staging = false,
             "--no-full-runs" => options.full_runs = false,
             "--no-warp-copies" => options.warp_copies = false,
+            "--no-warp-ranges" => options.warp_ranges = false,
             "--device-tuning" => options.device_tuning = true,
             "--no-alias-checks" => options.alias_checks = false,
             "--no-loop-merging" => options.loop_merging = false,

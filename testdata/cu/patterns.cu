@@ -358,6 +358,29 @@ __global__ void byte_counts(const char *__restrict__ text, unsigned long long *_
   newlines[tid] = nl;
 }
 
+// Each thread's chunk starts `pitch` elements after the one before: equal to
+// `chunk`, a warp's chunks are adjacent (the warp-range copy walks them
+// together); larger, they leave gaps (the check turns the warp away). The
+// stored value uses the index itself.
+__global__ void warp_ranges16(const unsigned short *__restrict__ in,
+                              unsigned short *__restrict__ out, size_t n, size_t chunk,
+                              size_t pitch) {
+  size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  size_t b = t * pitch, e = b + chunk < n ? b + chunk : n;
+  for (size_t i = b; i < e; ++i) out[i] = (unsigned short)(in[i] * 3u + (unsigned)i);
+}
+
+// The same over bytes: sixteen to a lane's piece, computed on words.
+__global__ void warp_ranges8(const char *__restrict__ in, char *__restrict__ out, size_t n,
+                             size_t chunk, size_t pitch) {
+  size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  size_t b = t * pitch, e = b + chunk < n ? b + chunk : n;
+  for (size_t i = b; i < e; ++i) {
+    char c = in[i];
+    out[i] = (c >= 'a' && c <= 'z') ? c - 32 : c;
+  }
+}
+
 template <typename T> T *to_device(const std::vector<T> &h) {
   T *d = nullptr;
   CUDA_CHECK(cudaMalloc(&d, h.size() * sizeof(T)));
@@ -819,6 +842,41 @@ int main() {
       ok &= words[t] == w && pairs[t] == p && newlines[t] == nl;
     }
     failures += report("byte_counts", ok);
+  }
+  { // warp ranges: adjacent chunks at offsets that share or differ in
+    // alignment, chunks with gaps, a last warp cut short by n
+    struct Launch { size_t in_at, out_at, chunk, pitch; };
+    const Launch launches[] = {{0, 0, 37, 37}, {3, 3, 64, 64}, {1, 2, 37, 37}, {0, 0, 37, 40},
+                               {5, 5, 1, 1}};
+    bool ok = true;
+    for (const Launch &l : launches) {
+      size_t n = total * l.pitch - 1000, room = n + 16;
+      std::vector<unsigned short> in16(room);
+      std::vector<char> in8(room);
+      for (size_t i = 0; i < room; ++i) {
+        in16[i] = (unsigned short)next_random();
+        in8[i] = char(' ' + next_random() % 90);
+      }
+      unsigned short *d16 = to_device(in16), *o16 = poisoned<unsigned short>(room);
+      char *d8 = to_device(in8), *o8 = poisoned<char>(room);
+      warp_ranges16<<<blocks, threads>>>(d16 + l.in_at, o16 + l.out_at, n, l.chunk, l.pitch);
+      warp_ranges8<<<blocks, threads>>>(d8 + l.in_at, o8 + l.out_at, n, l.chunk, l.pitch);
+      CUDA_CHECK(cudaGetLastError());
+      auto out16 = to_host(o16, room);
+      auto out8 = to_host(o8, room);
+      std::vector<unsigned short> want16(room, (unsigned short)0xa5a5);
+      std::vector<char> want8(room, (char)0xa5);
+      for (size_t t = 0; t < total; ++t) {
+        size_t b = t * l.pitch, e = b + l.chunk < n ? b + l.chunk : n;
+        for (size_t i = b; i < e; ++i) {
+          want16[l.out_at + i] = (unsigned short)(in16[l.in_at + i] * 3u + (unsigned)i);
+          char c = in8[l.in_at + i];
+          want8[l.out_at + i] = (c >= 'a' && c <= 'z') ? c - 32 : c;
+        }
+      }
+      ok &= out16 == want16 && out8 == want8;
+    }
+    failures += report("warp_ranges", ok);
   }
   std::printf("patterns: %d failure(s)\n", failures);
   return failures ? 1 : 0;

@@ -16,41 +16,45 @@
 ; ALL: @sl1.lines.accumulate = internal addrspace(3) global [40960 x i8] poison, align 16
 ; ALL: @sl1.lines.copy_bytes = internal addrspace(3) global [40960 x i8] poison, align 16
 ; ALL-LABEL: define ptx_kernel void @copy_words(
-; ALL: br i1 %empty.not, label %sl1.preheader, label %exit
+; ALL: br i1 %empty.not, label %sl1.warp.preheader, label %exit
+; ALL: br i1 {{%[0-9]+}}, label %sl1.warp.check, label %sl1.preheader
 ; ALL: %sl1.lanes.neighbour = call i32 @llvm.nvvm.shfl.sync.bfly.i32(
 ; ALL-DAG: %sl1.lanes.distance = call i32 @llvm.abs.i32(
 ; ALL-DAG: icmp ugt i32 %sl1.lanes.distance, 127
 ; ALL-DAG: %sl1.lanes.apart = or i1
-; ALL-DAG: %sl1.lanes.apart4 = or i1
+; ALL-DAG: [[APART2:%sl1.lanes.apart[0-9]+]] = or i1
 ; By default the test feeds the decision directly (the strides are
 ; predicted); with the paper's options lanes far enough apart are monitored
 ; first.
-; CHECK: select i1 %sl1.lanes.apart4, i32 %sl1.threads, i32 0
+; CHECK: select i1 [[APART2]], i32 %sl1.threads, i32 0
 ; CHECK: {{^}}loop.sl1.cached16:
-; PAPER-NEXT: [[APART:%[0-9]+]] = or i1 %sl1.lanes.apart, %sl1.lanes.apart4
+; PAPER-NEXT: [[APART:%[0-9]+]] = or i1 %sl1.lanes.apart, [[APART2]]
 ; PAPER-NEXT: br i1 [[APART]], label %loop.sl1.monitor, label %sl1.decide
 ; PAPER: {{^}}sl1.decide:
 ; PAPER: and i1 {{%[0-9]+}}, %sl1.lanes.apart
 ; ALL-LABEL: define ptx_kernel void @add_in_place(
-; ALL-NOT: sl1.lanes
-; CHECK: br i1 %empty.not, label %sl1.decide, label %exit
+; ALL-NOT: sl1.lanes.
+; CHECK: br i1 %empty.not, label %sl1.warp.preheader, label %exit
+; CHECK: br i1 {{%[0-9]+}}, label %sl1.warp.check, label %sl1.decide
 ; CHECK: {{^}}sl1.store.i32.a4.fetch.exit{{[0-9]+}}:
 ; PAPER: {{^}}loop.sl1.monitor:
 ; PAPER: {{^}}sl1.store.i32.a4.fetch.exit:
-; ALL-NOT: sl1.lanes
+; ALL-NOT: sl1.lanes.
 ; ALL-LABEL: define ptx_kernel void @accumulate(
-; ALL-NOT: sl1.lanes
-; CHECK: br i1 %empty.not, label %sl1.decide, label %exit
+; ALL-NOT: sl1.lanes.
+; CHECK: br i1 %empty.not, label %sl1.warp.preheader, label %exit
+; CHECK: br i1 {{%[0-9]+}}, label %sl1.warp.check, label %sl1.decide
 ; PAPER: {{^}}loop.sl1.monitor:
 ; ALL: {{^}}sl1.decide:
-; ALL-NOT: sl1.lanes
+; ALL-NOT: sl1.lanes.
 ; ALL-LABEL: define ptx_kernel void @copy_bytes(
-; ALL-NOT: sl1.lanes
-; CHECK: br i1 %empty.not, label %sl1.decide, label %exit
+; ALL-NOT: sl1.lanes.
+; CHECK: br i1 %empty.not, label %sl1.warp.preheader, label %exit
+; CHECK: br i1 {{%[0-9]+}}, label %sl1.warp.check, label %sl1.decide
 ; CHECK: {{^}}loop.sl1.cached128:
 ; PAPER: {{^}}loop.sl1.monitor:
 ; ALL: {{^}}sl1.decide:
-; ALL-NOT: sl1.lanes
+; ALL-NOT: sl1.lanes.
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

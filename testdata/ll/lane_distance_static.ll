@@ -27,11 +27,11 @@
 ; ALL-NOT: sl1
 ; ALL-LABEL: define ptx_kernel void @keys16(
 ; ALL-NOT: sl1
-; Rows 256 B apart: cached, decided in the entry block.
+; Rows 256 B apart: cached, decided without monitoring.
 ; ALL-LABEL: define ptx_kernel void @rows256(
 ; ALL-NOT: sl1.lanes
 ; CHECK: {{^}}loop.sl1.cached128:
-; CHECK: {{^}}sl1.pick.line{{[0-9]*}}: {{.*}}; preds = %entry
+; CHECK: {{^}}sl1.pick.line{{[0-9]*}}: {{.*}}; preds = %sl1.decide
 ; PAPER: {{^}}loop.sl1.monitor:
 ; PAPER: {{^}}sl1.decide:
 ; ALL-LABEL: define ptx_kernel void @aliased_close(

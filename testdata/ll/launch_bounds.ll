@@ -10,7 +10,8 @@
 ; size up to 128 B, picked per launch.
 ; CHECK: @sl1.lines.bounded = internal addrspace(3) global [10240 x i8] poison, align 16
 ; CHECK-LABEL: define ptx_kernel void @bounded(
-; CHECK: br i1 %has.not, label %exit, label %sl1.decide
+; CHECK: br i1 %has.not, label %exit, label %sl1.warp.preheader
+; CHECK: br i1 {{%[0-9]+}}, label %sl1.warp.check, label %sl1.decide
 ; CHECK: {{^}}loop.sl1.cached16:
 ; CHECK: {{^}}loop.sl1.cached32:
 ; CHECK: {{^}}loop.sl1.cached64:
@@ -29,12 +30,13 @@
 ; buffer.
 ; PAPER: @sl1.lines.bounded = internal addrspace(3) global [10240 x i8] poison, align 16
 ; PAPER-LABEL: define ptx_kernel void @bounded(
-; PAPER: br i1 %has.not, label %exit, label %loop.sl1.monitor
+; PAPER: br i1 %has.not, label %exit, label %sl1.warp.preheader
+; PAPER: br i1 {{%[0-9]+}}, label %sl1.warp.check, label %sl1.preheader
 ; PAPER: {{^}}loop.sl1.cached:
 ; PAPER-NOT: loop.sl1.cached32
 ; PAPER: {{^}}sl1.decide:
 ; PAPER: %sl1.fits = icmp ult i32 {{%[0-9]+}}, 512
-; PAPER: %sl1.fits1 = icmp ult i32 {{%[0-9]+}}, 512
+; PAPER: %sl1.fits{{[0-9]+}} = icmp ult i32 {{%[0-9]+}}, 512
 ; PAPER: br i1 %sl1.all.cached{{[0-9]*}}, label %loop.sl1.cached, label %sl1.some.cached
 ;
 ; Launch-sized (the driver's --line-buffer launch): the buffer is the

@@ -31,8 +31,8 @@
 ; CHECK-NOT: %hit
 ; CHECK: %sl1.run.left{{[0-9]+}} = add {{(nsw )?}}i64 %sl1.run.0, -1
 ; CHECK: {{^}}loop.sl1.cached16.run.full0:
-; CHECK: %sl1.lanes = xor <4 x i8> {{%[0-9]+}}, {{.*}}32
-; CHECK: store <4 x i8> %sl1.lanes, ptr addrspace(3) %sl1.full.word{{[0-9]+}}, align 4
+; CHECK: [[WORD:%sl1.lanes[0-9]*]] = xor <4 x i8> {{%[0-9]+}}, {{.*}}32
+; CHECK: store <4 x i8> [[WORD]], ptr addrspace(3) %sl1.full.word{{[0-9]+}}, align 4
 ; CHECK: add i64 %sl1.phi.{{[0-9]+}}, 16
 ; CHECK-NEXT: br label %loop.sl1.cached16
 ; narrow: the i32 counter widened by zext, counted too.

@@ -32,22 +32,26 @@
 ; A row of lanes, and all lanes but one: sliced behind their guards.
 ; ALL-LABEL: define ptx_kernel void @first_row(
 ; ALL: br i1 %cond, label %pre, label %exit
-; CHECK: br i1 %empty, label %exit, label %sl1.decide
+; CHECK: br i1 %empty, label %exit, label %sl1.warp.preheader
+; CHECK: br i1 {{%[0-9]+}}, label %sl1.warp.check, label %sl1.decide
 ; CHECK: {{^}}loop.sl1.cached16:
 ; CHECK: {{^}}loop.sl1.cached128:
 ; CHECK: {{^}}sl1.decide:
 ; CHECK: %sl1.line.size = select i1
-; PAPER: br i1 %empty, label %exit, label %loop.sl1.monitor
+; PAPER: br i1 %empty, label %exit, label %sl1.warp.preheader
+; PAPER: br i1 {{%[0-9]+}}, label %sl1.warp.check, label %sl1.preheader
 ; PAPER: {{^}}loop.sl1.monitor:
 ; PAPER: {{^}}loop.sl1.cached:
 ; PAPER: {{^}}sl1.decide:
 ; ALL: {{^}}sl1.flush.exit{{[0-9]+}}:
 ; ALL-LABEL: define ptx_kernel void @all_but_first(
 ; ALL: br i1 %cond, label %exit, label %pre
-; CHECK: br i1 %empty, label %exit, label %sl1.decide
+; CHECK: br i1 %empty, label %exit, label %sl1.warp.preheader
+; CHECK: br i1 {{%[0-9]+}}, label %sl1.warp.check, label %sl1.decide
 ; CHECK: {{^}}loop.sl1.cached16:
 ; CHECK: {{^}}sl1.decide:
-; PAPER: br i1 %empty, label %exit, label %loop.sl1.monitor
+; PAPER: br i1 %empty, label %exit, label %sl1.warp.preheader
+; PAPER: br i1 {{%[0-9]+}}, label %sl1.warp.check, label %sl1.preheader
 ; PAPER: {{^}}loop.sl1.cached:
 ; PAPER: {{^}}sl1.decide:
 ; ALL: {{^}}sl1.flush.exit{{[0-9]+}}:

@@ -13,8 +13,10 @@
 ; 1024-thread block.
 ; CHECK: @sl1.lines.restrict_loop = internal addrspace(3) global [40960 x i8]
 ; CHECK-LABEL: define ptx_kernel void @restrict_loop(
-; Predicted statically: the loop is entered through the decision.
-; CHECK: br i1 %empty.not, label %sl1.decide, label %exit
+; Predicted statically: warps the warp-range check turns away enter the
+; loop through the decision.
+; CHECK: br i1 %empty.not, label %sl1.warp.preheader, label %exit
+; CHECK: br i1 {{%[0-9]+}}, label %sl1.warp.check, label %sl1.decide
 ; Line runs in the 16 B version: after a checked iteration, the offset in
 ; each line, the run's length cut to the loop's count (unsigned minimum),
 ; a full run's unrolled copy when the lines start whole.
@@ -90,7 +92,8 @@
 ; resident on an SM than its L1 serves (`sl1.crowded`).
 ; DEFAULT: @sl1.lines.restrict_loop = internal addrspace(3) global [40960 x i8] poison, align 16
 ; DEFAULT-LABEL: define ptx_kernel void @restrict_loop(
-; DEFAULT: br i1 %empty.not, label %sl1.decide, label %exit
+; DEFAULT: br i1 %empty.not, label %sl1.warp.preheader, label %exit
+; DEFAULT: br i1 {{%[0-9]+}}, label %sl1.warp.check, label %sl1.decide
 ; DEFAULT: {{^}}loop.sl1.cached16:
 ; DEFAULT: {{^}}loop.sl1.cached32:
 ; DEFAULT: {{^}}loop.sl1.cached64:
@@ -107,9 +110,9 @@
 ; DEFAULT: {{^}}loop.sl1.some128:
 ; DEFAULT: {{^}}sl1.decide:
 ; DEFAULT: %sl1.crowded = icmp ugt i32 %sl1.resident, 1024
-; DEFAULT: %sl1.line.all2 = select i1 {{%[0-9]+}}, i32 128, i32 %sl1.line.all1
-; DEFAULT: %sl1.line.fitted4 = select i1 {{%[0-9]+}}, i32 128, i32 %sl1.line.fitted3
-; DEFAULT: %sl1.line.size = select i1 {{%[0-9]+}}, i32 %sl1.line.fitted4, i32 %sl1.line.all2
+; DEFAULT: [[ALL:%sl1.line.all[0-9]+]] = select i1 {{%[0-9]+}}, i32 128, i32 %sl1.line.all{{[0-9]+}}
+; DEFAULT: [[FITTED:%sl1.line.fitted[0-9]+]] = select i1 {{%[0-9]+}}, i32 128, i32 %sl1.line.fitted{{[0-9]+}}
+; DEFAULT: %sl1.line.size = select i1 {{%[0-9]+}}, i32 [[FITTED]], i32 [[ALL]]
 ; DEFAULT: %sl1.capacity = udiv i32 40960,
 ; DEFAULT: {{^}}sl1.pick.line{{[0-9]*}}:
 ; DEFAULT-NEXT: switch i32 %sl1.line.size, label %loop.sl1.cached128 [
@@ -121,7 +124,8 @@
 ; PAPER: @sl1.lines.restrict_loop = internal addrspace(3) global [40960 x i8] poison, align 16
 ; PAPER-LABEL: define ptx_kernel void @restrict_loop(
 ; PAPER-NOT: sl1.run
-; PAPER: br i1 %empty.not, label %loop.sl1.monitor, label %exit
+; PAPER: br i1 %empty.not, label %sl1.warp.preheader, label %exit
+; PAPER: br i1 {{%[0-9]+}}, label %sl1.warp.check, label %sl1.preheader
 ; PAPER: {{^}}sl1.latch.sl1.monitor:
 ; PAPER: %sl1.monitored = icmp ugt i32 {{%[0-9]+}}, 299
 ; PAPER: {{^}}loop.sl1.monitor:
@@ -133,13 +137,13 @@
 ; PAPER: {{^}}sl1.decide:
 ; PAPER: %sl1.fits = icmp ult i32 {{%[0-9]+}}, 2048
 ; PAPER: %sl1.cached = and i1 {{%[0-9]+}}, %sl1.fits
-; PAPER: %sl1.cached2 = and i1 {{%[0-9]+}}, %sl1.fits1
-; PAPER: %sl1.all.cached{{[0-9]*}} = and i1 %sl1.cached, %sl1.cached2
+; PAPER: [[CACHED2:%sl1.cached[0-9]+]] = and i1 {{%[0-9]+}}, %sl1.fits{{[0-9]+}}
+; PAPER: %sl1.all.cached{{[0-9]*}} = and i1 %sl1.cached, [[CACHED2]]
 ; PAPER: {{^}}loop.sl1.plain:
 ; PAPER: {{^}}sl1.some.cached:
 ; PAPER: {{^}}loop:
 ; PAPER: br i1 %sl1.cached, label %cached.i, label %direct.i
-; PAPER: br i1 %sl1.cached2, label %cached.i{{[0-9]+}}, label %direct.i{{[0-9]+}}
+; PAPER: br i1 [[CACHED2]], label %cached.i{{[0-9]+}}, label %direct.i{{[0-9]+}}
 ; PAPER: {{^}}sl1.flush.exit{{[0-9]*}}:
 ; PAPER: switch i32 %sl1.out.dirty.{{[0-9]+}}, label %pieces.i.i [
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

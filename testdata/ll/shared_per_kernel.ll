@@ -32,7 +32,7 @@
 ; CHECK: %sl1.capacity = udiv i32 40960,
 ; PAPER: {{^}}sl1.decide:
 ; PAPER: %sl1.fits = icmp ult i32 {{%[0-9]+}}, 2048
-; PAPER: %sl1.fits1 = icmp ult i32 {{%[0-9]+}}, 2048
+; PAPER: %sl1.fits{{[0-9]+}} = icmp ult i32 {{%[0-9]+}}, 2048
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

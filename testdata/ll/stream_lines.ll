@@ -19,7 +19,7 @@
 ; CHECK: {{^}}sl1.latch.sl1.cached64:
 ; CHECK: {{^}}sl1.latch.sl1.cached128:
 ; CHECK: {{^}}sl1.decide:
-; CHECK: %sl1.line.all2 = select i1 {{%[0-9]+}}, i32 128, i32 %sl1.line.all1
+; CHECK: %sl1.line.all{{[0-9]+}} = select i1 {{%[0-9]+}}, i32 128, i32 %sl1.line.all{{[0-9]+}}
 ; CHECK: %sl1.capacity = udiv i32 40960,
 ; CHECK: switch i32 %sl1.line.size, label %loop.sl1.cached128 [
 ; y read and written: 16 or 32 B.

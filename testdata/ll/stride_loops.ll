@@ -18,7 +18,8 @@
 ; ALL-NOT: sl1
 ; ALL: {{^}}chunk.entry:
 ; By default `walk` streams: one version per line size, line runs.
-; CHECK: br i1 %empty.not, label %sl1.decide, label %exit
+; CHECK: br i1 %empty.not, label %sl1.warp.preheader, label %exit
+; CHECK: br i1 {{%[0-9]+}}, label %sl1.warp.check, label %sl1.decide
 ; CHECK: {{^}}walk.sl1.cached16.run:
 ; CHECK: {{^}}walk.sl1.cached16:
 ; CHECK: {{^}}walk.sl1.cached128:
@@ -28,7 +29,8 @@
 ; CHECK: {{^}}walk.sl1.plain:
 ; CHECK: {{^}}sl1.flush.exit{{[0-9]+}}:
 ; The paper's options: `walk` monitored, 16 B lines.
-; PAPER: br i1 %empty.not, label %walk.sl1.monitor, label %exit
+; PAPER: br i1 %empty.not, label %sl1.warp.preheader, label %exit
+; PAPER: br i1 {{%[0-9]+}}, label %sl1.warp.check, label %sl1.preheader
 ; PAPER: {{^}}walk.sl1.monitor:
 ; PAPER: %sl1.in.sim.tag.0 = phi i64
 ; PAPER: {{^}}walk.sl1.cached:

@@ -30,7 +30,8 @@
 ; LLVM22-CHECK-NEXT: br i1 [[ROOM]], label %copy.sl1.cached32, label %copy.sl1.cached16
 ; LLVM19-CHECK-NEXT: br i1 [[ROOM]], label %copy.sl1.cached16, label %copy.sl1.cached32
 ; Between the loops `tmp`'s dirty line goes back, and the second loop
-; takes the first one's decision (no second test).
+; decides again: warps that ran the first loop's warp-range copy reach it
+; without the first decision.
 ; CHECK: {{^}}sl1.flush.exit{{[0-9]+}}:
 ; CHECK: icmp eq i32 %sl1.tmp.dirty.{{[0-9]+}}, 0
 ; CHECK: br i1 {{%.*}}, label %[[DECIDE2:sl1.decide[0-9]+]], label %wb.i{{[0-9]+}}
@@ -41,12 +42,12 @@
 ; CHECK: switch i32 %sl1.tmp.dirty.{{[0-9]+}}, label %pieces10.i.i{{[0-9]+}} [
 ; CHECK: {{^}}sl1.store.i32.a4.fetch.exit{{[0-9]+}}:
 ; CHECK: {{^}}add.sl1.cached32:
-; CHECK: {{^}}[[DECIDE2]]:
-; CHECK-NOT: sl1.threads
-; CHECK: br i1 %sl1.fits{{[0-9]+}}, label %sl1.pick.line{{[0-9]+}}, label %add.sl1.plain
+; CHECK: {{^}}[[DECIDE2]]: {{.*}}%sl1.warp.done
+; CHECK: %sl1.threads{{[0-9]+}} = mul
+; CHECK: br i1 %sl1.fits{{[0-9]+(.not)?}}, label %sl1.pick.line{{[0-9]+}}, label %add.sl1.plain
 ; CHECK: {{^}}sl1.pick.line{{[0-9]+}}:
-; LLVM22-CHECK-NEXT: br i1 [[ROOM]], label %add.sl1.cached32, label %add.sl1.cached16
-; LLVM19-CHECK-NEXT: br i1 [[ROOM]], label %add.sl1.cached16, label %add.sl1.cached32
+; LLVM22-CHECK-NEXT: br i1 {{%[0-9]+}}, label %add.sl1.cached32, label %add.sl1.cached16
+; LLVM19-CHECK-NEXT: br i1 {{%[0-9]+}}, label %add.sl1.cached16, label %add.sl1.cached32
 ; CHECK: {{^}}sl1.exit{{[0-9]+}}:
 ; CHECK: icmp eq i32 %sl1.tmp.dirty.{{[0-9]+}}, 0
 ;

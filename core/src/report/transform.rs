@@ -26,6 +26,10 @@ pub struct TransformReport {
     pub reasons: Vec<Reason>,
     /// Headers of the loops sliced.
     pub loops_sliced: Vec<String>,
+    /// Headers of the loops given a copy a whole warp runs over its lanes'
+    /// adjacent chunks (`Options::warp_ranges`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warp_ranges: Vec<String>,
     /// Accesses routed through the cache.
     pub accesses_cached: usize,
     pub accesses_direct: Vec<DirectAccess>,

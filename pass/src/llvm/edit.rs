@@ -481,6 +481,19 @@ pub fn clone_expression(
     }
 }
 
+/// A copy of instruction `inst` placed just before `before`, with the
+/// same operands (the caller remaps them).
+pub fn clone_before(inst: LLVMValueRef, before: LLVMValueRef) -> LLVMValueRef {
+    let b = Builder::before(before);
+    // SAFETY: the copy is a new instruction without a parent, inserted at
+    // the builder's position in a live block.
+    unsafe {
+        let copy = LLVMInstructionClone(inst);
+        LLVMInsertIntoBuilder(b.raw(), copy);
+        copy
+    }
+}
+
 /// Moves live instruction `inst` to just before `before` (both of one
 /// function; the caller keeps operands defined before their uses).
 pub fn move_before(inst: LLVMValueRef, before: LLVMValueRef) {

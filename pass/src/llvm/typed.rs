@@ -396,6 +396,12 @@ impl<'m> Value<'m> {
     pub fn erase(self) {
         edit::erase(self.as_raw());
     }
+    /// A copy of this instruction just before `before`, its operands the
+    /// same until the caller sets them (`set_operand`).
+    pub fn clone_before(self, before: Value<'m>) -> Value<'m> {
+        built(edit::clone_before(self.as_raw(), before.as_raw()))
+    }
+
     /// Moves this instruction to just before `before`, of the same
     /// function (the caller keeps operands defined before their uses).
     pub fn move_before(self, before: Value<'m>) {

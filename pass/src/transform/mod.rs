@@ -38,6 +38,9 @@ mod slots;
 mod sorted;
 mod state;
 pub mod stats;
+mod warp_ranges;
+
+pub use warp_ranges::add_warp_ranges;
 mod versions;
 
 use plan::{plan_kernel, ChosenLoop, KernelPlan, KernelShared};

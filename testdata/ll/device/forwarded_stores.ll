@@ -14,7 +14,7 @@
 ; TUNED: = phi i32 [ %load_initial,
 ; TUNED-NOT: %dprev
 ; TUNED-LABEL: define ptx_kernel void @copy(
-; TUNED-NOT: preheader
+; TUNED-NOT: {{^[a-z]+}}.preheader:
 ; TUNED: ret void
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

@@ -141,7 +141,8 @@ impl<'m> LoopScope<'_, 'm> {
     }
 }
 
-fn inverse(p: IntPredicate) -> IntPredicate {
+/// The predicate true exactly where `p` is false.
+pub fn inverse(p: IntPredicate) -> IntPredicate {
     use IntPredicate::*;
     match p {
         LLVMIntEQ => LLVMIntNE,

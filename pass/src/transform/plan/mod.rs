@@ -60,7 +60,13 @@ pub fn plan_kernel<'o, 'm>(
 ) -> Option<KernelPlan<'o, 'm>> {
     // Each main loop sees the arguments its alias checks keep apart as
     // restrict (`scopes`); a loop without any sees the kernel as it is.
-    let main_loops: Vec<&Loop> = k.loops.loops.iter().filter(|l| l.depth == 1).collect();
+    // The warp-range copies walk a warp's range together: nothing to cache.
+    let main_loops: Vec<&Loop> = k
+        .loops
+        .loops
+        .iter()
+        .filter(|l| l.depth == 1 && !super::warp_ranges::is_copy(k.blocks[l.header]))
+        .collect();
     let views: Vec<(BTreeSet<u32>, Option<KernelAnalysis<'_>>)> = main_loops
         .iter()
         .map(|l| {
