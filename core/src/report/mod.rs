@@ -465,6 +465,18 @@ impl TransformReport {
             // At the first sliced loop's line where the source has one.
             ), t.loops_sliced.first().cloned()));
         }
+        if !t.warp_ranges.is_empty() {
+            lines.push(SummaryEntry::new(
+                Finding::Done,
+                format!(
+                    "warp ranges: {} loop(s) ({}) also run, for warps whose chunks lie side by side, \
+                     over the whole warp's range 16 B a lane",
+                    t.warp_ranges.len(),
+                    t.warp_ranges.join(", ")
+                ),
+                t.warp_ranges.first().cloned(),
+            ));
+        }
         if let (true, Some(bytes)) = (t.applied, t.stream_lines) {
             lines.push(SummaryEntry::new(
                 Finding::Done,
