@@ -17,6 +17,9 @@ pub enum Shapes {
     /// Seeds with a loop that only counts bytes
     /// (`sl1_kernelgen::KernelSpec::has_byte_counts`).
     Counts,
+    /// Seeds with a loop mapping bytes to bytes, `upper`'s shape
+    /// (`sl1_kernelgen::KernelSpec::has_byte_maps`).
+    Maps,
 }
 
 impl Shapes {
@@ -26,6 +29,7 @@ impl Shapes {
             Shapes::All => "all",
             Shapes::Alias => "alias",
             Shapes::Counts => "counts",
+            Shapes::Maps => "maps",
         }
     }
 
@@ -36,6 +40,7 @@ impl Shapes {
             Shapes::All => true,
             Shapes::Alias => Self::generated_has(seed, |k| k.spec.has_alias_shapes()),
             Shapes::Counts => Self::generated_has(seed, |k| k.spec.has_byte_counts()),
+            Shapes::Maps => Self::generated_has(seed, |k| k.spec.has_byte_maps()),
         }
     }
 
@@ -61,18 +66,26 @@ mod tests {
         assert!(seeds.clone().all(|s| Shapes::All.admits(s)));
     }
 
-    #[test]
-    fn counts_admit_exactly_the_modules_with_a_byte_count_loop() {
+    /// The seeds of 0..400 `shapes` admits, which must be those `has`
+    /// finds, some and not all.
+    fn admits_exactly(shapes: Shapes, has: impl Fn(&sl1_kernelgen::KernelSpec) -> bool) {
         let seeds = 0..400;
-        let admitted: Vec<u64> = seeds
-            .clone()
-            .filter(|&s| Shapes::Counts.admits(s))
-            .collect();
+        let admitted: Vec<u64> = seeds.clone().filter(|&s| shapes.admits(s)).collect();
         let expected: Vec<u64> = seeds
             .clone()
-            .filter(|&s| sl1_kernelgen::generate(s).spec.has_byte_counts())
+            .filter(|&s| has(&sl1_kernelgen::generate(s).spec))
             .collect();
         assert_eq!(admitted, expected);
         assert!(!admitted.is_empty() && admitted.len() < seeds.count());
+    }
+
+    #[test]
+    fn counts_admit_exactly_the_modules_with_a_byte_count_loop() {
+        admits_exactly(Shapes::Counts, |s| s.has_byte_counts());
+    }
+
+    #[test]
+    fn maps_admit_exactly_the_modules_with_a_byte_map() {
+        admits_exactly(Shapes::Maps, |s| s.has_byte_maps());
     }
 }

@@ -691,6 +691,23 @@ impl KernelSpec {
         })
     }
 
+    /// Whether the module has a byte map (`upper`'s shape: a chunk loop
+    /// whose one statement is `out[i] = f(in[i])` over bytes of arguments of
+    /// its own, nothing carried, no sink), whose iterations are independent:
+    /// what warp ranges copy, in kernels nothing else orders memory in.
+    pub fn has_byte_maps(&self) -> bool {
+        let own_byte =
+            |a: &Access| self.args[a.arg].elem == Elem::I8 && a.index == Index::Linear { c: 0 };
+        self.loops().any(|l| {
+            l.kind == LoopKind::Chunk
+                && l.sink.is_none()
+                && l.inner.is_none()
+                && l.scan.is_none()
+                && matches!(&l.ops[..], [Op::Update { dst, srcs, .. }]
+                    if own_byte(dst) && srcs.len() == 1 && own_byte(&srcs[0]))
+        })
+    }
+
     /// Whether some statement calls the module's helper function.
     pub fn calls_helper(&self) -> bool {
         self.loops()
