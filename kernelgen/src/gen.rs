@@ -63,6 +63,19 @@ pub fn spec(seed: u64) -> KernelSpec {
     g.spec
 }
 
+/// The byte argument a loop of its own reads (a byte map's, a byte
+/// count's), pushed onto `args`, `noalias` four times in five (then
+/// `readonly` half the time), drawn from `rng`: its index and whether it is
+/// `noalias` (the loop's other argument follows suit).
+fn own_byte_source(args: &mut Vec<Arg>, rng: &mut ChaCha8Rng) -> (usize, bool) {
+    let noalias = rng.random_bool(0.8);
+    args.push(Arg {
+        readonly_attr: noalias && rng.random_bool(0.5),
+        ..own_arg(Elem::I8, Role::ReadOnly, noalias)
+    });
+    (args.len() - 1, noalias)
+}
+
 /// An argument a loop of its own reads or writes, element by element (a
 /// byte map's, a byte count's): one element per index, no offsets.
 fn own_arg(elem: Elem, role: Role, noalias: bool) -> Arg {
@@ -403,12 +416,7 @@ impl Gen {
         if self.spec.args.len() > 4 || !self.y.random_bool(0.08) {
             return;
         }
-        let noalias = self.y.random_bool(0.8);
-        let src = self.spec.args.len();
-        self.spec.args.push(Arg {
-            readonly_attr: noalias && self.y.random_bool(0.5),
-            ..own_arg(Elem::I8, Role::ReadOnly, noalias)
-        });
+        let (src, noalias) = own_byte_source(&mut self.spec.args, &mut self.y);
         self.spec.args.push(own_arg(Elem::I8, Role::Owned, noalias));
         let arith = self.byte_arith();
         let map = Loop::of(
@@ -441,12 +449,7 @@ impl Gen {
         if self.spec.args.len() > 4 || !self.t.random_bool(0.08) {
             return;
         }
-        let noalias = self.t.random_bool(0.8);
-        let src = self.spec.args.len();
-        self.spec.args.push(Arg {
-            readonly_attr: noalias && self.t.random_bool(0.5),
-            ..own_arg(Elem::I8, Role::ReadOnly, noalias)
-        });
+        let (src, noalias) = own_byte_source(&mut self.spec.args, &mut self.t);
         let counts = *[Elem::I64, Elem::I32].choose(&mut self.t).unwrap();
         self.spec.args.push(own_arg(counts, Role::Owned, noalias));
         let at = |c| Access {

@@ -12,6 +12,7 @@ pub mod scopes;
 pub mod source_names;
 pub mod stride;
 pub mod sync;
+pub mod warp_uniform;
 
 use inkwell::module::Module;
 use inkwell::values::FunctionValue;

@@ -26,13 +26,12 @@ use inkwell::values::{
 use inkwell::IntPredicate;
 use inkwell::{AtomicOrdering, AtomicRMWBinOp};
 
+use crate::analysis::warp_uniform::is_warp_uniform;
 use crate::llvm::build;
 use crate::llvm::ir::Value;
 
 /// Oldest architecture with `redux.sync` (sm_80).
 const LEAST_SM: u32 = 80;
-/// Most values followed back from an atomic's address.
-const MAX_VALUES_FOLLOWED: usize = 32;
 
 /// Rewrites every eligible atomic add in the kernels of `module`; returns
 /// how many.
@@ -50,11 +49,7 @@ pub fn aggregate_atomics(module: &Module<'_>) -> usize {
         if instructions.iter().any(|i| is_fence(*i)) {
             continue;
         }
-        sites.extend(
-            instructions
-                .into_iter()
-                .filter(|i| is_uniform_add(kernel, *i)),
-        );
+        sites.extend(instructions.into_iter().filter(|i| is_uniform_add(*i)));
     }
     for (n, atomic) in sites.iter().enumerate() {
         route_through_warp(module, *atomic, n);
@@ -96,7 +91,7 @@ fn is_fence(i: InstructionValue<'_>) -> bool {
 /// A non-volatile 32- or 64-bit integer atomic add whose result is unused,
 /// to an address the same for a whole warp. CUDA's `atomicAdd` is relaxed
 /// (clang marks it `seq_cst`, and NVPTX emits a relaxed `atom` for both).
-fn is_uniform_add(kernel: FunctionValue<'_>, i: InstructionValue<'_>) -> bool {
+fn is_uniform_add(i: InstructionValue<'_>) -> bool {
     if i.get_opcode() != InstructionOpcode::AtomicRMW
         || i.get_atomic_rmw_bin_op() != Some(AtomicRMWBinOp::Add)
         || i.get_volatile().unwrap_or(true)
@@ -112,43 +107,7 @@ fn is_uniform_add(kernel: FunctionValue<'_>, i: InstructionValue<'_>) -> bool {
     if !matches!(bits, Some(32 | 64)) {
         return false;
     }
-    let mut followed = 0;
-    Value::of(i)
-        .operand(0)
-        .is_some_and(|address| warp_uniform(kernel, address, &mut followed))
-}
-
-/// Whether `v` is the same for every thread of a warp: made of the
-/// kernel's arguments, constants, globals and block coordinates by
-/// arithmetic, casts and address computations.
-fn warp_uniform(kernel: FunctionValue<'_>, v: Value<'_>, followed: &mut usize) -> bool {
-    *followed += 1;
-    if *followed > MAX_VALUES_FOLLOWED {
-        return false;
-    }
-    if kernel.get_param_iter().any(|p| Value::of(p) == v) || v.is_constant() {
-        return true;
-    }
-    let Some(opcode) = v.opcode() else {
-        return false;
-    };
-    use crate::llvm::ir::Opcode::*;
-    match opcode {
-        LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMIntToPtr | LLVMPtrToInt
-        | LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr
-        | LLVMXor | LLVMZExt | LLVMSExt | LLVMTrunc | LLVMSelect | LLVMICmp | LLVMFreeze => {
-            (0..v.num_operands()).all(|k| {
-                v.operand(k)
-                    .is_some_and(|o| warp_uniform(kernel, o, followed))
-            })
-        }
-        LLVMCall => v.called_function_name().is_some_and(|name| {
-            ["ctaid", "ntid", "nctaid", "nclusterid", "clusterid"]
-                .iter()
-                .any(|s| name.starts_with(&format!("llvm.nvvm.read.ptx.sreg.{s}.")))
-        }),
-        _ => false,
-    }
+    Value::of(i).operand(0).is_some_and(is_warp_uniform)
 }
 
 /// Replaces `atomic` by a call of a function of its own that makes it once

@@ -5,10 +5,11 @@
 //! them), counted by a unit step to a bound, every access one element of
 //! one size per iteration.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use crate::analysis::affine::{inverse_predicate, AffineAddress, CountedExit, LoopScope};
 use crate::analysis::loops::Loop;
+use crate::analysis::warp_uniform::is_warp_uniform;
 use crate::llvm::ir::{
     swapped_predicate, Block, Function, IntPredicate, Opcode, Type, Value, ValueKind,
 };
@@ -65,20 +66,14 @@ pub(super) fn candidate<'m>(
         return Err("not a top-level loop of one block");
     }
     let body = blocks[l.header];
-    let outside_preds: Vec<Block<'m>> = body
-        .predecessors()
-        .into_iter()
-        .filter(|&p| p != body)
-        .collect();
-    let [entering] = outside_preds[..] else {
+    // The blocks on the other end of the loop's edges from and to outside.
+    let outside = |ends: Vec<Block<'m>>| -> Vec<Block<'m>> {
+        ends.into_iter().filter(|&b| b != body).collect()
+    };
+    let [entering] = outside(body.predecessors())[..] else {
         return Err("entered from several blocks");
     };
-    let exits: Vec<Block<'m>> = body
-        .successors()
-        .into_iter()
-        .filter(|&s| s != body)
-        .collect();
-    let [exit] = exits[..] else {
+    let [exit] = outside(body.successors())[..] else {
         return Err("not one exit");
     };
     let scope = LoopScope::new(function, blocks, l);
@@ -339,14 +334,13 @@ fn live_values<'m>(
         .filter_map(|a| a.inst.operand(0))
         .collect();
     let mut index_used = false;
-    let mut uniform = Uniform::default();
     while let Some(v) = work.pop() {
         if v == index {
             index_used = true;
             continue;
         }
         if v.parent_block() != Some(body) {
-            if !uniform.is_uniform(v, 0) {
+            if !is_warp_uniform(v) {
                 return Err("a value from before the loop that may differ between lanes");
             }
             continue;
@@ -362,46 +356,4 @@ fn live_values<'m>(
         .filter(|i| live.contains(i))
         .collect();
     Ok((ordered, index_used))
-}
-
-/// Values known the same in every lane of a warp: constants, the kernel's
-/// arguments, the block's coordinates and dimensions, and arithmetic of
-/// them.
-#[derive(Default)]
-struct Uniform<'m> {
-    known: HashMap<Value<'m>, bool>,
-}
-
-/// How deep the walk of a value's operands goes.
-const MAX_UNIFORM_DEPTH: u32 = 16;
-
-/// Special registers the same in every lane of a warp.
-const UNIFORM_REGISTERS: &[&str] = &[
-    "llvm.nvvm.read.ptx.sreg.ctaid.",
-    "llvm.nvvm.read.ptx.sreg.ntid.",
-    "llvm.nvvm.read.ptx.sreg.nctaid.",
-];
-
-impl<'m> Uniform<'m> {
-    fn is_uniform(&mut self, v: Value<'m>, depth: u32) -> bool {
-        if let Some(&known) = self.known.get(&v) {
-            return known;
-        }
-        let uniform = match v.kind() {
-            ValueKind::Argument { .. } => true,
-            ValueKind::Instruction(Opcode::LLVMCall) => v
-                .called_function_name()
-                .is_some_and(|n| UNIFORM_REGISTERS.iter().any(|r| n.starts_with(r))),
-            ValueKind::Instruction(op) => {
-                depth < MAX_UNIFORM_DEPTH
-                    && PURE.contains(&op)
-                    && v.operands()
-                        .into_iter()
-                        .all(|o| self.is_uniform(o, depth + 1))
-            }
-            _ => v.is_constant(),
-        };
-        self.known.insert(v, uniform);
-        uniform
-    }
 }

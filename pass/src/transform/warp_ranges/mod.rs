@@ -90,14 +90,15 @@ pub fn add_warp_ranges<'ctx>(module: &Module<'ctx>, kernel: FunctionValue<'ctx>)
     made
 }
 
-/// Whether a kernel has fences, barriers, calls, collectives or atomics.
+/// Whether a kernel has fences, barriers or calls (its sync points),
+/// collectives, or atomics.
 fn orders_memory(blocks: &[Block<'_>]) -> bool {
     !sync::collect_sync_points(blocks).is_empty()
         || !sync::convergent_calls(blocks).is_empty()
         || blocks.iter().flat_map(|b| b.instructions()).any(|i| {
             matches!(
                 i.opcode(),
-                Some(Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg | Opcode::LLVMFence)
+                Some(Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg)
             )
         })
 }
