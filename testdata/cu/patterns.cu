@@ -381,6 +381,25 @@ __global__ void warp_ranges8(const char *__restrict__ in, char *__restrict__ out
   }
 }
 
+// A chunk loop in a kernel that also writes before it and synchronizes
+// after it: each thread first marks its chunk's first element, the loop
+// reads the marks (through the warp range, other lanes' marks), a block
+// barrier, then each thread reads the next thread's first output, and the
+// block's count goes up by an atomic add.
+__global__ void warp_ranges_synced(int *__restrict__ marks, int *__restrict__ out,
+                                   int *__restrict__ next_first, unsigned *__restrict__ count,
+                                   size_t n, size_t chunk) {
+  size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  size_t b = t * chunk, e = b + chunk < n ? b + chunk : n;
+  if (b < e) marks[b] = (int)t;
+  for (size_t i = b; i < e; ++i) out[i] = marks[i] * 5 + 1;
+  __syncthreads();
+  size_t nb = b + chunk;
+  next_first[t] = threadIdx.x + 1 < blockDim.x && nb < n ? out[nb] : -1;
+  __threadfence();
+  atomicAdd(count, 1u);
+}
+
 template <typename T> T *to_device(const std::vector<T> &h) {
   T *d = nullptr;
   CUDA_CHECK(cudaMalloc(&d, h.size() * sizeof(T)));
@@ -608,6 +627,34 @@ int main() {
       ok &= out[i] == ((c >= 'a' && c <= 'z') ? c - 32 : c);
     }
     failures += report("inplace_aliased", ok);
+    // The same kernel on two buffers: the run-time alias check finds them
+    // apart and the checked copy (with its warp range) runs.
+    char *din = to_device(text), *dout = poisoned<char>(n);
+    inplace<<<blocks, threads>>>(din, dout, n, chunk);
+    CUDA_CHECK(cudaGetLastError());
+    failures += report("inplace_apart", to_host(dout, n) == out);
+  }
+  { // a warp range between a store before it and a barrier, a fence and
+    // an atomic after it
+    size_t chunk = 29, n = total * chunk - 50;
+    std::vector<int> marks(n);
+    for (auto &v : marks) v = (int)(next_random() % 1000);
+    int *dmarks = to_device(marks), *dout = poisoned<int>(n), *dnext = poisoned<int>(total);
+    std::vector<unsigned> zero(1, 0);
+    unsigned *dcount = to_device(zero);
+    warp_ranges_synced<<<blocks, threads>>>(dmarks, dout, dnext, dcount, n, chunk);
+    CUDA_CHECK(cudaGetLastError());
+    for (size_t t = 0; t < total; ++t)
+      if (t * chunk < n) marks[t * chunk] = (int)t;
+    std::vector<int> want(n), want_next(total);
+    for (size_t i = 0; i < n; ++i) want[i] = marks[i] * 5 + 1;
+    for (size_t t = 0; t < total; ++t) {
+      size_t nb = (t + 1) * chunk;
+      want_next[t] = t % threads + 1 < threads && nb < n ? want[nb] : -1;
+    }
+    failures += report("warp_ranges_synced", to_host(dout, n) == want &&
+                                                to_host(dnext, total) == want_next &&
+                                                to_host(dcount, 1)[0] == total);
   }
   { // aliased, shifted: a recurrence through two pointers
     size_t chunk = 611, stride = chunk + 8, bytes = total * stride + 8;

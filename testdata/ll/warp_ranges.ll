@@ -23,6 +23,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: call i32 @llvm.nvvm.shfl.sync.down.i32(i32 -1,
 ; CHECK: call i1 @llvm.nvvm.vote.all.sync(i32 -1,
 ; CHECK: sl1.warp.range:
+; First what each lane wrote or saw before the loop is made visible to the
+; lanes that now touch its chunk.
+; CHECK-NEXT: call void @llvm.nvvm.bar.warp.sync(i32 -1)
 ; Lane 0's first element, from this lane's own pointer; the elements
 ; before the first 16-byte boundary, at most all of them.
 ; CHECK: %sl1.warp.base = getelementptr i8, ptr
@@ -125,7 +128,16 @@ exit:
 ; CHECK-NOT: sl1.warp.range
 ; CHECK-LABEL: define ptx_kernel void @aliased(
 ; CHECK-NOT: sl1.warp.range
+; A fence after the loop orders the copy's stores as it ordered each
+; thread's (cumulative, behind the warp barrier): the loop gets its copy.
 ; CHECK-LABEL: define ptx_kernel void @fenced(
+; CHECK: sl1.warp.range:
+; CHECK-NEXT: call void @llvm.nvvm.bar.warp.sync(i32 -1)
+; CHECK: sl1.warp.done:
+; CHECK-NEXT: call void @llvm.nvvm.bar.warp.sync(i32 -1)
+; CHECK: fence seq_cst
+; A fence in the loop orders each thread's own iterations: no copy.
+; CHECK-LABEL: define ptx_kernel void @fence_in_loop(
 ; CHECK-NOT: sl1.warp.range
 ; CHECK-LABEL: define ptx_kernel void @reread(
 ; CHECK-NOT: sl1.warp.range
@@ -226,6 +238,31 @@ loop:
 
 exit:
   fence seq_cst
+  ret void
+}
+
+define ptx_kernel void @fence_in_loop(ptr noalias readonly %in, ptr noalias %out, i64 %chunk) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %tid64 = zext i32 %tid to i64
+  %begin = mul i64 %tid64, %chunk
+  %end = add i64 %begin, %chunk
+  %empty = icmp uge i64 %begin, %end
+  br i1 %empty, label %exit, label %loop
+
+loop:
+  %i = phi i64 [ %begin, %entry ], [ %next, %loop ]
+  %src = getelementptr inbounds i8, ptr %in, i64 %i
+  %c = load i8, ptr %src, align 1
+  %d = add i8 %c, 1
+  %dst = getelementptr inbounds i8, ptr %out, i64 %i
+  store i8 %d, ptr %dst, align 1
+  fence release
+  %next = add nuw i64 %i, 1
+  %done = icmp eq i64 %next, %end
+  br i1 %done, label %exit, label %loop
+
+exit:
   ret void
 }
 

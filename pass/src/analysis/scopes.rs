@@ -12,6 +12,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::llvm::ir::Value;
 use crate::llvm::metadata::versioning_scopes;
 
 use super::accesses::{Access, Base};
@@ -25,13 +26,44 @@ struct Scoped<'a, 'm> {
     apart_from: Vec<usize>,
 }
 
-impl Scoped<'_, '_> {
+impl<'a, 'm> Scoped<'a, 'm> {
+    fn of(access: &'a Access<'m>) -> Self {
+        Scoped {
+            access,
+            scopes: versioning_scopes(access.inst, "alias.scope"),
+            apart_from: versioning_scopes(access.inst, "noalias"),
+        }
+    }
+
     /// Whether the metadata says that `self` and `other` touch no byte in
     /// common.
     fn apart(&self, other: &Scoped<'_, '_>) -> bool {
-        let meets = |a: &[usize], b: &[usize]| a.iter().any(|s| b.contains(s));
-        meets(&self.apart_from, &other.scopes) || meets(&other.apart_from, &self.scopes)
+        scopes_apart(
+            (&self.scopes, &self.apart_from),
+            (&other.scopes, &other.apart_from),
+        )
     }
+}
+
+/// Whether one access's scopes meet the other's `noalias` list: a pair of
+/// (scopes, apart from) each.
+fn scopes_apart(a: (&[usize], &[usize]), b: (&[usize], &[usize])) -> bool {
+    let meets = |x: &[usize], y: &[usize]| x.iter().any(|s| y.contains(s));
+    meets(a.1, b.0) || meets(b.1, a.0)
+}
+
+/// Whether loop versioning's scopes keep memory instructions `a` and `b`
+/// (live, in one checked copy) apart over the whole loop: its run-time
+/// check found the ranges they touch disjoint.
+pub fn versioned_apart(a: Value<'_>, b: Value<'_>) -> bool {
+    let of = |i: Value<'_>| {
+        (
+            versioning_scopes(i, "alias.scope"),
+            versioning_scopes(i, "noalias"),
+        )
+    };
+    let (a, b) = (of(a), of(b));
+    scopes_apart((&a.0, &a.1), (&b.0, &b.1))
 }
 
 /// The structures without restrict that loop `l` accesses, every access
@@ -44,11 +76,7 @@ pub fn apart_in_loop(k: &KernelAnalysis<'_>, l: &Loop) -> BTreeSet<u32> {
         .iter()
         .filter(|a| l.blocks.contains(&a.block))
         .filter(|a| !matches!(a.base, Base::Shared | Base::Local))
-        .map(|access| Scoped {
-            access,
-            scopes: versioning_scopes(access.inst, "alias.scope"),
-            apart_from: versioning_scopes(access.inst, "noalias"),
-        })
+        .map(Scoped::of)
         .collect();
     k.data_structures
         .iter()

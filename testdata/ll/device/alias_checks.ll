@@ -19,6 +19,11 @@
 ; TUNED-NEXT: %found.conflict = and i1 %bound0, %bound1
 ; TUNED-NEXT: br i1 %found.conflict,
 ; TUNED: loop.lver.orig:
+; The checked copy's ranges are apart, as with restrict: its chunks get a
+; warp range (transform::warp_ranges), which the original's may not.
+; TUNED: loop.ph:
+; TUNED: sl1.warp.check:
+; TUNED: sl1.warp.range:
 ; TUNED-LABEL: define ptx_kernel void @restrict_rows(
 ; TUNED-NOT: lver
 ; TUNED: !"LVerDomain"

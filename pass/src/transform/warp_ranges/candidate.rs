@@ -9,6 +9,7 @@ use std::collections::HashSet;
 
 use crate::analysis::affine::{inverse_predicate, AffineAddress, CountedExit, LoopScope};
 use crate::analysis::loops::Loop;
+use crate::analysis::scopes::versioned_apart;
 use crate::analysis::warp_uniform::is_warp_uniform;
 use crate::llvm::ir::{
     swapped_predicate, Block, Function, IntPredicate, Opcode, Type, Value, ValueKind,
@@ -274,7 +275,10 @@ fn access<'m>(function: Function<'m>, inst: Value<'m>) -> Result<Sized<'m>, &'st
 /// other access but those at the very same address in the same iteration
 /// (and none of those loads after the store: a piece loads first): every
 /// other access goes through another argument, one of the two `noalias`
-/// (`__restrict__`).
+/// (`__restrict__`), or loop versioning's run-time check found the two
+/// ranges apart (the checked copy of `tuning::alias_checks`). Either holds
+/// for one thread; between lanes, a race-free kernel touches no element
+/// another lane writes in the loop, as the thread-private lines assume.
 fn independent(
     function: Function<'_>,
     accesses: &[Access<'_>],
@@ -310,7 +314,7 @@ fn independent(
                 (Some((a, a_noalias)), Some((b, b_noalias))) => a != b && (a_noalias || b_noalias),
                 _ => false,
             };
-            if !apart {
+            if !apart && !versioned_apart(accesses[s].inst, other.inst) {
                 return Err("a stored element other iterations may touch");
             }
         }

@@ -1,6 +1,6 @@
 //! The copy itself: the warp's range walked lane-interleaved, the elements
 //! before the first 16-byte boundary one a lane, whole pieces 16 bytes a
-//! lane, then the rest, and a warp barrier after.
+//! lane, then the rest, between two warp barriers.
 
 use std::collections::HashMap;
 
@@ -22,6 +22,7 @@ pub(super) fn walk_range<'m>(
     warp: Block<'m>,
 ) {
     let b = TypedBuilder::at_end(warp);
+    warp_barrier(&b, function);
     let i64t = b.int_type(64);
     let size = u64::from(c.size);
     let lane = b.zext(
@@ -108,18 +109,24 @@ pub(super) fn walk_range<'m>(
     let g = lane_loop((tails, tail_body, done), (tail_first, piece_loop), total);
     walk.element(back_branch(tail_body), g);
     let end = TypedBuilder::at_end(done);
-    nvvm(
-        &end,
-        function,
-        "llvm.nvvm.bar.warp.sync",
-        &[end.int_type(32).constant(ALL_LANES)],
-    );
+    warp_barrier(&end, function);
     end.br(c.exit);
     for phi in c.exit.instructions().into_iter().filter(|i| i.is_phi()) {
         if let Some(v) = phi.incoming_from(c.body) {
             phi.add_incoming(&[(v, done)]);
         }
     }
+}
+
+/// `__syncwarp()`: orders the memory accesses of the warp's lanes before
+/// it before theirs after it.
+fn warp_barrier(b: &TypedBuilder<'_>, function: Function<'_>) {
+    nvvm(
+        b,
+        function,
+        "llvm.nvvm.bar.warp.sync",
+        &[b.int_type(32).constant(ALL_LANES)],
+    );
 }
 
 /// The branch ending `body`, built by `lane_loop`.
