@@ -489,7 +489,8 @@ impl Gen {
 
     /// What a byte map computes: a range check that adds or toggles (half
     /// of them toggling one bit over the whole range, where the add is a
-    /// xor: `toupper`), a compare's 0 or 1, or one operation.
+    /// xor: `toupper`), a compare's 0 or 1, or one operation (an add, a xor
+    /// or a multiply).
     fn byte_arith(&mut self) -> Arith {
         let y = &mut self.y;
         match y.random_range(0..8) {
@@ -529,7 +530,16 @@ impl Gen {
                 c: y.random_range(0..256),
             },
             6 => Arith::Add(y.random_range(0..256)),
-            _ => Arith::Xor(y.random_range(0..256)),
+            _ => {
+                let c = y.random_range(0..256);
+                // Half of them multiply (`in * c`, which `byte_words` does
+                // on words), drawn last: the other maps keep their draws.
+                if y.random_bool(0.5) {
+                    Arith::Mul(c)
+                } else {
+                    Arith::Xor(c)
+                }
+            }
         }
     }
 

@@ -349,6 +349,13 @@ fn byte_vector_cases(n: u32) -> Vec<String> {
         format!("%r = sub {ty} {}, %v", splat(10)),
         format!("%a = and {ty} %v, {}\n  %b = or {ty} %a, %s\n  %r = xor {ty} %b, {}", splat(0x5a), splat(-1)),
         format!("%r = shl {ty} %v, {}", splat(3)),
+        // Multiplies by constants, each byte's product wrapping: odd, even,
+        // 255 and 128; then `in * 3 + 7`.
+        format!("%r = mul {ty} %v, {}", splat(3)),
+        format!("%r = mul {ty} %v, {}", splat(-74)),
+        format!("%r = mul {ty} %v, {}", splat(-1)),
+        format!("%r = mul {ty} %v, {}", splat(-128)),
+        format!("%m = mul {ty} %v, {}\n  %r = add {ty} %m, {}", splat(3), splat(7)),
         format!("%r = lshr {ty} %v, {}", splat(2)),
         format!("%c = icmp ult {ty} %v, {}\n  %z = zext {bits} %c to {ty}\n  %r = add {ty} %z, %v", splat(100)),
         format!("%c = icmp sgt {ty} %v, {}\n  %z = sext {bits} %c to {ty}\n  %r = xor {ty} %z, %s", splat(-3)),
@@ -481,6 +488,8 @@ fn byte_vectors_are_computed_on_words() {
             } else {
                 assert!(!text.contains("icmp"), "{case}: {text}");
             }
+            // A multiply by a constant splat is done on the words too.
+            assert!(!text.contains(&format!("mul <{n} x i8>")), "{case}: {text}");
             let run = |module: &Module<'_>| -> Vec<u64> {
                 let engine = module.create_interpreter_execution_engine().unwrap();
                 let f = module.get_function(&name).unwrap();

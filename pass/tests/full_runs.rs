@@ -73,10 +73,20 @@ fn a_byte_loop_moves_whole_words_in_its_full_runs() {
 }
 
 #[test]
-fn lanes_that_compute_what_no_byte_vector_operation_does_store_their_bytes_one_by_one() {
-    // `multiplies` stores `c * 3`: no lane-wise multiply on words, so the
-    // word is put together from the lanes' bytes.
+fn lanes_multiplied_by_a_constant_are_one_byte_vector_multiply() {
+    // `multiplies` stores `c * 3`: one multiply of the word's byte vector
+    // (which `byte_words` does on the word), no byte taken out.
     let text = transformed("multiplies", &common::short_lines());
+    assert!(text.contains("run.full0"), "{text}");
+    assert!(text.contains("mul <4 x i8>"), "{text}");
+    assert!(!text.contains("insertelement <4 x i8>"), "{text}");
+}
+
+#[test]
+fn lanes_that_compute_what_no_byte_vector_operation_does_store_their_bytes_one_by_one() {
+    // `squares` stores `c * c`: no lane-wise multiply of two words, so the
+    // word is put together from the lanes' bytes.
+    let text = transformed("squares", &common::short_lines());
     assert!(text.contains("run.full0"), "{text}");
     assert!(text.contains("insertelement <4 x i8>"), "{text}");
     assert!(text.contains("extractelement <4 x i8>"), "{text}");

@@ -10,7 +10,9 @@
 ;   branches: a body that branches on the byte it reads: its full runs read
 ;             whole words at the top of each word's first iteration, and
 ;             store byte by byte.
-;   multiplies: stores each byte times 3, which no byte-vector operation
+;   multiplies: stores each byte times 3: its full runs multiply each
+;             word's bytes as one byte vector.
+;   squares:  stores each byte times itself, which no byte-vector operation
 ;             computes: its full runs put each word together from bytes.
 ;
 ; SL1-RUN: CHECK
@@ -75,13 +77,20 @@
 ; CHECK: [[W:%[0-9]+]] = load <4 x i8>, ptr addrspace(3) %sl1.full.word, align 4
 ; CHECK: extractelement <4 x i8> [[W]], i64 0
 ; CHECK: store i8 {{%[0-9]+}}, ptr addrspace(3) %sl1.full, align 4
-; multiplies: each word put together from its bytes times 3.
+; multiplies: each word's bytes times 3 at once, one multiply of the byte
+; vector (which `byte_words` does on the word).
 ; CHECK-LABEL: define ptx_kernel void @multiplies(
 ; CHECK: {{^}}loop.sl1.cached16.run.full0:
-; CHECK: load <4 x i8>, ptr addrspace(3) %sl1.full.word, align 4
-; CHECK: mul i8 {{%[0-9]+}}, 3
-; CHECK: [[WORD:%[0-9]+]] = insertelement <4 x i8> {{.*}}, i64 3
+; CHECK: [[IN:%[0-9]+]] = load <4 x i8>, ptr addrspace(3) %sl1.full.word, align 4
+; CHECK-NEXT: [[WORD:%sl1.lanes[0-9]*]] = mul <4 x i8> [[IN]], splat (i8 3)
 ; CHECK: store <4 x i8> [[WORD]], ptr addrspace(3) %sl1.full.word{{[0-9]+}}, align 4
+; squares: each word put together from its bytes, each times itself.
+; CHECK-LABEL: define ptx_kernel void @squares(
+; CHECK: {{^}}loop.sl1.cached16.run.full0:
+; CHECK: load <4 x i8>, ptr addrspace(3) %sl1.full.word, align 4
+; CHECK: mul i8 [[B:%[0-9]+]], [[B]]
+; CHECK: [[SQ:%[0-9]+]] = insertelement <4 x i8> {{.*}}, i64 3
+; CHECK: store <4 x i8> [[SQ]], ptr addrspace(3) %sl1.full.word{{[0-9]+}}, align 4
 ;
 ; The paper's options: monitored, so no run (runs need predicted strides).
 ; PAPER-NOT: sl1.run
@@ -297,6 +306,30 @@ loop:
   %pa = getelementptr inbounds i8, ptr %in, i64 %i
   %c = load i8, ptr %pa, align 1
   %r = mul i8 %c, 3
+  %pb = getelementptr inbounds i8, ptr %out, i64 %i
+  store i8 %r, ptr %pb, align 1
+  %i.next = add i64 %i, 1
+  %more = icmp ult i64 %i.next, %end
+  br i1 %more, label %loop, label %exit
+
+exit:
+  ret void
+}
+
+define ptx_kernel void @squares(ptr noalias readonly %in, ptr noalias %out, i64 %chunk) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %t = zext i32 %tid to i64
+  %begin = mul i64 %t, %chunk
+  %end = add i64 %begin, %chunk
+  %empty = icmp eq i64 %chunk, 0
+  br i1 %empty, label %exit, label %loop
+
+loop:
+  %i = phi i64 [ %begin, %entry ], [ %i.next, %loop ]
+  %pa = getelementptr inbounds i8, ptr %in, i64 %i
+  %c = load i8, ptr %pa, align 1
+  %r = mul i8 %c, %c
   %pb = getelementptr inbounds i8, ptr %out, i64 %i
   store i8 %r, ptr %pb, align 1
   %i.next = add i64 %i, 1

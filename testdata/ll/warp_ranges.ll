@@ -75,6 +75,39 @@ exit:
   ret void
 }
 
+; `scaled`: out[i] = in[i] * 3 + 7 on bytes: a piece's sixteen multiplies
+; are one on a byte vector (which `byte_words` does on words, two 32-bit
+; multiplies a word).
+; CHECK-LABEL: define ptx_kernel void @scaled(
+; CHECK: sl1.warp.pieces.body:
+; CHECK: load <16 x i8>, ptr %sl1.warp.at{{[0-9]*}}, align 16
+; CHECK: [[M:%sl1.lanes[0-9]*]] = mul <16 x i8> {{%[0-9]+}}, splat (i8 3)
+; CHECK: add <16 x i8> [[M]], splat (i8 7)
+define ptx_kernel void @scaled(ptr noalias readonly %in, ptr noalias %out, i64 %chunk) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %tid64 = zext i32 %tid to i64
+  %begin = mul i64 %tid64, %chunk
+  %end = add i64 %begin, %chunk
+  %empty = icmp uge i64 %begin, %end
+  br i1 %empty, label %exit, label %loop
+
+loop:
+  %i = phi i64 [ %begin, %entry ], [ %next, %loop ]
+  %src = getelementptr inbounds i8, ptr %in, i64 %i
+  %c = load i8, ptr %src, align 1
+  %m = mul i8 %c, 3
+  %d = add i8 %m, 7
+  %dst = getelementptr inbounds i8, ptr %out, i64 %i
+  store i8 %d, ptr %dst, align 1
+  %next = add nuw i64 %i, 1
+  %done = icmp eq i64 %next, %end
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret void
+}
+
 ; `saxpy`: floats, a scale the same in every lane, the index of a 32-bit
 ; `int` counter: pieces of four elements, the index itself passed to
 ; lane 0's (its chunks checked adjacent too, as the body uses it). `y`,

@@ -15,8 +15,9 @@
 //! the carried value in lane 0.
 //!
 //! The operations are those `byte_words` lowers: integer add, sub, and,
-//! or, xor, shifts by a constant, compares with a constant, selects and
-//! zero extension of compare answers, on `i8` (answers `i1`) lanes.
+//! or, xor, shifts and multiplies by a constant, compares with a constant,
+//! selects and zero extension of compare answers, on `i8` (answers `i1`)
+//! lanes.
 
 use std::collections::HashMap;
 
@@ -194,6 +195,15 @@ impl<'m> LaneVectors<'m> {
                 } else {
                     self.b.lshr(a, by, c"sl1.lanes")
                 }
+            }
+            Opcode::LLVMMul => {
+                let by = operands(1);
+                let constant = by[0].const_unsigned()?;
+                if by.iter().any(|c| c.const_unsigned() != Some(constant)) {
+                    return None;
+                }
+                let (a, by) = (operand_vector(self, 0)?, operand_vector(self, 1)?);
+                self.b.mul(a, by, c"sl1.lanes")
             }
             Opcode::LLVMICmp => {
                 let limits = operands(1);

@@ -6,7 +6,9 @@
 //! operations on the word that holds the four bytes take a few: an add is
 //! `((a & 0x7f..) + (b & 0x7f..)) ^ ((a ^ b) & 0x80..)`, carries kept inside
 //! each byte; a compare with a constant leaves each byte's answer in its
-//! top bit; a select merges two words under the mask those bits make. Full
+//! top bit; a select merges two words under the mask those bits make; a
+//! multiply by a constant multiplies the even bytes and the odd bytes, each
+//! alone in a 16-bit half, two 32-bit multiplies. Full
 //! line runs compute whole words of bytes this way (`transform::line_runs`
 //! builds their byte vectors).
 //!
@@ -180,6 +182,7 @@ fn lowerable(inst: Value<'_>) -> bool {
     let operand_lanes = |i: u32| lanes_of(operand(inst, i));
     match (opcode, lanes) {
         (Opcode::LLVMAdd | Opcode::LLVMSub, Lanes::Bytes) => true,
+        (Opcode::LLVMMul, Lanes::Bytes) => splat(operand(inst, 1)).is_some(),
         (Opcode::LLVMAnd | Opcode::LLVMOr | Opcode::LLVMXor, _) => true,
         (Opcode::LLVMShl | Opcode::LLVMLShr, Lanes::Bytes) => {
             splat(operand(inst, 1)).is_some_and(|c| c < 8)
@@ -346,6 +349,19 @@ impl<'m> Words<'m> {
         self.b.xor(low, top, c"sl1.sub")
     }
 
+    /// Lane-wise `x * c`: each byte alone in a 16-bit half (even bytes,
+    /// then odd ones moved down) takes the product, at most 255 * 255, in
+    /// that half without reaching the next; its low byte is the lane's.
+    fn mul(&self, x: Value<'m>, c: u64) -> Value<'m> {
+        const HALVES: u64 = 0x00ff_00ff;
+        let by = self.each(x, c & 0xff);
+        let even = self.b.mul(self.and(x, HALVES), by, c"");
+        let odd_bytes = self.and(self.b.lshr(x, self.each(x, 8), c""), HALVES);
+        let odd = self.b.mul(odd_bytes, by, c"");
+        let odd_up = self.b.shl(self.and(odd, HALVES), self.each(x, 8), c"");
+        self.b.or(self.and(even, HALVES), odd_up, c"sl1.mul")
+    }
+
     /// The top bit of each byte of `x` set where the byte is below `limit`
     /// (unsigned, 0 to 256).
     fn below(&self, x: Value<'m>, limit: u64) -> Value<'m> {
@@ -437,6 +453,7 @@ impl<'m> Words<'m> {
         match opcode {
             Opcode::LLVMAdd => self.add(op(0), op(1)),
             Opcode::LLVMSub => self.sub(op(0), op(1)),
+            Opcode::LLVMMul => self.mul(op(0), splat(operand(inst, 1)).expect("a constant")),
             Opcode::LLVMAnd => self.b.and(op(0), op(1), c"sl1.and"),
             Opcode::LLVMOr => self.b.or(op(0), op(1), c"sl1.or"),
             Opcode::LLVMXor => self.b.xor(op(0), op(1), c"sl1.xor"),
