@@ -209,10 +209,11 @@ fn transform_all_or_nothing<'ctx>(
         let warp_ranges = if options.warp_ranges && !options.force_uncached {
             transform::add_warp_ranges(module, kernel)
         } else {
-            Vec::new()
+            Default::default()
         };
         let mut report = transform::transform_kernel(module, kernel, options);
-        report.warp_ranges = warp_ranges;
+        report.warp_ranges = warp_ranges.made;
+        report.warp_ranges_refused = warp_ranges.refused;
         if failure_requested(options, kernel) {
             panic!("failure requested for kernel `{}`", report_name(kernel));
         }

@@ -82,7 +82,7 @@
 ; CHECK-LABEL: define ptx_kernel void @multiplies(
 ; CHECK: {{^}}loop.sl1.cached16.run.full0:
 ; CHECK: [[IN:%[0-9]+]] = load <4 x i8>, ptr addrspace(3) %sl1.full.word, align 4
-; CHECK-NEXT: [[WORD:%sl1.lanes[0-9]*]] = mul <4 x i8> [[IN]], splat (i8 3)
+; CHECK-NEXT: [[WORD:%sl1.lanes[0-9]*]] = mul <4 x i8> [[IN]], {{splat \(i8 3\)|<i8 3, }}
 ; CHECK: store <4 x i8> [[WORD]], ptr addrspace(3) %sl1.full.word{{[0-9]+}}, align 4
 ; squares: each word put together from its bytes, each times itself.
 ; CHECK-LABEL: define ptx_kernel void @squares(

@@ -81,8 +81,8 @@ exit:
 ; CHECK-LABEL: define ptx_kernel void @scaled(
 ; CHECK: sl1.warp.pieces.body:
 ; CHECK: load <16 x i8>, ptr %sl1.warp.at{{[0-9]*}}, align 16
-; CHECK: [[M:%sl1.lanes[0-9]*]] = mul <16 x i8> {{%[0-9]+}}, splat (i8 3)
-; CHECK: add <16 x i8> [[M]], splat (i8 7)
+; CHECK: [[M:%sl1.lanes[0-9]*]] = mul <16 x i8> {{%[0-9]+}}, {{splat \(i8 3\)|<i8 3, }}
+; CHECK: add <16 x i8> [[M]], {{splat \(i8 7\)|<i8 7, }}
 define ptx_kernel void @scaled(ptr noalias readonly %in, ptr noalias %out, i64 %chunk) {
 entry:
   %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()

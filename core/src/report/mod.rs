@@ -477,6 +477,16 @@ impl TransformReport {
                 t.warp_ranges.first().cloned(),
             ));
         }
+        for refused in &t.warp_ranges_refused {
+            lines.push(SummaryEntry::new(
+                Finding::Missed,
+                format!(
+                    "no warp range for loop {}: {}",
+                    refused.loop_header, refused.why
+                ),
+                Some(refused.loop_header.clone()),
+            ));
+        }
         if let (true, Some(bytes)) = (t.applied, t.stream_lines) {
             lines.push(SummaryEntry::new(
                 Finding::Done,

@@ -30,6 +30,9 @@ pub struct TransformReport {
     /// adjacent chunks (`Options::warp_ranges`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warp_ranges: Vec<String>,
+    /// Loops over per-thread chunks that got no such copy, and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warp_ranges_refused: Vec<RefusedWarpRange>,
     /// Accesses routed through the cache.
     pub accesses_cached: usize,
     pub accesses_direct: Vec<DirectAccess>,
@@ -101,6 +104,15 @@ impl LaunchBytes {
     pub fn for_block(&self, threads: u64) -> u64 {
         self.per_thread.saturating_mul(threads).min(self.most)
     }
+}
+
+/// A loop over per-thread chunks (counted up by one, one block) that a
+/// warp may not walk as one range, and why (`transform::warp_ranges`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefusedWarpRange {
+    #[serde(rename = "loop")]
+    pub loop_header: String,
+    pub why: String,
 }
 
 /// A read-only structure that every iteration of an inner loop reads again

@@ -3,6 +3,6 @@
 
 pub use sl1_core::report::direct::{Decided, Decision, DirectReason};
 pub use sl1_core::report::transform::{
-    ApartReport, DirectAccess, LaneTestReport, LaunchBytes, LineRunsReport, RereadReport,
-    TransformReport,
+    ApartReport, DirectAccess, LaneTestReport, LaunchBytes, LineRunsReport, RefusedWarpRange,
+    RereadReport, TransformReport,
 };

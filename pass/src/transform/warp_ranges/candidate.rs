@@ -57,12 +57,45 @@ pub(super) struct Candidate<'m> {
     pub index_used: bool,
 }
 
+/// Why a loop gets no copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Refusal {
+    /// Not a loop over a per-thread chunk counted up by one: not what
+    /// warp ranges are for (the report does not list it).
+    NotAChunkLoop,
+    /// A chunk loop whose iterations a warp may not share, and why.
+    Because(&'static str),
+}
+
+/// A top-level loop of one block counted up by one to a strict bound.
+struct ChunkLoop<'a, 'm> {
+    body: Block<'m>,
+    entering: Block<'m>,
+    exit: Block<'m>,
+    scope: LoopScope<'a, 'm>,
+    branch: Value<'m>,
+    compare: Value<'m>,
+    x: Value<'m>,
+    bound: Value<'m>,
+    predicate: IntPredicate,
+}
+
 /// `l` as a candidate, or why it is none.
 pub(super) fn candidate<'m>(
     function: Function<'m>,
     blocks: &[Block<'m>],
     l: &Loop,
-) -> Result<Candidate<'m>, &'static str> {
+) -> Result<Candidate<'m>, Refusal> {
+    let shape = chunk_loop(function, blocks, l).map_err(|_| Refusal::NotAChunkLoop)?;
+    shared_iterations(function, shape).map_err(Refusal::Because)
+}
+
+/// `l` when it is a chunk loop, or why not.
+fn chunk_loop<'a, 'm>(
+    function: Function<'m>,
+    blocks: &'a [Block<'m>],
+    l: &'a Loop,
+) -> Result<ChunkLoop<'a, 'm>, &'static str> {
     if l.depth != 1 || l.blocks.len() != 1 || l.latches != [l.header] {
         return Err("not a top-level loop of one block");
     }
@@ -105,6 +138,36 @@ pub(super) fn candidate<'m>(
     if compare.users() != [counted.branch] {
         return Err("the exit test is used beyond the branch");
     }
+    Ok(ChunkLoop {
+        body,
+        entering,
+        exit,
+        scope,
+        branch: counted.branch,
+        compare,
+        x,
+        bound,
+        predicate,
+    })
+}
+
+/// A chunk loop as a candidate, when a warp may run its iterations in any
+/// lane; else why not.
+fn shared_iterations<'m>(
+    function: Function<'m>,
+    shape: ChunkLoop<'_, 'm>,
+) -> Result<Candidate<'m>, &'static str> {
+    let ChunkLoop {
+        body,
+        entering,
+        exit,
+        scope,
+        branch,
+        compare,
+        x,
+        bound,
+        predicate,
+    } = shape;
     let instructions = body.instructions();
     let phis: Vec<Value<'m>> = instructions
         .iter()
@@ -124,7 +187,7 @@ pub(super) fn candidate<'m>(
     }
     let mut accesses = Vec::new();
     for &inst in &instructions {
-        if inst == counted.branch || inst == compare || inst == index {
+        if inst == branch || inst == compare || inst == index {
             continue;
         }
         match inst.opcode() {
@@ -141,9 +204,12 @@ pub(super) fn candidate<'m>(
             _ => return Err("an instruction other than arithmetic, loads and stores"),
         }
     }
-    let size = accesses.first().map(|a| a.size).ok_or("no store")?;
-    if accesses.iter().any(|a| a.size != size) || !accesses.iter().any(|a| !a.access.is_load) {
-        return Err("elements of several sizes, or no store");
+    if !accesses.iter().any(|a| !a.access.is_load) {
+        return Err("no store (a loop that only reads keeps its lines)");
+    }
+    let size = accesses[0].size;
+    if accesses.iter().any(|a| a.size != size) {
+        return Err("elements of several sizes");
     }
     let forms = accesses
         .iter()
@@ -315,7 +381,10 @@ fn independent(
                 _ => false,
             };
             if !apart && !versioned_apart(accesses[s].inst, other.inst) {
-                return Err("a stored element other iterations may touch");
+                return Err(
+                    "a stored element other iterations may touch (another index of its argument, \
+                     or a pointer without __restrict__ that may alias)",
+                );
             }
         }
     }

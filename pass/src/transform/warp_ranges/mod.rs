@@ -36,33 +36,48 @@ use crate::analysis::{analyse_kernel, loop_forest};
 use crate::llvm::cfg::{clone_expression, insert_block_before, split_edge};
 use crate::llvm::ir::{Block, Function, IntPredicate, Value};
 use crate::llvm::typed::TypedBuilder;
+use sl1_core::report::transform::RefusedWarpRange;
 
 mod candidate;
 mod check;
 mod walk;
 mod warp;
 
-use candidate::{candidate, Candidate};
+use candidate::{candidate, Candidate, Refusal};
 use check::{adjacent_chunks, Entry};
 pub(in crate::transform) use walk::is_copy;
 use walk::walk_range;
 use warp::{nvvm, widen, ALL_LANES};
 
-/// Gives every loop of `kernel` that qualifies a warp-range copy; returns
-/// the headers of the loops that got one.
-pub fn add_warp_ranges<'ctx>(module: &Module<'ctx>, kernel: FunctionValue<'ctx>) -> Vec<String> {
+/// What [`add_warp_ranges`] did to a kernel.
+#[derive(Debug, Default)]
+pub struct WarpRanges {
+    /// Headers of the loops that got a copy.
+    pub made: Vec<String>,
+    /// Chunk loops that got none, and why.
+    pub refused: Vec<RefusedWarpRange>,
+}
+
+/// Gives every loop of `kernel` that qualifies a warp-range copy.
+pub fn add_warp_ranges<'ctx>(module: &Module<'ctx>, kernel: FunctionValue<'ctx>) -> WarpRanges {
     let function = Function::of(module, kernel);
-    let headers: Vec<Block<'_>> = {
+    let mut refused = Vec::new();
+    let mut headers: Vec<Block<'_>> = Vec::new();
+    {
         let k = analyse_kernel(module, kernel);
-        // A loop one lane of a warp runs never finds the warp there.
-        k.loops
-            .loops
-            .iter()
-            .filter(|l| lone_lane_guard(&k, l.header).is_none())
-            .filter(|l| candidate(function, &k.blocks, l).is_ok())
-            .map(|l| k.blocks[l.header])
-            .collect()
-    };
+        for l in &k.loops.loops {
+            let header = k.blocks[l.header];
+            match candidate(function, &k.blocks, l) {
+                Err(Refusal::NotAChunkLoop) => {}
+                Err(Refusal::Because(why)) => refused.push(refusal(header, why)),
+                // A loop one lane of a warp runs never finds the warp there.
+                Ok(_) if lone_lane_guard(&k, l.header).is_some() => {
+                    refused.push(refusal(header, "one lane of each warp runs it"));
+                }
+                Ok(_) => headers.push(header),
+            }
+        }
+    }
     let mut made = Vec::new();
     for header in headers {
         // The loop gets a preheader of its own first (which rebuilds its
@@ -87,7 +102,14 @@ pub fn add_warp_ranges<'ctx>(module: &Module<'ctx>, kernel: FunctionValue<'ctx>)
             made.push(c.body.name());
         }
     }
-    made
+    WarpRanges { made, refused }
+}
+
+fn refusal(header: Block<'_>, why: &str) -> RefusedWarpRange {
+    RefusedWarpRange {
+        loop_header: header.name(),
+        why: why.to_string(),
+    }
 }
 
 /// Builds the check and the copy before `c`'s loop; `None` where the loop
