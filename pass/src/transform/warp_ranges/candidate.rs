@@ -201,6 +201,8 @@ fn shared_iterations<'m>(
                 }
             }
             Some(op) if PURE.contains(&op) => {}
+            Some(Opcode::LLVMFence) => return Err("a fence"),
+            Some(Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => return Err("an atomic"),
             _ => return Err("an instruction other than arithmetic, loads and stores"),
         }
     }
