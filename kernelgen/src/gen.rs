@@ -533,7 +533,8 @@ impl Gen {
             _ => {
                 let c = y.random_range(0..256);
                 // Half of them multiply (`in * c`, which `byte_words` does
-                // on words), drawn last: the other maps keep their draws.
+                // on words), drawn last: maps of the other kinds keep their
+                // draws.
                 if y.random_bool(0.5) {
                     Arith::Mul(c)
                 } else {

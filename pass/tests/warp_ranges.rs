@@ -6,9 +6,8 @@ mod common;
 
 use sl1_pass::options::Options;
 
-/// The refusals of `kernel` in `warp_ranges.ll`: loop header and why.
-fn refusals(kernel: &str) -> Vec<(String, String)> {
-    let transformed = common::transform_case("warp_ranges", &Options::default());
+/// The refusals of `kernel` in `transformed`: loop header and why.
+fn refusals(transformed: &common::Transformed, kernel: &str) -> Vec<(String, String)> {
     transformed
         .kernel(kernel)
         .warp_ranges_refused
@@ -19,8 +18,8 @@ fn refusals(kernel: &str) -> Vec<(String, String)> {
 
 #[test]
 fn loops_that_got_a_copy_are_not_refused() {
+    let transformed = common::transform_case("warp_ranges", &Options::default());
     for kernel in ["bytes", "saxpy", "scaled", "fenced"] {
-        let transformed = common::transform_case("warp_ranges", &Options::default());
         let report = transformed.kernel(kernel);
         assert_eq!(report.warp_ranges, ["loop"], "{kernel}");
         assert!(report.warp_ranges_refused.is_empty(), "{kernel}");
@@ -29,8 +28,9 @@ fn loops_that_got_a_copy_are_not_refused() {
 
 #[test]
 fn chunk_loops_without_a_copy_say_why() {
+    let transformed = common::transform_case("warp_ranges", &Options::default());
     let why = |kernel: &str| {
-        let r = refusals(kernel);
+        let r = refusals(&transformed, kernel);
         assert_eq!(r.len(), 1, "{kernel}: {r:?}");
         assert_eq!(r[0].0, "loop", "{kernel}");
         r[0].1.clone()

@@ -18,7 +18,7 @@ pub const INDIRECT: &str = "loaded from memory (an indirect access)";
 
 mod exit;
 mod scope;
-pub use exit::{inverse as inverse_predicate, CountedExit};
+pub use exit::CountedExit;
 pub use scope::LoopScope;
 
 /// How far the analysis follows address arithmetic.

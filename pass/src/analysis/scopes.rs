@@ -19,51 +19,40 @@ use super::accesses::{Access, Base};
 use super::kernel::KernelAnalysis;
 use super::loops::Loop;
 
-/// An access's scopes and the scopes it is declared apart from.
-struct Scoped<'a, 'm> {
-    access: &'a Access<'m>,
+/// An instruction's loop-versioning scopes and those it is declared apart
+/// from.
+struct Scopes {
     scopes: Vec<usize>,
     apart_from: Vec<usize>,
 }
 
-impl<'a, 'm> Scoped<'a, 'm> {
-    fn of(access: &'a Access<'m>) -> Self {
-        Scoped {
-            access,
-            scopes: versioning_scopes(access.inst, "alias.scope"),
-            apart_from: versioning_scopes(access.inst, "noalias"),
+impl Scopes {
+    fn of(inst: Value<'_>) -> Self {
+        Scopes {
+            scopes: versioning_scopes(inst, "alias.scope"),
+            apart_from: versioning_scopes(inst, "noalias"),
         }
     }
 
     /// Whether the metadata says that `self` and `other` touch no byte in
     /// common.
-    fn apart(&self, other: &Scoped<'_, '_>) -> bool {
-        scopes_apart(
-            (&self.scopes, &self.apart_from),
-            (&other.scopes, &other.apart_from),
-        )
+    fn apart(&self, other: &Scopes) -> bool {
+        let meets = |a: &[usize], b: &[usize]| a.iter().any(|s| b.contains(s));
+        meets(&self.apart_from, &other.scopes) || meets(&other.apart_from, &self.scopes)
     }
 }
 
-/// Whether one access's scopes meet the other's `noalias` list: a pair of
-/// (scopes, apart from) each.
-fn scopes_apart(a: (&[usize], &[usize]), b: (&[usize], &[usize])) -> bool {
-    let meets = |x: &[usize], y: &[usize]| x.iter().any(|s| y.contains(s));
-    meets(a.1, b.0) || meets(b.1, a.0)
+/// An access with its scopes.
+struct Scoped<'a, 'm> {
+    access: &'a Access<'m>,
+    scopes: Scopes,
 }
 
 /// Whether loop versioning's scopes keep memory instructions `a` and `b`
 /// (live, in one checked copy) apart over the whole loop: its run-time
 /// check found the ranges they touch disjoint.
 pub fn versioned_apart(a: Value<'_>, b: Value<'_>) -> bool {
-    let of = |i: Value<'_>| {
-        (
-            versioning_scopes(i, "alias.scope"),
-            versioning_scopes(i, "noalias"),
-        )
-    };
-    let (a, b) = (of(a), of(b));
-    scopes_apart((&a.0, &a.1), (&b.0, &b.1))
+    Scopes::of(a).apart(&Scopes::of(b))
 }
 
 /// The structures without restrict that loop `l` accesses, every access
@@ -76,7 +65,10 @@ pub fn apart_in_loop(k: &KernelAnalysis<'_>, l: &Loop) -> BTreeSet<u32> {
         .iter()
         .filter(|a| l.blocks.contains(&a.block))
         .filter(|a| !matches!(a.base, Base::Shared | Base::Local))
-        .map(Scoped::of)
+        .map(|access| Scoped {
+            access,
+            scopes: Scopes::of(access.inst),
+        })
         .collect();
     k.data_structures
         .iter()
@@ -86,11 +78,12 @@ pub fn apart_in_loop(k: &KernelAnalysis<'_>, l: &Loop) -> BTreeSet<u32> {
                 .iter()
                 .partition(|s| s.access.base == Base::Argument(ds.arg_index));
             !mine.is_empty()
-                && mine.iter().all(|m| !m.scopes.is_empty())
+                && mine.iter().all(|m| !m.scopes.scopes.is_empty())
                 && mine.iter().all(|m| {
-                    others
-                        .iter()
-                        .all(|o| !(m.access.kind.writes() || o.access.kind.writes()) || m.apart(o))
+                    others.iter().all(|o| {
+                        !(m.access.kind.writes() || o.access.kind.writes())
+                            || m.scopes.apart(&o.scopes)
+                    })
                 })
         })
         .map(|ds| ds.id)

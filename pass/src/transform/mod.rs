@@ -48,8 +48,7 @@ pub use plan::{MAX_LOOPS_PER_KERNEL, MAX_LOOP_ACCESSES, MAX_LOOP_INSTRUCTIONS};
 pub use predict::PredictionReport;
 pub use reasons::Reason;
 pub use reports::{
-    DirectAccess, LaneTestReport, LaunchBytes, LineRunsReport, RefusedWarpRange, RereadReport,
-    TransformReport,
+    DirectAccess, LaneTestReport, LaunchBytes, LineRunsReport, RereadReport, TransformReport,
 };
 use slice::LoopSlice;
 use slots::{line_buffer_name, KernelSlots};

@@ -10,7 +10,7 @@ use super::scope::LoopScope;
 /// The loop stays while `x pred bound` holds (an unsigned or signed compare,
 /// or `!=`), where `x` moves by `step` per iteration, exactly (in its own
 /// width, without casts), and `bound` is fixed in the loop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CountedExit<'m> {
     /// The conditional branch that leaves the loop.
     pub branch: Value<'m>,
@@ -22,9 +22,33 @@ pub struct CountedExit<'m> {
     /// `x < bound` (or `x > bound` counting down) and `!=` are strict: the
     /// bound itself leaves the loop.
     pub strict: bool,
+    /// The test on which the loop stays, `x pred bound` (the compare's
+    /// operands swapped and its answer inverted as need be).
+    pub predicate: IntPredicate,
 }
 
-impl CountedExit<'_> {
+impl<'m> CountedExit<'m> {
+    /// The compare the branch tests.
+    pub fn compare(&self) -> Value<'m> {
+        self.branch
+            .operand(0)
+            .expect("a checked conditional branch")
+    }
+
+    /// `x`, the induction variable compared.
+    pub fn x(&self) -> Value<'m> {
+        self.compare()
+            .operand(self.x_operand)
+            .expect("a checked compare")
+    }
+
+    /// `bound`, fixed in the loop.
+    pub fn bound(&self) -> Value<'m> {
+        self.compare()
+            .operand(1 - self.x_operand)
+            .expect("a checked compare")
+    }
+
     /// Further iterations that stay in the loop, given this iteration (which
     /// stayed) compared `x0` with `bound` (`iterations_left`).
     pub fn iterations_left(&self, x0: u64, bound: u64, mask: u64) -> u64 {
@@ -101,6 +125,7 @@ impl<'m> LoopScope<'_, 'm> {
             stays_on_true,
             step,
             strict,
+            predicate,
         })
     }
 
@@ -142,7 +167,7 @@ impl<'m> LoopScope<'_, 'm> {
 }
 
 /// The predicate true exactly where `p` is false.
-pub fn inverse(p: IntPredicate) -> IntPredicate {
+fn inverse(p: IntPredicate) -> IntPredicate {
     use IntPredicate::*;
     match p {
         LLVMIntEQ => LLVMIntNE,

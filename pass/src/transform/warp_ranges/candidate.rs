@@ -7,13 +7,11 @@
 
 use std::collections::HashSet;
 
-use crate::analysis::affine::{inverse_predicate, AffineAddress, CountedExit, LoopScope};
+use crate::analysis::affine::{AffineAddress, CountedExit, LoopScope};
 use crate::analysis::loops::Loop;
 use crate::analysis::scopes::versioned_apart;
 use crate::analysis::warp_uniform::is_warp_uniform;
-use crate::llvm::ir::{
-    swapped_predicate, Block, Function, IntPredicate, Opcode, Type, Value, ValueKind,
-};
+use crate::llvm::ir::{Block, Function, IntPredicate, Opcode, Type, Value, ValueKind};
 
 /// Elements a warp's lane moves at once: 16 bytes.
 pub(super) const PIECE_BYTES: u32 = 16;
@@ -73,11 +71,7 @@ struct ChunkLoop<'a, 'm> {
     entering: Block<'m>,
     exit: Block<'m>,
     scope: LoopScope<'a, 'm>,
-    branch: Value<'m>,
-    compare: Value<'m>,
-    x: Value<'m>,
-    bound: Value<'m>,
-    predicate: IntPredicate,
+    counted: CountedExit<'m>,
 }
 
 /// `l` as a candidate, or why it is none.
@@ -115,27 +109,13 @@ fn chunk_loop<'a, 'm>(
     if counted.step != 1 || !counted.strict {
         return Err("not counted up by one to a strict bound");
     }
-    let compare = counted.branch.operand(0).ok_or("malformed branch")?;
-    let x = compare
-        .operand(counted.x_operand)
-        .ok_or("malformed compare")?;
-    let bound = compare
-        .operand(1 - counted.x_operand)
-        .ok_or("malformed compare")?;
-    let mut predicate = compare.icmp_predicate().ok_or("malformed compare")?;
-    if counted.x_operand == 1 {
-        predicate = swapped_predicate(predicate);
-    }
-    if !counted.stays_on_true {
-        predicate = inverse_predicate(predicate);
-    }
     if !matches!(
-        predicate,
+        counted.predicate,
         IntPredicate::LLVMIntULT | IntPredicate::LLVMIntSLT | IntPredicate::LLVMIntNE
     ) {
         return Err("an exit test other than <, != of the index");
     }
-    if compare.users() != [counted.branch] {
+    if counted.compare().users() != [counted.branch] {
         return Err("the exit test is used beyond the branch");
     }
     Ok(ChunkLoop {
@@ -143,11 +123,7 @@ fn chunk_loop<'a, 'm>(
         entering,
         exit,
         scope,
-        branch: counted.branch,
-        compare,
-        x,
-        bound,
-        predicate,
+        counted,
     })
 }
 
@@ -162,12 +138,9 @@ fn shared_iterations<'m>(
         entering,
         exit,
         scope,
-        branch,
-        compare,
-        x,
-        bound,
-        predicate,
+        counted,
     } = shape;
+    let (branch, compare) = (counted.branch, counted.compare());
     let instructions = body.instructions();
     let phis: Vec<Value<'m>> = instructions
         .iter()
@@ -234,9 +207,9 @@ fn shared_iterations<'m>(
         entering,
         exit,
         index,
-        x,
-        bound,
-        predicate,
+        x: counted.x(),
+        bound: counted.bound(),
+        predicate: counted.predicate,
         accesses,
         size,
         live,

@@ -36,7 +36,7 @@ use crate::analysis::{analyse_kernel, loop_forest};
 use crate::llvm::cfg::{clone_expression, insert_block_before, split_edge};
 use crate::llvm::ir::{Block, Function, IntPredicate, Value};
 use crate::llvm::typed::TypedBuilder;
-use sl1_core::report::transform::RefusedWarpRange;
+use crate::transform::reports::RefusedWarpRange;
 
 mod candidate;
 mod check;
