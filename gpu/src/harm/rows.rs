@@ -6,7 +6,12 @@
 //! with and without a vector every lane reads (`mv_rows`, `dot_rows`), the
 //! transposed product with a column per thread (`mv_cols`), rank-1 and
 //! rank-2 updates, a per-row stencil and the two sweeps of a tridiagonal
-//! solve. Their sources are `testdata/harm/<name>/<name>.cu`.
+//! solve; the transposed product also with `int` sizes and indices
+//! (`mv_cols_int`), as HeCBench's `attention` writes its column sums, where
+//! the driver's code lost to nvcc's (0.72x at 8 blocks of 256 threads, 0.81x
+//! at 65,536 threads, H200, 2026-11-30:
+//! `docs/results/2026-11-30-h200-tried-not-kept.txt`). Their sources are
+//! `testdata/harm/<name>/<name>.cu`.
 
 use super::cases::{covering, elements, in_place, ints, le, par_rows, poisoned};
 use crate::apps::{par_for_each, App, Arg, Case, POISON};
@@ -56,13 +61,15 @@ pub struct RowKernel {
     pub name: &'static str,
     pub shape: RowShape,
     pub layout: Layout,
+    /// Sizes and indices are `int` (32-bit, signed), not `unsigned long long`.
+    pub int_sizes: bool,
 }
 
 use Layout::{Apart, Overlap};
 use RowShape::*;
 
 /// Every kernel of the family, in the suite's order.
-pub static ROW_KERNELS: [RowKernel; 19] = [
+pub static ROW_KERNELS: [RowKernel; 20] = [
     kernel("mv_rows", MvRows, Apart),
     kernel("mv_rows_restrict", MvRows, Apart),
     kernel("mv_rows_overlap", MvRows, Overlap),
@@ -70,6 +77,10 @@ pub static ROW_KERNELS: [RowKernel; 19] = [
     kernel("dot_rows_restrict", DotRows, Apart),
     kernel("mv_cols", MvCols, Apart),
     kernel("mv_cols_restrict", MvCols, Apart),
+    RowKernel {
+        int_sizes: true,
+        ..kernel("mv_cols_int", MvCols, Apart)
+    },
     kernel("rank1", Rank1, Apart),
     kernel("rank1_restrict", Rank1, Apart),
     kernel("rank1_overlap", Rank1, Overlap),
@@ -89,6 +100,7 @@ const fn kernel(name: &'static str, shape: RowShape, layout: Layout) -> RowKerne
         name,
         shape,
         layout,
+        int_sizes: false,
     }
 }
 
@@ -366,7 +378,11 @@ impl App for RowKernel {
             (TriForward, Overlap) => (vec![Arg::Output(0), Arg::OutputAt(0, 4)], [n, c, c + 1]),
             (TriBackward, _) => (vec![Arg::Output(0), Arg::Input(1)], [n, c, c]),
         };
-        args.extend(dims.map(Arg::U64));
+        if self.int_sizes {
+            args.extend(dims.map(|d| Arg::U32(i32::try_from(d).expect("an int size") as u32)));
+        } else {
+            args.extend(dims.map(Arg::U64));
+        }
         // mv_rows's ldy: 1 apart, a row in the overlap.
         if self.shape == MvRows {
             args.push(Arg::U64(if self.layout == Overlap { c } else { 1 }));
