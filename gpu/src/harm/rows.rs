@@ -7,11 +7,11 @@
 //! transposed product with a column per thread (`mv_cols`), rank-1 and
 //! rank-2 updates, a per-row stencil and the two sweeps of a tridiagonal
 //! solve; the transposed product also with `int` sizes and indices
-//! (`mv_cols_int`), as HeCBench's `attention` writes its column sums, where
-//! the driver's code lost to nvcc's (0.72x at 8 blocks of 256 threads, 0.81x
-//! at 65,536 threads, H200, 2026-11-30:
-//! `docs/results/2026-11-30-h200-tried-not-kept.txt`). Their sources are
-//! `testdata/harm/<name>/<name>.cu`.
+//! (`mv_cols_int`), the shape of HeCBench `attention`'s column sums, whose
+//! float version the driver's code ran at 0.72x of nvcc's with 8 blocks of
+//! 256 threads and 0.81x with 65,536 threads (executables, H200,
+//! 2026-11-30: `docs/results/2026-11-30-h200-tried-not-kept.txt`). Their
+//! sources are `testdata/harm/<name>/<name>.cu`.
 
 use super::cases::{covering, elements, in_place, ints, le, par_rows, poisoned};
 use crate::apps::{par_for_each, App, Arg, Case, POISON};
