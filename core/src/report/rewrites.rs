@@ -45,11 +45,14 @@ pub enum Rewrite {
     /// whose addresses stay index arithmetic (no pointer induction
     /// variable per distance).
     IndexedAddresses,
+    /// Indices a loop scales by a run-time stride, computed in 64 bits
+    /// instead of 32 (a pointer that steps through the array).
+    WidenedIndices,
 }
 
 impl Rewrite {
     /// Every rewrite, in the report's order.
-    pub const ALL: [Rewrite; 14] = [
+    pub const ALL: [Rewrite; 15] = [
         Rewrite::AliasChecks,
         Rewrite::ForwardedStores,
         Rewrite::SwitchSelects,
@@ -64,6 +67,7 @@ impl Rewrite {
         Rewrite::VectorLoads,
         Rewrite::KeptRolled,
         Rewrite::IndexedAddresses,
+        Rewrite::WidenedIndices,
     ];
 
     /// The key of its count in the report's JSON.
@@ -83,6 +87,7 @@ impl Rewrite {
             Rewrite::VectorLoads => "vector_loads",
             Rewrite::KeptRolled => "kept_rolled",
             Rewrite::IndexedAddresses => "indexed_addresses",
+            Rewrite::WidenedIndices => "widened_indices",
         }
     }
 

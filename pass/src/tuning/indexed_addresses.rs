@@ -56,7 +56,7 @@ pub fn index_crowded_addresses(module: &Module<'_>) -> usize {
 /// step the same every trip) when the loop's loads and stores reach one
 /// array, at one stride, from `MIN_DISTANCE_CLASSES` or more sets of
 /// run-time terms.
-fn crowded_step<'m>(
+pub(super) fn crowded_step<'m>(
     function: Function<'m>,
     lp: &Loop,
     blocks: &[Block<'m>],
