@@ -135,7 +135,7 @@ type DistanceClasses = BTreeMap<(usize, i64), BTreeSet<Terms>>;
 
 /// Whether `next` is `phi + step` with `step` the same on every trip (a
 /// constant or a value from outside the loop).
-fn steps_invariantly<'m>(
+pub(super) fn steps_invariantly<'m>(
     phi: Value<'m>,
     next: Value<'m>,
     inside: &dyn Fn(Value<'m>) -> bool,

@@ -18,9 +18,9 @@ use std::collections::HashMap;
 
 use inkwell::module::Module;
 
-use super::indexed_addresses::crowded_step;
+use super::indexed_addresses::{crowded_step, steps_invariantly};
 use crate::analysis::loop_forest;
-use crate::llvm::ir::{defined_functions, Opcode, Value};
+use crate::llvm::ir::{defined_functions, Block, Opcode, Value};
 use crate::llvm::typed::TypedBuilder;
 
 /// How deep an index's arithmetic is followed.
@@ -38,14 +38,22 @@ pub fn widen_scaled_indices(module: &Module<'_>) -> usize {
             if !forest.is_innermost(l) || crowded_step(function, lp, &blocks, &index).is_some() {
                 continue;
             }
+            let [latch] = lp.latches[..] else {
+                continue;
+            };
             let inside = |v: Value<'_>| {
                 v.parent_block()
                     .and_then(|b| index.get(&b))
                     .is_some_and(|i| lp.blocks.contains(i))
             };
+            let values = LoopValues {
+                header: blocks[lp.header],
+                latch: blocks[latch],
+                inside: &inside,
+            };
             for &b in &lp.blocks {
                 for inst in blocks[b].instructions() {
-                    if let Some(narrow) = scaled_index(inst, &inside) {
+                    if let Some(narrow) = scaled_index(inst, &values) {
                         roots.push((inst, narrow));
                     }
                 }
@@ -67,10 +75,44 @@ pub fn widen_scaled_indices(module: &Module<'_>) -> usize {
     widened
 }
 
+/// What tells a loop's values apart: its header, its one latch, and
+/// whether a value is computed inside it.
+struct LoopValues<'a, 'm> {
+    header: Block<'m>,
+    latch: Block<'m>,
+    inside: &'a dyn Fn(Value<'m>) -> bool,
+}
+
+impl<'m> LoopValues<'_, 'm> {
+    /// Whether `v` is an induction variable of the loop (a header phi that
+    /// steps by the same amount every trip) plus or minus values from
+    /// outside it: what scalar evolution reads as a recurrence.
+    fn is_induction(&self, v: Value<'m>, depth: u32) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        if v.is_phi() {
+            return v.parent_block() == Some(self.header)
+                && v.incoming_from(self.latch)
+                    .is_some_and(|next| steps_invariantly(v, next, self.inside));
+        }
+        if !(v.is_add() || v.opcode() == Some(Opcode::LLVMSub)) {
+            return false;
+        }
+        let (Some(a), Some(b)) = (v.operand(0), v.operand(1)) else {
+            return false;
+        };
+        (self.is_induction(a, depth + 1) && !(self.inside)(b))
+            || (v.is_add() && self.is_induction(b, depth + 1) && !(self.inside)(a))
+    }
+}
+
 /// For `sext i32 x to i64` that an address takes as its index, where `x`
-/// is signed no-wrap arithmetic in which a value of the loop is multiplied
-/// by a run-time value from outside it: `x`.
-fn scaled_index<'m>(inst: Value<'m>, inside: &dyn Fn(Value<'m>) -> bool) -> Option<Value<'m>> {
+/// is signed no-wrap arithmetic in which an induction variable of the loop
+/// is multiplied by a run-time value from outside it: `x`. (A product of
+/// any other value of the loop, `next * b` for `next` a value the loop
+/// computes anew, is no recurrence: in 64 bits it would only cost more.)
+fn scaled_index<'m>(inst: Value<'m>, lp: &LoopValues<'_, 'm>) -> Option<Value<'m>> {
     if inst.opcode() != Some(Opcode::LLVMSExt) || inst.ty().integer_width() != Some(64) {
         return None;
     }
@@ -83,16 +125,13 @@ fn scaled_index<'m>(inst: Value<'m>, inside: &dyn Fn(Value<'m>) -> bool) -> Opti
     {
         return None;
     }
-    scales_by_run_time_stride(narrow, inside, 0).then_some(narrow)
+    scales_by_run_time_stride(narrow, lp, 0).then_some(narrow)
 }
 
 /// Whether `v` is no-wrap arithmetic that `Widen` rebuilds and that holds a
-/// product of a value of the loop by a non-constant value from outside it.
-fn scales_by_run_time_stride<'m>(
-    v: Value<'m>,
-    inside: &dyn Fn(Value<'m>) -> bool,
-    depth: u32,
-) -> bool {
+/// product of an induction variable of the loop by a non-constant value
+/// from outside it.
+fn scales_by_run_time_stride<'m>(v: Value<'m>, lp: &LoopValues<'_, 'm>, depth: u32) -> bool {
     if depth > MAX_DEPTH || !widens_exactly(v) {
         return false;
     }
@@ -100,11 +139,11 @@ fn scales_by_run_time_stride<'m>(
         return false;
     };
     let run_time_stride = |x: Value<'m>, s: Value<'m>| {
-        (inside(x) || x.is_phi()) && !inside(s) && s.const_int().is_none()
+        lp.is_induction(x, 0) && !(lp.inside)(s) && s.const_int().is_none()
     };
     (v.opcode() == Some(Opcode::LLVMMul) && (run_time_stride(a, b) || run_time_stride(b, a)))
-        || scales_by_run_time_stride(a, inside, depth + 1)
-        || scales_by_run_time_stride(b, inside, depth + 1)
+        || scales_by_run_time_stride(a, lp, depth + 1)
+        || scales_by_run_time_stride(b, lp, depth + 1)
 }
 
 /// Whether the sign extension of `v` equals the same operation on its
