@@ -256,7 +256,7 @@ mod tests {
             "{\"alias_checked_loops\":0,\"forwarded_stores\":0,\"selected_switches\":2,\"counted_trips\":0,\"frozen_divisions\":0,\"byte_lane_counts\":0,\
              \"byte_words\":0,\"widened_range_checks\":0,\"narrowed_sums\":0,\
              \"warp_atomics\":0,\"loads_first\":0,\"vector_loads\":1,\"kept_rolled\":0,\
-             \"indexed_addresses\":0}"
+             \"indexed_addresses\":0,\"widened_indices\":0}"
         );
         let back: RewriteReport =
             serde_json::from_str(&serde_json::to_string(&report).unwrap()).unwrap();
