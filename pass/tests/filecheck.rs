@@ -315,7 +315,6 @@ fn device_case(rewrite: Rewrite) -> &'static str {
         Rewrite::VectorLoads => "vector_loads",
         Rewrite::KeptRolled => "kept_rolled",
         Rewrite::IndexedAddresses => "indexed_addresses",
-        Rewrite::WidenedIndices => "widened_indices",
     }
 }
 

@@ -256,14 +256,6 @@ impl Report {
                     t.count(Rewrite::ByteLaneCounts)
                 );
             }
-            if t.count(Rewrite::WidenedIndices) > 0 {
-                let _ = writeln!(
-                    out,
-                    "  device tuning: {} index(es) an inner loop scales by a run-time stride \
-                     computed in 64 bits (the address becomes a pointer stepping by the stride)",
-                    t.count(Rewrite::WidenedIndices)
-                );
-            }
             if t.count(Rewrite::IndexedAddresses) > 0 {
                 let _ = writeln!(
                     out,

@@ -45,14 +45,11 @@ pub enum Rewrite {
     /// whose addresses stay index arithmetic (no pointer induction
     /// variable per distance).
     IndexedAddresses,
-    /// Indices a loop scales by a run-time stride, computed in 64 bits
-    /// instead of 32 (a pointer that steps through the array).
-    WidenedIndices,
 }
 
 impl Rewrite {
     /// Every rewrite, in the report's order.
-    pub const ALL: [Rewrite; 15] = [
+    pub const ALL: [Rewrite; 14] = [
         Rewrite::AliasChecks,
         Rewrite::ForwardedStores,
         Rewrite::SwitchSelects,
@@ -67,7 +64,6 @@ impl Rewrite {
         Rewrite::VectorLoads,
         Rewrite::KeptRolled,
         Rewrite::IndexedAddresses,
-        Rewrite::WidenedIndices,
     ];
 
     /// The key of its count in the report's JSON.
@@ -87,7 +83,6 @@ impl Rewrite {
             Rewrite::VectorLoads => "vector_loads",
             Rewrite::KeptRolled => "kept_rolled",
             Rewrite::IndexedAddresses => "indexed_addresses",
-            Rewrite::WidenedIndices => "widened_indices",
         }
     }
 
@@ -256,7 +251,7 @@ mod tests {
             "{\"alias_checked_loops\":0,\"forwarded_stores\":0,\"selected_switches\":2,\"counted_trips\":0,\"frozen_divisions\":0,\"byte_lane_counts\":0,\
              \"byte_words\":0,\"widened_range_checks\":0,\"narrowed_sums\":0,\
              \"warp_atomics\":0,\"loads_first\":0,\"vector_loads\":1,\"kept_rolled\":0,\
-             \"indexed_addresses\":0,\"widened_indices\":0}"
+             \"indexed_addresses\":0}"
         );
         let back: RewriteReport =
             serde_json::from_str(&serde_json::to_string(&report).unwrap()).unwrap();

@@ -166,10 +166,6 @@ impl Builder {
         unsafe { LLVMBuildZExt(self.0, v, ty, name.as_ptr()) }
     }
 
-    pub fn sext(&self, v: LLVMValueRef, ty: LLVMTypeRef, name: &CStr) -> LLVMValueRef {
-        unsafe { LLVMBuildSExt(self.0, v, ty, name.as_ptr()) }
-    }
-
     pub fn trunc(&self, v: LLVMValueRef, ty: LLVMTypeRef, name: &CStr) -> LLVMValueRef {
         unsafe { LLVMBuildTrunc(self.0, v, ty, name.as_ptr()) }
     }

@@ -497,11 +497,9 @@ impl<'m> Value<'m> {
         }
     }
 
-    /// Whether an add, sub, mul or shl instruction is `nsw` (`signed`) or
-    /// `nuw`.
+    /// Whether an add instruction is `nsw` (`signed`) or `nuw`.
     pub fn has_no_wrap(self, signed: bool) -> bool {
-        // SAFETY: `self` is a live add, sub, mul or shl instruction (callers
-        // check the opcode).
+        // SAFETY: `self` is a live add instruction (callers check the opcode).
         unsafe {
             if signed {
                 LLVMGetNSW(self.raw) != 0

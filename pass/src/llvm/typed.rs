@@ -68,11 +68,6 @@ impl<'m> TypedBuilder<'m> {
         built(self.builder.zext(v.as_raw(), ty.as_raw(), name))
     }
 
-    /// `v` sign-extended to `ty`.
-    pub fn sext_to(&self, v: Value<'m>, ty: Type<'m>, name: &CStr) -> Value<'m> {
-        built(self.builder.sext(v.as_raw(), ty.as_raw(), name))
-    }
-
     /// `v`'s bits as a value of `ty`, of the same size.
     pub fn bitcast(&self, v: Value<'m>, ty: Type<'m>, name: &CStr) -> Value<'m> {
         built(self.builder.bitcast(v.as_raw(), ty.as_raw(), name))

@@ -56,7 +56,7 @@ pub fn index_crowded_addresses(module: &Module<'_>) -> usize {
 /// step the same every trip) when the loop's loads and stores reach one
 /// array, at one stride, from `MIN_DISTANCE_CLASSES` or more sets of
 /// run-time terms.
-pub(super) fn crowded_step<'m>(
+fn crowded_step<'m>(
     function: Function<'m>,
     lp: &Loop,
     blocks: &[Block<'m>],
@@ -135,7 +135,7 @@ type DistanceClasses = BTreeMap<(usize, i64), BTreeSet<Terms>>;
 
 /// Whether `next` is `phi + step` with `step` the same on every trip (a
 /// constant or a value from outside the loop).
-pub(super) fn steps_invariantly<'m>(
+fn steps_invariantly<'m>(
     phi: Value<'m>,
     next: Value<'m>,
     inside: &dyn Fn(Value<'m>) -> bool,

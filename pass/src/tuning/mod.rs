@@ -33,7 +33,6 @@ mod narrow_sums;
 mod switch_selects;
 mod vector_loads;
 mod warp_atomics;
-mod widened_indices;
 mod widened_range_checks;
 
 pub use alias_checks::{check_aliases, AliasChecks};
@@ -51,7 +50,6 @@ pub use narrow_sums::narrow_sums;
 pub use switch_selects::select_switches;
 pub use vector_loads::vectorize_aligned_loads;
 pub use warp_atomics::aggregate_atomics;
-pub use widened_indices::widen_scaled_indices;
 pub use widened_range_checks::widen_range_checks;
 
 pub use sl1_core::report::rewrites::{Rewrite, RewriteCounts, RewriteReport};
@@ -78,10 +76,9 @@ const ALWAYS: fn(&Options) -> bool = |_| true;
 /// address made once per warp, loads moved ahead of stores they cannot
 /// touch (which brings a loop's loads together), unrolled loops given
 /// copies that read aligned 16 B pieces at once, loops whose loads wait
-/// for another pointer's stores kept rolled for ptxas, indices scaled by a
-/// run-time stride computed in 64 bits, and loops reading one array at
-/// three or more run-time distances left without pointer induction
-/// variables (none undoes another).
+/// for another pointer's stores kept rolled for ptxas, and loops reading one
+/// array at three or more run-time distances left without pointer
+/// induction variables (none undoes another).
 pub const LATE_REWRITES: &[LateRewrite] = &[
     LateRewrite {
         rewrite: Rewrite::FrozenDivisions,
@@ -127,11 +124,6 @@ pub const LATE_REWRITES: &[LateRewrite] = &[
         rewrite: Rewrite::KeptRolled,
         on: ALWAYS,
         run: keep_ordered_loops_rolled,
-    },
-    LateRewrite {
-        rewrite: Rewrite::WidenedIndices,
-        on: ALWAYS,
-        run: widen_scaled_indices,
     },
     LateRewrite {
         rewrite: Rewrite::IndexedAddresses,
