@@ -20,11 +20,11 @@
 
 use inkwell::module::Module;
 
+use crate::analysis::affine::LoopScope;
 use crate::analysis::loop_forest;
 use crate::analysis::loops::{Loop, LoopForest};
 use crate::llvm::ir::{
-    defined_functions, swapped_predicate, Block, BlockIndex, Function, IntPredicate as P, Opcode,
-    Value,
+    defined_functions, Block, BlockIndex, Function, IntPredicate as P, Opcode, Value,
 };
 use crate::llvm::metadata;
 use crate::llvm::typed::TypedBuilder;
@@ -80,9 +80,6 @@ fn plan<'m>(
     }
     let latch = blocks[lp.latches[0]];
     let header = blocks[lp.header];
-    if !only_exit_is_latch(lp, blocks, index) {
-        return None;
-    }
     let outside: Vec<Block<'m>> = header
         .predecessors()
         .into_iter()
@@ -94,8 +91,10 @@ fn plan<'m>(
     if header.predecessors().len() != 2 {
         return None;
     }
-    let latch_branch = latch.terminator()?;
-    if latch_branch.opcode()? != Opcode::LLVMBr || latch_branch.num_operands() != 3 {
+    // The loop leaves from its latch only, on `next PRED end`.
+    let exit = LoopScope::new(function, blocks, lp).counted_exit().ok()?;
+    let latch_branch = exit.branch;
+    if latch_branch.parent_block() != Some(latch) {
         return None;
     }
     // A loop with unroll properties of its own (a pragma, S-L1's runs) is
@@ -103,80 +102,45 @@ fn plan<'m>(
     if metadata::has_unroll_property(latch_branch) {
         return None;
     }
-    // A conditional branch's operands: condition, false successor, true successor.
-    let on_true = latch_branch.operand(2)?.as_block()?;
-    let stays_on_true = on_true == header;
-    let compare = latch_branch.operand(0)?;
-    let predicate = compare.icmp_predicate()?;
-    let (a, b) = (compare.operand(0)?, compare.operand(1)?);
-    for (start, next) in header_recurrences(function, header, preheader, latch) {
-        let (end, predicate) = if a == next {
-            (b, predicate)
-        } else if b == next {
-            (a, swapped_predicate(predicate))
-        } else {
-            continue;
-        };
-        let exit = match (stays_on_true, predicate) {
-            (true, P::LLVMIntULT) | (false, P::LLVMIntUGE) => Exit::Below,
-            (true, P::LLVMIntNE) | (false, P::LLVMIntEQ) => Exit::NotEqual,
-            _ => return None,
-        };
-        let in_loop = |v: Value<'m>, lp: &Loop| {
-            v.parent_block()
-                .and_then(|b| index.get(&b))
-                .is_some_and(|i| lp.blocks.contains(i))
-        };
-        // The end is the same every trip; the start moves with the
-        // enclosing loop, and the end does not cancel it.
-        if in_loop(end, lp) || !in_loop(start, parent) || adds(end, start) {
-            return None;
-        }
-        return Some(Plan {
-            preheader,
-            header,
-            latch_branch,
-            start,
-            end,
-            exit,
-            stays_on_true,
-        });
-    }
-    None
-}
-
-/// Whether no block of the loop but its latch leaves it.
-fn only_exit_is_latch(lp: &Loop, blocks: &[Block<'_>], index: &BlockIndex<'_>) -> bool {
-    lp.blocks.iter().all(|&b| {
-        b == lp.latches[0]
-            || blocks[b]
-                .successors()
-                .iter()
-                .all(|s| index.get(s).is_some_and(|i| lp.blocks.contains(i)))
-    })
-}
-
-/// The integer phis of `header` that step by +1 from the latch: each one's
-/// start (from the preheader) and next value (from the latch).
-fn header_recurrences<'m>(
-    function: Function<'m>,
-    header: Block<'m>,
-    preheader: Block<'m>,
-    latch: Block<'m>,
-) -> Vec<(Value<'m>, Value<'m>)> {
-    header
+    let kind = match exit.predicate {
+        P::LLVMIntULT => Exit::Below,
+        P::LLVMIntNE => Exit::NotEqual,
+        _ => return None,
+    };
+    // `next` is a header phi's value for the next trip, one more.
+    let next = exit.x();
+    let phi = header
         .instructions()
         .into_iter()
         .take_while(|v| v.is_phi())
-        .filter(|phi| phi.ty().integer_width().is_some())
-        .filter_map(|phi| {
-            let next = phi.incoming_from(latch)?;
-            let start = phi.incoming_from(preheader)?;
-            (next.opcode() == Some(Opcode::LLVMAdd)
-                && function.recurrence_step(phi, next) == Some(1))
-            .then_some((start, next))
-        })
-        .collect()
+        .find(|phi| phi.incoming_from(latch) == Some(next))?;
+    if phi.ty().integer_width().is_none()
+        || next.opcode() != Some(Opcode::LLVMAdd)
+        || function.recurrence_step(phi, next) != Some(1)
+    {
+        return None;
+    }
+    let start = phi.incoming_from(preheader)?;
+    let end = exit.bound();
+    let in_loop = |v: Value<'m>, lp: &Loop| {
+        v.parent_block()
+            .and_then(|b| index.get(&b))
+            .is_some_and(|i| lp.blocks.contains(i))
+    };
+    // The start moves with the enclosing loop, and the end does not cancel
+    // it (the end is the same every trip: `counted_exit`).
+    if !in_loop(start, parent) || adds(end, start) {
+        return None;
+    }
+    Some(Plan {
+        preheader,
+        header,
+        latch_branch,
+        start,
+        end,
+        exit: kind,
+        stays_on_true: exit.stays_on_true,
+    })
 }
 
 /// Whether `end` is `start + x`: the trip count `x` is cheap already.
