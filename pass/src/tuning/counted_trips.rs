@@ -20,7 +20,7 @@
 
 use inkwell::module::Module;
 
-use crate::analysis::affine::LoopScope;
+use crate::analysis::affine::{CountedExit, LoopScope};
 use crate::analysis::loop_forest;
 use crate::analysis::loops::{Loop, LoopForest};
 use crate::llvm::ir::{
@@ -59,12 +59,10 @@ enum Exit {
 struct Plan<'m> {
     preheader: Block<'m>,
     header: Block<'m>,
-    latch_branch: Value<'m>,
+    /// The latch's test (its branch, `end` its bound).
+    counted: CountedExit<'m>,
     start: Value<'m>,
-    end: Value<'m>,
     exit: Exit,
-    /// Whether the branch's first successor is the header.
-    stays_on_true: bool,
 }
 
 fn plan<'m>(
@@ -92,23 +90,22 @@ fn plan<'m>(
         return None;
     }
     // The loop leaves from its latch only, on `next PRED end`.
-    let exit = LoopScope::new(function, blocks, lp).counted_exit().ok()?;
-    let latch_branch = exit.branch;
-    if latch_branch.parent_block() != Some(latch) {
+    let counted = LoopScope::new(function, blocks, lp).counted_exit().ok()?;
+    if counted.branch.parent_block() != Some(latch) {
         return None;
     }
     // A loop with unroll properties of its own (a pragma, S-L1's runs) is
     // left as it is.
-    if metadata::has_unroll_property(latch_branch) {
+    if metadata::has_unroll_property(counted.branch) {
         return None;
     }
-    let kind = match exit.predicate {
+    let exit = match counted.predicate {
         P::LLVMIntULT => Exit::Below,
         P::LLVMIntNE => Exit::NotEqual,
         _ => return None,
     };
     // `next` is a header phi's value for the next trip, one more.
-    let next = exit.x();
+    let next = counted.x();
     let phi = header
         .instructions()
         .into_iter()
@@ -121,7 +118,7 @@ fn plan<'m>(
         return None;
     }
     let start = phi.incoming_from(preheader)?;
-    let end = exit.bound();
+    let end = counted.bound();
     let in_loop = |v: Value<'m>, lp: &Loop| {
         v.parent_block()
             .and_then(|b| index.get(&b))
@@ -135,11 +132,9 @@ fn plan<'m>(
     Some(Plan {
         preheader,
         header,
-        latch_branch,
+        counted,
         start,
-        end,
-        exit: kind,
-        stays_on_true: exit.stays_on_true,
+        exit,
     })
 }
 
@@ -151,31 +146,33 @@ fn adds(end: Value<'_>, start: Value<'_>) -> bool {
 fn apply(p: Plan<'_>) {
     let ty = p.start.ty();
     let before = TypedBuilder::before(p.preheader.terminator().expect("a preheader branches"));
-    let span = before.sub(p.end, p.start, c"sl1.trip.span");
+    let end = p.counted.bound();
+    let span = before.sub(end, p.start, c"sl1.trip.span");
     let trips = match p.exit {
         Exit::NotEqual => span,
         Exit::Below => {
             let one = ty.constant(1);
             let first = before.add(p.start, one, c"");
-            let more = before.icmp(P::LLVMIntULT, first, p.end, c"");
+            let more = before.icmp(P::LLVMIntULT, first, end, c"");
             before.select(more, span, one, c"")
         }
     };
     let trips = before.freeze(trips, c"sl1.trips");
     let at_header = TypedBuilder::before(p.header.instructions()[0]);
     let counter = at_header.phi(ty, c"sl1.trip");
-    let at_latch = TypedBuilder::before(p.latch_branch);
+    let at_latch = TypedBuilder::before(p.counted.branch);
     let next = at_latch.add(counter, ty.constant(1), c"sl1.trip.next");
     let latch = p
-        .latch_branch
+        .counted
+        .branch
         .parent_block()
         .expect("a branch is in a block");
     counter.add_incoming(&[(ty.constant(0), p.preheader), (next, latch)]);
-    let predicate = if p.stays_on_true {
+    let predicate = if p.counted.stays_on_true {
         P::LLVMIntNE
     } else {
         P::LLVMIntEQ
     };
     let stay = at_latch.icmp(predicate, next, trips, c"sl1.trip.more");
-    p.latch_branch.set_operand(0, stay);
+    p.counted.branch.set_operand(0, stay);
 }
