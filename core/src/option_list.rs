@@ -220,8 +220,9 @@ pub const PASS_OPTIONS: &[PassOption] = &[
         Kind::Flag,
         "Count simulated and real hits and misses per data structure at run time, into the \
          global `sl1_stats_<kernel>` (six u64 per structure), and the threads down each path \
-         of every run-time alias check, into `sl1_alias_paths_<kernel>` (apart, overlapping: \
-         two u64 per check); slower, for study",
+         of every run-time alias check made, into `sl1_alias_paths_<kernel>` (apart, \
+         overlapping: two u64 per check; a loop too short to repay its check takes the \
+         original unchecked and uncounted); slower, for study",
     ),
     option(
         "no-static-prediction",

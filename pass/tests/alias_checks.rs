@@ -444,3 +444,91 @@ fn the_statistics_build_counts_the_path_each_check_takes() {
     assert!(report.kernels[0].alias_paths.is_none());
     assert!(!text.contains("sl1.alias"), "{text}");
 }
+
+/// The number of iterations ahead from which `kernel`'s check runs (the
+/// constant its guard compares with, `tuning::alias_check_trips`), and the
+/// instructions of the check behind the guard.
+fn guard_of(text: &str, kernel: &str) -> (u64, usize) {
+    let body = text
+        .split(&format!("@{kernel}("))
+        .nth(1)
+        .and_then(|t| t.split("\n}\n").next())
+        .unwrap_or_else(|| panic!("no kernel {kernel} in {text}"));
+    let guard = body
+        .lines()
+        .find(|l| l.contains("%sl1.check.short = icmp"))
+        .unwrap_or_else(|| panic!("no guard in {kernel}: {body}"));
+    let ranges = body
+        .split("sl1.check.ranges:")
+        .nth(1)
+        .and_then(|b| b.split("\n\n").next())
+        .expect("the ranges' block");
+    assert!(ranges.contains("%found.conflict"), "{body}");
+    let check = ranges
+        .lines()
+        .skip(1)
+        .filter(|l| !l.contains(" br "))
+        .count();
+    let trips = guard.rsplit(", ").next().unwrap().trim().parse().unwrap();
+    (trips, check)
+}
+
+/// Loads and stores in the block labelled `label` of `kernel`.
+fn accesses_in(text: &str, kernel: &str, label: &str) -> usize {
+    let body = text.split(&format!("@{kernel}(")).nth(1).unwrap();
+    let block = body
+        .split(&format!("\n{label}:"))
+        .nth(1)
+        .and_then(|b| b.split("\n\n").next())
+        .unwrap_or_else(|| panic!("no block {label} in {kernel}"));
+    block
+        .lines()
+        .filter(|l| l.contains(" = load ") || l.trim_start().starts_with("store "))
+        .count()
+}
+
+/// The check's arithmetic (each range's ends from the trip count) runs
+/// every time the loop is entered: behind a test of the iterations ahead,
+/// it runs where the loop has an iteration per check instruction, divided
+/// by the accesses per iteration the copy saves (at least one):
+/// `mv_rows`'s copy keeps its sum in a register (a store fewer),
+/// `copy_rows`'s saves nothing. Before the guard, a one-iteration loop ran
+/// the whole check (HeCBench's unfold backward kernel, 1.83x slower than
+/// without checks, H200, 2026-11-30).
+#[test]
+fn the_check_runs_only_for_loops_long_enough_to_repay_it() {
+    let (_, _, text) = run(&tuned(true, false));
+    for (kernel, saves) in [("mv_rows", 1), ("copy_rows", 0)] {
+        let saved =
+            accesses_in(&text, kernel, "loop.lver.orig") - accesses_in(&text, kernel, "loop");
+        assert_eq!(saved, saves, "{kernel}");
+        let (trips, check) = guard_of(&text, kernel);
+        assert!(check > 1, "{kernel}");
+        assert_eq!(
+            trips as usize,
+            check.div_ceil(saved.max(1)),
+            "{kernel}: {text}"
+        );
+    }
+}
+
+/// A loop of three iterations never runs its check. Its start and end
+/// are constants, and so is the guard: true, to the original (a
+/// constant guard once failed the pass: it read a compare that the
+/// builder had folded).
+#[test]
+fn a_loop_too_short_to_repay_its_check_takes_the_original() {
+    let three = kernels().replace("icmp eq i64 %jn, %cols", "icmp eq i64 %j, 2");
+    let (_, _, text) = run_text(&three, &tuned(true, false));
+    let guards: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(", label %sl1.check.ranges"))
+        .collect();
+    assert_eq!(guards.len(), 3, "{text}");
+    for g in guards {
+        assert!(
+            g.trim().starts_with("br i1 true, label %loop.ph.lver.orig"),
+            "{g}"
+        );
+    }
+}

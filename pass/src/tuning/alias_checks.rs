@@ -36,7 +36,7 @@
 
 use inkwell::module::Module;
 
-use super::alias_paths;
+use super::{alias_check_trips, alias_paths};
 use crate::analysis::affine::LoopScope;
 use crate::analysis::loops::LoopForest;
 use crate::analysis::{find_kernels, loop_forest};
@@ -95,7 +95,15 @@ pub fn check_aliases(module: &Module<'_>, numbered: bool) -> AliasChecks {
         let copies = loops().saturating_sub(before);
         if copies > 0 {
             let kept = keep_counted_copies(function, numbered);
+            // Before LICM, which may move what the guard reads (a loop's
+            // start and bound) into the copies' preheaders.
+            let guards = {
+                let (blocks, forest) = loop_forest(function);
+                let checks = versioning_checks(&blocks, &forest);
+                alias_check_trips::guard(function, &blocks, &forest, &checks)
+            };
             function.run_function_passes(LICM);
+            alias_check_trips::price(function, guards);
             done.loops += kept;
         }
     }

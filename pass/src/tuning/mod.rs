@@ -17,6 +17,7 @@
 //! (`merged_loops`).
 
 mod add_trees;
+mod alias_check_trips;
 mod alias_checks;
 mod alias_paths;
 mod byte_lane_counts;
