@@ -72,11 +72,12 @@ pub fn clone_blocks<'m>(originals: &[Block<'m>], before: Block<'m>, suffix: &str
 }
 
 /// `edit::clone_expression` on typed values: `value` as it is on entry to
-/// `block`, its arithmetic in `block` copied before `before` with the
-/// values of `substitute` for the phis it names.
+/// `blocks` (one block, or a loop's), its arithmetic in
+/// them copied before `before` with the values of `substitute` for the
+/// phis it names.
 pub fn clone_expression<'m>(
     value: Value<'m>,
-    block: Block<'m>,
+    blocks: &[Block<'m>],
     substitute: &HashMap<Value<'m>, Value<'m>>,
     before: Value<'m>,
 ) -> Option<Value<'m>> {
@@ -84,7 +85,8 @@ pub fn clone_expression<'m>(
         .iter()
         .map(|(k, v)| (k.as_raw(), v.as_raw()))
         .collect();
-    let copy = edit::clone_expression(value.as_raw(), block.as_raw_block(), &raw, before.as_raw())?;
+    let blocks: Vec<_> = blocks.iter().map(|b| b.as_raw_block()).collect();
+    let copy = edit::clone_expression(value.as_raw(), &blocks, &raw, before.as_raw())?;
     Value::new(copy)
 }
 

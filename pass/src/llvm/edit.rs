@@ -426,14 +426,14 @@ pub fn clone_blocks(
     map
 }
 
-/// Copies before `before` of the arithmetic in `block` that `value` is
-/// computed from, with the values in `substitute` (phis of `block`) for
-/// themselves: `value` as it is on entry to `block`. None when that needs
-/// anything but arithmetic, casts and getelementptrs (a load, a call, a phi
-/// not substituted).
+/// Copies before `before` of the arithmetic in `blocks` (a loop's, or one
+/// block's) that `value` is computed from, with the values in `substitute`
+/// (phis of theirs) for themselves: `value` as it is on entry.
+/// None when that needs anything but arithmetic, casts and
+/// getelementptrs (a load, a call, a phi not substituted).
 pub fn clone_expression(
     value: LLVMValueRef,
-    block: LLVMBasicBlockRef,
+    blocks: &[LLVMBasicBlockRef],
     substitute: &HashMap<LLVMValueRef, LLVMValueRef>,
     before: LLVMValueRef,
 ) -> Option<LLVMValueRef> {
@@ -443,7 +443,8 @@ pub fn clone_expression(
     // SAFETY: reads live instructions; each copy is inserted before `before`
     // once its operands, copied first, are set.
     unsafe {
-        if LLVMIsAInstruction(value).is_null() || LLVMGetInstructionParent(value) != block {
+        if LLVMIsAInstruction(value).is_null() || !blocks.contains(&LLVMGetInstructionParent(value))
+        {
             return Some(value);
         }
         let pure = matches!(
@@ -466,7 +467,7 @@ pub fn clone_expression(
         for i in 0..LLVMGetNumOperands(value) as u32 {
             operands.push(clone_expression(
                 LLVMGetOperand(value, i),
-                block,
+                blocks,
                 substitute,
                 before,
             )?);

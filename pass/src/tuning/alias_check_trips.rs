@@ -5,8 +5,9 @@
 //! saves its accesses per iteration. Entered for one to three iterations,
 //! the check cost more than the copy saved: HeCBench's unfold backward
 //! kernel (one iteration, a sum LICM keeps in a register in the copy) ran
-//! 88 us with the check and 48 us without, vol2col (three iterations,
-//! nothing kept in a register) 12.0 us and 8.7 us (H200, 2026-11-30).
+//! 88 us with the check and 48 us without, vol2col (one and three
+//! iterations at kernel sizes 1 and 3, nothing kept in a register) 12.0
+//! and 51.1 us with, 8.7 and 35.1 us without (H200, 2026-11-30).
 //!
 //! The check's own arithmetic moves into a block of its own, entered only
 //! when the loop's counted exit (`LoopScope::counted_exit`) has at least
@@ -21,7 +22,7 @@ use std::collections::HashMap;
 use crate::analysis::affine::LoopScope;
 use crate::analysis::loop_forest;
 use crate::analysis::loops::LoopForest;
-use crate::llvm::cfg::insert_block_before;
+use crate::llvm::cfg::{clone_expression, insert_block_before};
 use crate::llvm::ir::{Block, Function, IntPredicate as P, Opcode, Value};
 use crate::llvm::typed::TypedBuilder;
 
@@ -85,18 +86,16 @@ fn guard_one<'m>(
     if moved.is_empty() {
         return None;
     }
-    // The header phis' values on entry, for the compared value's first.
+    // The compared value on the first iteration: the header phis at their
+    // values on entry.
     let on_entry: HashMap<Value<'m>, Value<'m>> = copy_header
         .instructions()
         .into_iter()
         .take_while(|i| i.is_phi())
         .filter_map(|phi| Some((phi, phi.incoming_from(copy_entry)?)))
         .collect();
-    let inside = |v: Value<'m>| {
-        v.parent_block()
-            .is_some_and(|b| l.blocks.iter().any(|&i| blocks[i] == b))
-    };
-    let first = at_entry(exit.x(), &on_entry, &inside, branch)?;
+    let in_loop: Vec<Block<'m>> = l.blocks.iter().map(|&i| blocks[i]).collect();
+    let first = clone_expression(exit.x(), &in_loop, &on_entry, branch)?;
     let b = TypedBuilder::before(branch);
     let distance = if exit.step > 0 {
         b.sub(exit.bound(), first, c"sl1.check.trips")
@@ -190,39 +189,6 @@ fn is_pure_intrinsic(call: Value<'_>) -> bool {
         .iter()
         .any(|p| name.starts_with(p))
     })
-}
-
-/// `v` on the loop's first iteration, built before `before`: the header
-/// phis replaced by their values on entry, through the adds and casts an
-/// exit's counted value is made of (`counted_exit`).
-fn at_entry<'m>(
-    v: Value<'m>,
-    on_entry: &HashMap<Value<'m>, Value<'m>>,
-    inside: &dyn Fn(Value<'m>) -> bool,
-    before: Value<'m>,
-) -> Option<Value<'m>> {
-    if let Some(&start) = on_entry.get(&v) {
-        return Some(start);
-    }
-    if !inside(v) {
-        return Some(v);
-    }
-    if !matches!(
-        v.opcode(),
-        Some(Opcode::LLVMAdd | Opcode::LLVMSub | Opcode::LLVMZExt | Opcode::LLVMSExt)
-    ) {
-        return None;
-    }
-    let operands: Vec<Value<'m>> = v
-        .operands()
-        .into_iter()
-        .map(|o| at_entry(o, on_entry, inside, before))
-        .collect::<Option<_>>()?;
-    let copy = v.clone_before(before);
-    for (i, o) in operands.into_iter().enumerate() {
-        copy.set_operand(i as u32, o);
-    }
-    Some(copy)
 }
 
 /// Sets each guard's iterations from the accesses per iteration LICM

@@ -362,7 +362,7 @@ impl<'m> LoopPlan<'m> {
                 .min_by_key(|a| (a.offset - g.start).abs())
                 .expect("a group has loads");
             let address = lead.load.operand(0).expect("a load has an address");
-            let at = cfg::clone_expression(address, self.block, &on_entry, jump)
+            let at = cfg::clone_expression(address, &[self.block], &on_entry, jump)
                 .expect("a matched address is arithmetic on the loop's phis");
             let bits = b.ptr_to_int(at, i64t, c"sl1.vec.addr");
             let first = if lead.offset == g.start {

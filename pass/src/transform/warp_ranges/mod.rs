@@ -127,7 +127,7 @@ fn build<'m>(function: Function<'m>, c: &Candidate<'m>) -> Option<()> {
         if v == c.index {
             Some(start)
         } else if v.parent_block() == Some(c.body) {
-            clone_expression(v, c.body, &first_values, term)
+            clone_expression(v, &[c.body], &first_values, term)
         } else {
             Some(v)
         }
