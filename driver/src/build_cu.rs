@@ -2,6 +2,7 @@
 //! then ptxas, fatbinary, the host compile that embeds the fat binary, and the
 //! link with the CUDA runtime. Each phase is a separate command (shown by -v).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -9,6 +10,7 @@ use anyhow::{Context, Result};
 use sl1_core::option_list::{PluginSettings, DEVICE_LLVM_OPTIONS};
 use sl1_pass::Report;
 
+use crate::block_limit;
 use crate::build_ir::pass_options;
 use crate::cli::{BuildArgs, Cudart, Emit};
 use crate::error::DriverError;
@@ -89,13 +91,8 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
         };
         device.arg("-o").arg(&device_out).arg(&args.input);
         runner.run(&mut device, &args.input)?;
-        let report = read_report(&report_path)?;
+        let mut report = read_report(&report_path)?;
         if matches!(emit, Emit::Ll | Emit::Bc) {
-            return Ok(report);
-        }
-        if emit == Emit::Ptx {
-            std::fs::copy(&device_out, output)
-                .with_context(|| format!("cannot write {}", output.display()))?;
             return Ok(report);
         }
         let cubin = if emit == Emit::Cubin {
@@ -103,17 +100,19 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
         } else {
             temp.path().join(format!("{stem}-{arch}.cubin"))
         };
-        runner.run(
-            Command::new(tools.ptxas())
-                .arg("-m64")
-                .arg(format!("-O{}", args.opt_level))
-                .arg(format!("--gpu-name={arch}"))
-                .args(&args.ptxas_args)
-                .arg("--output-file")
-                .arg(&cubin)
-                .arg(&device_out),
-            &args.input,
-        )?;
+        let assembler = Assembler {
+            args,
+            tools,
+            runner: &runner,
+            arch,
+            temp: temp.path(),
+        };
+        assembler.assemble_keeping_block_sizes(&device_out, &cubin, &mut report)?;
+        if emit == Emit::Ptx {
+            std::fs::copy(&device_out, output)
+                .with_context(|| format!("cannot write {}", output.display()))?;
+            return Ok(report);
+        }
         if emit == Emit::Cubin {
             return Ok(report);
         }
@@ -252,7 +251,129 @@ pub fn compile_host(
     Ok(runner.run(&mut cmd, source)?)
 }
 
-/// `clang++ -x cuda` with the options every phase shares.
+/// ptxas for one architecture of a device compile.
+struct Assembler<'a> {
+    args: &'a BuildArgs,
+    tools: &'a Toolchain,
+    runner: &'a Runner,
+    arch: &'a str,
+    temp: &'a Path,
+}
+
+impl Assembler<'_> {
+    /// Assembles `ptx` into `cubin`. Where a kernel without launch bounds
+    /// would launch smaller blocks than its build without S-L1, its PTX
+    /// (rewritten in place) gets that build's block size as `.maxntid`
+    /// first (`block_limit`); the report's notes and the user say so.
+    fn assemble_keeping_block_sizes(
+        &self,
+        ptx: &Path,
+        cubin: &Path,
+        report: &mut Report,
+    ) -> Result<()> {
+        let mut verbose = self.ptxas(ptx, cubin)?;
+        let text = std::fs::read_to_string(ptx)
+            .with_context(|| format!("cannot read {}", ptx.display()))?;
+        let unbounded = block_limit::unbounded_entries(&text);
+        let registers = block_limit::registers_from_ptxas(&verbose);
+        if block_limit::any_below_full_blocks(&unbounded, &registers, self.arch) {
+            let untouched = self.untouched_registers()?;
+            let caps = block_limit::caps(&unbounded, &registers, &untouched, self.arch);
+            if !caps.is_empty() {
+                let mut bounded = text;
+                for cap in &caps {
+                    bounded = block_limit::bound_entry(&bounded, &cap.kernel, cap.bound);
+                    self.say(cap, report);
+                }
+                std::fs::write(ptx, bounded)
+                    .with_context(|| format!("cannot write {}", ptx.display()))?;
+                verbose = self.ptxas(ptx, cubin)?;
+            }
+        }
+        // What ptxas says goes to the user: all of it under `-Xptxas -v`,
+        // else its warnings.
+        let asked = self
+            .args
+            .ptxas_args
+            .iter()
+            .any(|a| a == "-v" || a == "--verbose");
+        for line in verbose.lines() {
+            let info = line.starts_with("ptxas info") || line.starts_with(' ');
+            if asked || !info {
+                eprintln!("{line}");
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs ptxas (always with `-v`); returns what it wrote to stderr.
+    fn ptxas(&self, ptx: &Path, cubin: &Path) -> Result<String> {
+        let mut cmd = Command::new(self.tools.ptxas());
+        cmd.arg("-m64")
+            .arg(format!("-O{}", self.args.opt_level))
+            .arg(format!("--gpu-name={}", self.arch))
+            .args(&self.args.ptxas_args)
+            .arg("-v")
+            .arg("--output-file")
+            .arg(cubin)
+            .arg(ptx);
+        Ok(self.runner.run_reading_stderr(&mut cmd, &self.args.input)?)
+    }
+
+    /// The registers of each kernel built without S-L1: no plugin, no
+    /// device tuning. Empty (with a warning) when that build fails.
+    fn untouched_registers(&self) -> Result<BTreeMap<String, u32>> {
+        let ptx = self.temp.join(format!("untouched-{}.ptx", self.arch));
+        let mut device = clang_cuda(self.args, self.tools, self.arch);
+        device.arg("--cuda-device-only");
+        if !self.args.jump_tables {
+            device.arg("-fno-jump-tables");
+        }
+        device
+            .args(&self.args.clang_args)
+            .arg("-S")
+            .arg("-o")
+            .arg(&ptx)
+            .arg(&self.args.input);
+        let built = self
+            .runner
+            .run_reading_stderr(&mut device, &self.args.input)
+            .map_err(anyhow::Error::from)
+            .and_then(|_| self.ptxas(&ptx, &self.temp.join("untouched.cubin")));
+        match built {
+            Ok(verbose) => Ok(block_limit::registers_from_ptxas(&verbose)),
+            Err(e) => {
+                eprintln!(
+                    "sl1-driver: warning: {}: kernels over 64 registers keep their size: \
+                     the build without S-L1 to compare them with failed ({e:#})",
+                    self.args.input.display()
+                );
+                Ok(BTreeMap::new())
+            }
+        }
+    }
+
+    /// Tells the user and the report's notes about `cap`.
+    fn say(&self, cap: &block_limit::Cap, report: &mut Report) {
+        let kernel = report.kernels.iter_mut().find(|k| k.name == cap.kernel);
+        let name = kernel
+            .as_ref()
+            .and_then(|k| k.demangled.clone())
+            .unwrap_or_else(|| cap.kernel.clone());
+        eprintln!(
+            "sl1-driver: note: {}: kernel `{name}` ({}) {}",
+            self.args.input.display(),
+            self.arch,
+            cap.describe()
+        );
+        if let Some(kernel) = kernel {
+            kernel
+                .notes
+                .push(format!("{}: {}", self.arch, cap.describe()));
+        }
+    }
+}
+
 /// The arguments that load the plugin: `-fpass-plugin`; before LLVM 20
 /// clang parses `-mllvm` before it loads pass plugins, so the plugin's
 /// options are known only if `-Xclang -load` loads it first.
@@ -271,6 +392,7 @@ fn load_plugin(tools: &Toolchain) -> Vec<String> {
     args
 }
 
+/// `clang++ -x cuda` with the options every phase shares.
 fn clang_cuda(args: &BuildArgs, tools: &Toolchain, arch: &str) -> Command {
     let mut cmd = Command::new(&tools.clang);
     cmd.args(["-x", "cuda"])

@@ -3,6 +3,7 @@
 //! modules in one process (the differential fuzzer, `sl1-fuzz`).
 
 pub mod arch;
+pub mod block_limit;
 pub mod build_cu;
 pub mod build_ir;
 pub mod build_many;
