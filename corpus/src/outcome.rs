@@ -84,6 +84,27 @@ impl Runs {
         }
     }
 
+    /// What the driver's builds got wrong with or without S-L1: a verdict
+    /// worse than nvcc's in the build without S-L1 (the S-L1 build's is
+    /// `wrong`'s), which comparing the two driver builds cannot see (HeCBench
+    /// `topk` failed both ways, 2026-11-30: the device tuning's registers).
+    /// Verdicts only: float output may differ from nvcc's within rounding.
+    pub fn wrong_against_nvcc(&self) -> Option<String> {
+        use Verdict::*;
+        let nvcc = self.nvcc.as_ref()?;
+        matches!(
+            (nvcc.verdict, self.no_sl1.verdict),
+            (Pass, Fail | Timeout | NotRun) | (NoVerdict, Fail | Timeout | NotRun)
+        )
+        .then(|| {
+            format!(
+                "{:?} without S-L1, {:?} with nvcc: clang, the device rewrites or the device \
+                 tuning",
+                self.no_sl1.verdict, nvcc.verdict
+            )
+        })
+    }
+
     /// S-L1's time over the time without it: the kernel times the program
     /// printed, else the processes' wall times.
     pub fn ratio(&self) -> Option<f64> {

@@ -71,6 +71,10 @@ pub fn runs_text(entries: &[Entry]) -> String {
         .iter()
         .filter_map(|(e, r)| r.wrong().map(|w| (e.program.as_str(), w)))
         .collect();
+    let driver_wrong: Vec<(&str, String)> = ran
+        .iter()
+        .filter_map(|(e, r)| r.wrong_against_nvcc().map(|w| (e.program.as_str(), w)))
+        .collect();
     let ratios: Vec<(&str, f64)> = ran
         .iter()
         .filter_map(|(e, r)| r.ratio().map(|x| (e.program.as_str(), x)))
@@ -114,6 +118,9 @@ pub fn runs_text(entries: &[Entry]) -> String {
     }
     for (program, why) in &wrong {
         let _ = writeln!(out, "WRONG {program}: {why}");
+    }
+    for (program, why) in &driver_wrong {
+        let _ = writeln!(out, "WRONG WITHOUT S-L1 {program}: {why}");
     }
     if !nondeterministic.is_empty() {
         let _ = writeln!(
@@ -538,6 +545,47 @@ mod tests {
             last_bytes: 512,
             by_runtime,
         }
+    }
+
+    #[test]
+    fn a_failure_of_both_driver_builds_where_nvcc_passes_is_wrong_too() {
+        // topk failed with and without S-L1 and passed with nvcc: comparing
+        // the driver's two builds alone called it right (2026-11-30).
+        let both_fail = Runs {
+            identical: true,
+            nondeterministic: false,
+            sl1: run_result(Verdict::Fail, None, "FAIL\n"),
+            no_sl1: run_result(Verdict::Fail, None, "FAIL\n"),
+            nvcc: Some(run_result(Verdict::Pass, None, "PASS\n")),
+        };
+        assert_eq!(both_fail.wrong(), None);
+        assert!(both_fail
+            .wrong_against_nvcc()
+            .unwrap()
+            .contains("Fail without S-L1, Pass with nvcc"));
+        let no_nvcc = Runs {
+            nvcc: None,
+            ..both_fail.clone()
+        };
+        assert_eq!(no_nvcc.wrong_against_nvcc(), None);
+        let nvcc_fails_too = Runs {
+            nvcc: Some(run_result(Verdict::Fail, None, "FAIL\n")),
+            ..both_fail.clone()
+        };
+        assert_eq!(nvcc_fails_too.wrong_against_nvcc(), None);
+        let entry = Entry {
+            program: "topk".into(),
+            make: None,
+            sl1: result(Mode::Sl1, true, "", &[]),
+            no_sl1: result(Mode::NoSl1, true, "", &[]),
+            nvcc: None,
+            runs: Some(both_fail),
+        };
+        let text = runs_text(&[entry]);
+        assert!(
+            text.contains("WRONG WITHOUT S-L1 topk: Fail without S-L1"),
+            "{text}"
+        );
     }
 
     #[test]
