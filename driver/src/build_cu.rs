@@ -107,7 +107,12 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
             arch,
             temp: temp.path(),
         };
-        assembler.assemble_keeping_block_sizes(&device_out, &cubin, &mut report)?;
+        assembler.assemble_keeping_block_sizes(
+            &device_out,
+            &cubin,
+            emit == Emit::Ptx,
+            &mut report,
+        )?;
         if emit == Emit::Ptx {
             std::fs::copy(&device_out, output)
                 .with_context(|| format!("cannot write {}", output.display()))?;
@@ -265,16 +270,23 @@ impl Assembler<'_> {
     /// would launch smaller blocks than its build without S-L1, its PTX
     /// (rewritten in place) gets that build's block size as `.maxntid`
     /// first (`block_limit`); the report's notes and the user say so.
+    /// `only_ptx`: the PTX is the build's output, the cubin only a check.
     fn assemble_keeping_block_sizes(
         &self,
         ptx: &Path,
         cubin: &Path,
+        only_ptx: bool,
         report: &mut Report,
     ) -> Result<()> {
-        let mut verbose = self.ptxas(ptx, cubin)?;
         let text = std::fs::read_to_string(ptx)
             .with_context(|| format!("cannot read {}", ptx.display()))?;
         let unbounded = block_limit::unbounded_entries(&text);
+        if only_ptx && unbounded.is_empty() {
+            // Every kernel has its block size (S-L1's transformed kernels
+            // carry the one their lines are sized for): nothing to assemble.
+            return Ok(());
+        }
+        let mut verbose = self.ptxas(ptx, cubin)?;
         let registers = block_limit::registers_from_ptxas(&verbose);
         if block_limit::any_below_full_blocks(&unbounded, &registers, self.arch) {
             let untouched = self.untouched_registers()?;
