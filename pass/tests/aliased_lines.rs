@@ -42,3 +42,41 @@ fn in_a_group_of_two_a_miss_may_take_the_line_not_used_last() {
     assert!(text.contains("= phi i32 [ -1,"), "{text}");
     assert!(text.contains("= icmp ne i32 %sl1.group.mru"), "{text}");
 }
+
+#[test]
+fn groups_of_more_than_eight_members_stay_direct() {
+    // Every access of a group looks up every member's line: sixteen members
+    // made 212,000 PTX lines and two minutes of ptxas (2026-11-30).
+    use sl1_pass::report::{Decision, DirectReason};
+    for options in [
+        Options::default(),
+        Options {
+            static_prediction: false,
+            ..Options::default()
+        },
+    ] {
+        let t = common::transform_case("large_aliased_group", &options);
+        assert!(t.kernel("eight").applied);
+        assert!(t.text("eight").contains("sl1.aload.i32.a4.g8"));
+        let nine = t.kernel("nine");
+        assert!(!nine.applied, "{nine:?}");
+        assert!(!t.text("nine").contains("sl1.a"));
+        if options.static_prediction {
+            assert_eq!(nine.predictions.len(), 9);
+            for p in &nine.predictions {
+                assert!(
+                    matches!(
+                        p.decision,
+                        Decision::Direct {
+                            reason: DirectReason::LargeAliasedGroup {
+                                members: 9,
+                                most: 8
+                            }
+                        }
+                    ),
+                    "{p:?}"
+                );
+            }
+        }
+    }
+}

@@ -36,3 +36,41 @@ extern "C" __global__ void many_pointers(
     out2[row * m + j] = v * v;
   }
 }
+
+// On the GPU (ci/gpu-bundle's patterns): two blocks of 1024 threads, the
+// launch checked and every output compared with the CPU's (small integers:
+// exact in float). Prints PASS or FAIL last.
+#include "sl1_check.h"
+
+int main() {
+  const int threads = 1024, blocks = 2, m = 64, rows = threads * blocks;
+  const size_t n = size_t(rows) * m;
+  std::vector<std::vector<float>> in(14, std::vector<float>(n));
+  Weights w;
+  for (int k = 0; k < 14; ++k) {
+    w.c[k] = float(k + 1);
+    for (size_t i = 0; i < n; ++i) in[k][i] = float((i * (k + 3)) % 7);
+  }
+  float *d[16];
+  for (int k = 0; k < 16; ++k) CUDA_CHECK(cudaMalloc(&d[k], n * sizeof(float)));
+  for (int k = 0; k < 14; ++k)
+    CUDA_CHECK(cudaMemcpy(d[k], in[k].data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  many_pointers<<<blocks, threads>>>(d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9],
+                                     d[10], d[11], d[12], d[13], d[14], d[15], m, w);
+  cudaError_t launched = cudaGetLastError();
+  if (launched != cudaSuccess) {
+    std::printf("blocks of %d threads: %s\nFAIL\n", threads, cudaGetErrorString(launched));
+    return 1;
+  }
+  std::vector<float> out(n), out2(n);
+  CUDA_CHECK(cudaMemcpy(out.data(), d[14], n * sizeof(float), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(out2.data(), d[15], n * sizeof(float), cudaMemcpyDeviceToHost));
+  size_t wrong = 0;
+  for (size_t i = 0; i < n; ++i) {
+    float v = 0;
+    for (int k = 0; k < 14; ++k) v += in[k][i] * w.c[k];
+    wrong += out[i] != v || out2[i] != v * v;
+  }
+  std::printf("%zu of %zu outputs wrong\n%s\n", wrong, 2 * n, wrong ? "FAIL" : "PASS");
+  return wrong ? 1 : 0;
+}

@@ -50,6 +50,12 @@ pub enum DirectReason {
         distance: i64,
         sector_bytes: u64,
     },
+    /// One of `members` arguments without restrict that may alias each
+    /// other, more than the `most` whose lines are looked up together (the
+    /// paper's aliased mode): every access of such a group looks up every
+    /// member's line, so its code and its work per iteration grow with the
+    /// square of the group.
+    LargeAliasedGroup { members: usize, most: usize },
     /// The traffic bound (`cost::gain_bound`) leaves lines too little.
     LittleGain {
         l2_bytes: u64,
@@ -128,6 +134,14 @@ impl fmt::Display for DirectReason {
                 "left direct: a warp's lanes access it {distance} B apart (known at compile \
                  time), all within one {sector_bytes} B sector that one request serves; a line \
                  per thread would fill the same bytes once for every lane and save nothing"
+            ),
+            DirectReason::LargeAliasedGroup { members, most } => write!(
+                f,
+                "left direct: one of {members} arguments without __restrict__ that may alias \
+                 each other; every access of such a group looks up every member's line, so \
+                 groups of more than {most} stay direct (16: 212,000 PTX lines and two minutes \
+                 of ptxas for one loop); __restrict__ or run-time alias checks give each its \
+                 own line"
             ),
             DirectReason::LittleGain {
                 l2_bytes,

@@ -90,11 +90,46 @@ pub(super) fn predict<'m>(
             }
         }
     }
+    leave_large_aliased_groups_direct(k, &candidates, &mut direct);
     Predicted {
         predictions,
         direct,
         gain_bounds,
         lane_distances,
+    }
+}
+
+/// The most arguments without restrict whose lines a loop looks up
+/// together. Every access of an aliased group looks up each member's line
+/// (`runtime::access`), so a loop's code grows with the square of the
+/// group: sixteen members (fourteen inputs, two outputs) made 212,000 PTX
+/// lines and two minutes of ptxas, six 34,000 lines and 5 s
+/// (2026-11-30). The do-no-harm suite's largest group is five (`rank2`).
+pub(crate) const MOST_ALIASED_MEMBERS: usize = 8;
+
+/// Leaves every member of a loop's aliased group direct (the structures
+/// without restrict it would still cache) when there are more than
+/// `MOST_ALIASED_MEMBERS`.
+fn leave_large_aliased_groups_direct(
+    k: &KernelAnalysis<'_>,
+    candidates: &[u32],
+    direct: &mut BTreeMap<u32, DirectReason>,
+) {
+    let group: Vec<u32> = candidates
+        .iter()
+        .copied()
+        .filter(|id| !k.data_structures[*id as usize].restrict && !direct.contains_key(id))
+        .collect();
+    if group.len() > MOST_ALIASED_MEMBERS {
+        for id in &group {
+            direct.insert(
+                *id,
+                DirectReason::LargeAliasedGroup {
+                    members: group.len(),
+                    most: MOST_ALIASED_MEMBERS,
+                },
+            );
+        }
     }
 }
 
