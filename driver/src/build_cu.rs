@@ -289,7 +289,7 @@ impl Assembler<'_> {
         let mut verbose = self.ptxas(ptx, cubin)?;
         let registers = block_limit::registers_from_ptxas(&verbose);
         if block_limit::any_below_full_blocks(&unbounded, &registers, self.arch) {
-            let untouched = self.untouched_registers()?;
+            let untouched = self.untouched_registers();
             let caps = block_limit::caps(&unbounded, &registers, &untouched, self.arch);
             if !caps.is_empty() {
                 let mut bounded = text;
@@ -332,9 +332,9 @@ impl Assembler<'_> {
         Ok(self.runner.run_reading_stderr(&mut cmd, &self.args.input)?)
     }
 
-    /// The registers of each kernel built without S-L1: no plugin, no
+    /// The registers of each kernel in the plain clang build: no plugin, no
     /// device tuning. Empty (with a warning) when that build fails.
-    fn untouched_registers(&self) -> Result<BTreeMap<String, u32>> {
+    fn untouched_registers(&self) -> BTreeMap<String, u32> {
         let ptx = self.temp.join(format!("untouched-{}.ptx", self.arch));
         let mut device = clang_cuda(self.args, self.tools, self.arch);
         device.arg("--cuda-device-only");
@@ -353,14 +353,14 @@ impl Assembler<'_> {
             .map_err(anyhow::Error::from)
             .and_then(|_| self.ptxas(&ptx, &self.temp.join("untouched.cubin")));
         match built {
-            Ok(verbose) => Ok(block_limit::registers_from_ptxas(&verbose)),
+            Ok(verbose) => block_limit::registers_from_ptxas(&verbose),
             Err(e) => {
                 eprintln!(
-                    "sl1-driver: warning: {}: kernels over 64 registers keep their size: \
-                     the build without S-L1 to compare them with failed ({e:#})",
+                    "sl1-driver: warning: {}: the plain clang build, which tells the block \
+                     sizes to keep, failed ({e:#}); kernels stay as ptxas made them",
                     self.args.input.display()
                 );
-                Ok(BTreeMap::new())
+                BTreeMap::new()
             }
         }
     }

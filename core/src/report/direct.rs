@@ -55,7 +55,10 @@ pub enum DirectReason {
     /// paper's aliased mode): every access of such a group looks up every
     /// member's line, so its code and its work per iteration grow with the
     /// square of the group.
-    LargeAliasedGroup { members: usize, most: usize },
+    LargeAliasedGroup {
+        members: usize,
+        most: usize,
+    },
     /// The traffic bound (`cost::gain_bound`) leaves lines too little.
     LittleGain {
         l2_bytes: u64,
