@@ -286,7 +286,16 @@ impl Assembler<'_> {
             // carry the one their lines are sized for): nothing to assemble.
             return Ok(());
         }
-        let mut verbose = self.ptxas(ptx, cubin)?;
+        let mut verbose = match self.ptxas(ptx, cubin) {
+            Ok(verbose) => verbose,
+            // The PTX stands without the check (an architecture this
+            // ptxas does not know, say): say so, keep it.
+            Err(e) if only_ptx => {
+                eprintln!("sl1-driver: warning: block sizes not checked: {e:#}");
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        };
         let registers = block_limit::registers_from_ptxas(&verbose);
         if block_limit::any_below_full_blocks(&unbounded, &registers, self.arch) {
             let untouched = self.untouched_registers();

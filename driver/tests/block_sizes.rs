@@ -107,3 +107,31 @@ fn the_object_a_program_links_is_bounded_too_and_ptxas_v_shows_it() {
     assert!(used[0] <= 64, "{}", out.stderr);
     assert!(object.is_file());
 }
+
+#[test]
+fn ptx_stands_where_ptxas_cannot_check_it() {
+    // `--emit ptx` needed no ptxas before the check: an architecture the
+    // local ptxas does not know, or its options, must not fail the build.
+    let dir = tempfile::tempdir().unwrap();
+    let ptx = dir.path().join("k.ptx");
+    let out = run_ok(
+        driver()
+            .args([
+                "build",
+                "--no-sl1",
+                "--emit",
+                "ptx",
+                "--ptxas-arg=--no-such-option",
+                "-o",
+            ])
+            .arg(&ptx)
+            .arg(testdata(SOURCE)),
+    );
+    assert!(
+        out.stderr.contains("warning: block sizes not checked"),
+        "{}",
+        out.stderr
+    );
+    let text = std::fs::read_to_string(&ptx).unwrap();
+    assert!(text.contains(".entry many_pointers("), "{text}");
+}
