@@ -53,7 +53,9 @@ pub fn max_block_threads(registers: u32, arch: &str) -> u32 {
 }
 
 /// The entry functions of `ptx` that declare no block size (`.maxntid` or
-/// `.reqntid` between the parameter list and the body).
+/// `.reqntid` between the parameter list and the body) and no register
+/// count (`.maxnreg`, from `__maxnreg__`: ptxas then holds that count
+/// over a `.maxntid`, so the kernel's resources are the user's).
 pub fn unbounded_entries(ptx: &str) -> Vec<String> {
     let mut unbounded = Vec::new();
     let mut lines = ptx.lines();
@@ -65,7 +67,10 @@ pub fn unbounded_entries(ptx: &str) -> Vec<String> {
         let mut header = Some(line);
         while let Some(text) = header {
             let code = text.split("//").next().unwrap_or("").trim();
-            if code.starts_with(".maxntid") || code.starts_with(".reqntid") {
+            if [".maxntid", ".reqntid", ".maxnreg"]
+                .iter()
+                .any(|d| code.starts_with(d))
+            {
                 bounded = true;
             }
             if code.ends_with('{') || code == "{" || code.ends_with(';') {
@@ -211,6 +216,11 @@ ptxas info    : Used 4 registers, used 0 barriers
 {
 \tret;
 }
+.visible .entry registers_chosen()
+.maxnreg 128
+{
+\tret;
+}
 ";
 
     #[test]
@@ -234,7 +244,7 @@ ptxas info    : Used 4 registers, used 0 barriers
     }
 
     #[test]
-    fn entries_with_launch_bounds_are_not_unbounded() {
+    fn entries_with_launch_bounds_or_a_register_count_are_not_unbounded() {
         assert_eq!(unbounded_entries(PTX), ["_Z2k2Pf", "empty"]);
     }
 
