@@ -14,18 +14,24 @@ use common::*;
 
 const SOURCE: &str = "cu/many_pointers.cu";
 
-/// The registers ptxas gives each entry of `ptx`, from `ptxas -v`.
+/// The registers of each "Used N registers" line of `ptxas -v`'s output,
+/// in order (a line printed twice counts twice).
+fn used_registers(verbose: &str) -> Vec<u32> {
+    verbose
+        .lines()
+        .filter_map(|l| l.split("Used ").nth(1))
+        .map(|r| r.split(' ').next().unwrap().parse().unwrap())
+        .collect()
+}
+
+/// The registers ptxas gives each function of `ptx`.
 fn registers(ptx: &Path) -> Vec<u32> {
     let out = run_ok(
         Command::new(cuda_path().join("bin/ptxas"))
             .args(["-v", "--gpu-name=sm_90", "-o", "/dev/null"])
             .arg(ptx),
     );
-    out.stderr
-        .lines()
-        .filter_map(|l| l.split("Used ").nth(1))
-        .map(|r| r.split(' ').next().unwrap().parse().unwrap())
-        .collect()
+    used_registers(&out.stderr)
 }
 
 #[test]
@@ -96,12 +102,7 @@ fn the_object_a_program_links_is_bounded_too_and_ptxas_v_shows_it() {
             .arg("-o")
             .arg(&object),
     );
-    let used: Vec<u32> = out
-        .stderr
-        .lines()
-        .filter_map(|l| l.split("Used ").nth(1))
-        .map(|r| r.split(' ').next().unwrap().parse().unwrap())
-        .collect();
+    let used = used_registers(&out.stderr);
     // ptxas's account of the final cubin alone, as the user asked for it.
     assert_eq!(used.len(), 1, "{}", out.stderr);
     assert!(used[0] <= 64, "{}", out.stderr);
