@@ -3,6 +3,7 @@
 //! link with the CUDA runtime. Each phase is a separate command (shown by -v).
 
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -55,6 +56,7 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
         verbose: args.verbose,
     };
     let temp = tempfile::Builder::new().prefix("sl1-build-").tempdir()?;
+    let prelude = crate::nvcc_prelude::clang_args(args, temp.path())?;
     let stem = args
         .input
         .file_stem()
@@ -71,7 +73,7 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
             Emit::Ll | Emit::Bc => output.to_path_buf(),
             _ => temp.path().join(format!("{stem}-{arch}.ptx")),
         };
-        let mut device = clang_cuda(args, tools, arch);
+        let mut device = clang_cuda(args, tools, arch, &prelude);
         device
             .arg("--cuda-device-only")
             .arg("-fno-discard-value-names")
@@ -106,6 +108,7 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
             runner: &runner,
             arch,
             temp: temp.path(),
+            prelude: &prelude,
         };
         assembler.assemble_keeping_block_sizes(
             &device_out,
@@ -153,7 +156,7 @@ pub fn build(args: &BuildArgs, tools: &Toolchain, emit: Emit, output: &Path) -> 
     } else {
         temp.path().join(format!("{stem}.o"))
     };
-    let mut host = clang_cuda(args, tools, args.primary_arch());
+    let mut host = clang_cuda(args, tools, args.primary_arch(), &prelude);
     if report.kernels.iter().any(|k| k.transform.applied) {
         // The launches of kernels with lines ask for their carveout, and
         // give launch-sized line buffers their bytes.
@@ -263,6 +266,8 @@ struct Assembler<'a> {
     runner: &'a Runner,
     arch: &'a str,
     temp: &'a Path,
+    /// The nvcc prelude's clang arguments (`nvcc_prelude`).
+    prelude: &'a [OsString],
 }
 
 impl Assembler<'_> {
@@ -345,7 +350,7 @@ impl Assembler<'_> {
     /// device tuning. Empty (with a warning) when that build fails.
     fn untouched_registers(&self) -> BTreeMap<String, u32> {
         let ptx = self.temp.join(format!("untouched-{}.ptx", self.arch));
-        let mut device = clang_cuda(self.args, self.tools, self.arch);
+        let mut device = clang_cuda(self.args, self.tools, self.arch, self.prelude);
         device.arg("--cuda-device-only");
         if !self.args.jump_tables {
             device.arg("-fno-jump-tables");
@@ -413,8 +418,9 @@ fn load_plugin(tools: &Toolchain) -> Vec<String> {
     args
 }
 
-/// `clang++ -x cuda` with the options every phase shares.
-fn clang_cuda(args: &BuildArgs, tools: &Toolchain, arch: &str) -> Command {
+/// `clang++ -x cuda` with the options every phase shares, the nvcc
+/// prelude's (`prelude`) among them.
+fn clang_cuda(args: &BuildArgs, tools: &Toolchain, arch: &str, prelude: &[OsString]) -> Command {
     let mut cmd = Command::new(&tools.clang);
     cmd.args(["-x", "cuda"])
         .arg(format!("--cuda-path={}", tools.cuda.display()))
@@ -426,7 +432,8 @@ fn clang_cuda(args: &BuildArgs, tools: &Toolchain, arch: &str) -> Command {
         // driver, which needs clang-linker-wrapper and nvlink at link time.
         .arg("--no-offload-new-driver")
         // clang 22 knows CUDA up to 12.8 in full; 12.9 works for what we use.
-        .arg("-Wno-unknown-cuda-version");
+        .arg("-Wno-unknown-cuda-version")
+        .args(prelude);
     for dir in &args.include {
         cmd.arg("-I").arg(dir);
     }

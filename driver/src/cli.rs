@@ -202,6 +202,13 @@ pub struct BuildArgs {
     /// take different cases serializes on, where a compare tree predicates.
     #[arg(long)]
     pub jump_tables: bool,
+    /// Leave out the nvcc prelude, which every CUDA source gets by default
+    /// (`driver/include/sl1_nvcc_prelude.h`): nvcc's version macros
+    /// (`__CUDACC_VER_MAJOR__`), min and max callable from host code, CUDA
+    /// 12.8's `__nv_atomic_*` functions, and `register` accepted under
+    /// C++17, as nvcc has them.
+    #[arg(long)]
+    pub no_nvcc_prelude: bool,
     /// One more argument for ptxas (repeatable), e.g. `--ptxas-arg=-v` to
     /// see each kernel's registers and shared memory after S-L1, or
     /// `--ptxas-arg=--maxrregcount=64` (nvcc's `-Xptxas`, `-maxrregcount`).

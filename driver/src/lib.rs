@@ -13,6 +13,7 @@ pub mod error;
 pub mod launch_runtime;
 pub mod nvcc_args;
 pub mod nvcc_flags;
+pub mod nvcc_prelude;
 pub mod pass_flags;
 pub mod runner;
 pub mod toolchain;

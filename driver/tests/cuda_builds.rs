@@ -939,3 +939,93 @@ fn a_loop_over_sixteen_pointers_without_restrict_builds_to_bounded_code() {
         .count();
     assert_eq!(direct, 16);
 }
+
+#[test]
+fn atomic_loads_build_and_stay_out_of_the_lines() {
+    // `__atomic_load_n` through a `__restrict__` input the kernel only
+    // reads stopped clang in NVPTX's instruction selection, with and
+    // without S-L1 (2026-12-01); atomic loads and stores went through the
+    // lines like plain ones.
+    let dir = tempfile::tempdir().unwrap();
+    for (name, extra) in [("sl1", None), ("plain", Some("--no-sl1"))] {
+        let ptx = dir.path().join(format!("{name}.ptx"));
+        let report = dir.path().join(format!("{name}.json"));
+        let mut cmd = driver();
+        cmd.args(["build", "--emit", "ptx", "-o"])
+            .arg(&ptx)
+            .arg("--report")
+            .arg(&report)
+            .arg(testdata("cu/atomic_flags.cu"));
+        cmd.args(extra);
+        run_ok(&mut cmd);
+        let text = std::fs::read_to_string(&ptx).unwrap();
+        assert!(text.contains("ld.relaxed.sys.global"), "{name}");
+        assert!(text.contains("ld.acquire.sys.global"), "{name}");
+        assert!(text.contains("st.release.sys.global"), "{name}");
+        if extra.is_some() {
+            continue;
+        }
+        let report = read_report(&report);
+        for kernel in &report.kernels {
+            let t = &kernel.transform;
+            assert!(t.applied, "{}: {t:?}", kernel.name);
+            let atomics: Vec<_> = t
+                .accesses_direct
+                .iter()
+                .filter(|d| d.kind.is_atomic())
+                .map(|d| (d.argument.as_str(), format!("{:?}", d.reason)))
+                .collect();
+            let expected: Vec<(&str, String)> = match kernel.name.as_str() {
+                "relaxed_reads" => vec![("in", "Atomic".into())],
+                _ => vec![("flags", "Atomic".into()), ("flags", "Atomic".into())],
+            };
+            assert_eq!(atomics, expected, "{}", kernel.name);
+        }
+    }
+}
+
+#[test]
+fn programs_written_for_nvcc_compile_with_the_nvcc_prelude() {
+    // nvcc's version macros, min and max in host code, `register` under
+    // C++17 and CUDA 12.8's `__nv_atomic_*` stopped clang on 16 HeCBench
+    // programs that nvcc builds (2026-12-01); the prelude gives them, and
+    // `--no-nvcc-prelude` leaves it out.
+    let dir = tempfile::tempdir().unwrap();
+    let object = dir.path().join("k.o");
+    let build = |extra: &[&str]| {
+        let mut cmd = driver();
+        cmd.args(["build", "-c", "-o"])
+            .arg(&object)
+            .args(extra)
+            .arg(testdata("cu/nvcc_prelude.cu"));
+        cmd
+    };
+    run_ok(&mut build(&[]));
+    assert!(object.exists());
+    let without = run(&mut build(&["--no-nvcc-prelude"]));
+    assert_ne!(without.code, Some(0));
+    for missing in [
+        "nvcc's version macros are missing",
+        "'register' storage class",
+        "undeclared identifier '__NV_ATOMIC_RELAXED'",
+    ] {
+        assert!(
+            without.stderr.contains(missing),
+            "{missing}:\n{}",
+            without.stderr
+        );
+    }
+    // The device compile and the host compile (whose min and max calls
+    // only the prelude declares) each include it.
+    let verbose = run_ok(&mut build(&["-v"]));
+    let includes = verbose
+        .stderr
+        .lines()
+        .filter(|l| l.contains("-include") && l.contains("sl1_nvcc_prelude.h"))
+        .count();
+    assert!(
+        includes >= 2,
+        "device and host compiles:\n{}",
+        verbose.stderr
+    );
+}

@@ -20,6 +20,7 @@ pub mod error;
 pub mod launch;
 #[allow(unsafe_code)]
 pub mod llvm;
+pub mod nvptx_bugs;
 pub mod options;
 mod panic;
 mod pipeline;

@@ -8,8 +8,8 @@
 //!    was, switches made selects, the module verified, and the report;
 //! 2. LLVM's optimizer;
 //! 3. `run_late`, after it, before code generation: the late device
-//!    rewrites (`tuning::LATE_REWRITES`) and the ptxas workaround
-//!    (`ptxas_bugs`).
+//!    rewrites (`tuning::LATE_REWRITES`) and the workarounds of ptxas's
+//!    and NVPTX's bugs (`ptxas_bugs`, `nvptx_bugs`).
 
 use inkwell::module::Module;
 
@@ -18,7 +18,7 @@ use crate::llvm::{build, ir};
 use crate::options::Options;
 use crate::report::{self, Report};
 use crate::tuning::{Rewrite, RewriteCounts};
-use crate::{analysis, ptxas_bugs, transform, tuning};
+use crate::{analysis, nvptx_bugs, ptxas_bugs, transform, tuning};
 
 /// Analyses every kernel of a device module and reports what it found.
 pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, Error> {
@@ -105,8 +105,8 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
 pub enum LateError {
     /// The late device rewrites (a bug in one of them).
     Rewrites(String),
-    /// The ptxas workaround (a bug in it).
-    PtxasWorkaround(String),
+    /// The workarounds of ptxas's and NVPTX's bugs (a bug in one of them).
+    ToolchainWorkarounds(String),
 }
 
 impl LateError {
@@ -119,9 +119,9 @@ impl LateError {
                  {rewrites_off} builds without them): {}",
                 message.trim()
             ),
-            LateError::PtxasWorkaround(message) => format!(
-                "the module fails the LLVM verifier after S-L1's ptxas workaround (a bug in \
-                 S-L1): {}",
+            LateError::ToolchainWorkarounds(message) => format!(
+                "the module fails the LLVM verifier after S-L1's workarounds of ptxas's and \
+                 NVPTX's bugs (a bug in S-L1): {}",
                 message.trim()
             ),
         }
@@ -131,8 +131,8 @@ impl LateError {
 /// The stage after LLVM's optimizer, before code generation, on a device
 /// module: with `options.device_tuning` the late device rewrites
 /// (`tuning::LATE_REWRITES`, their counts added to `counts`), then in every
-/// build the ptxas workaround (`ptxas_bugs`); the module verified after
-/// each. Returns whether the module changed.
+/// build the workarounds of ptxas's and NVPTX's bugs (`ptxas_bugs`,
+/// `nvptx_bugs`); the module verified after each. Returns whether the module changed.
 pub fn run_late(
     module: &Module<'_>,
     options: &Options,
@@ -148,8 +148,9 @@ pub fn run_late(
         }
     }
     changed |= ptxas_bugs::keep_float_bits_out_of_narrow_stores(module) > 0;
+    changed |= nvptx_bugs::keep_atomic_loads_coherent(module) > 0;
     if let Err(message) = module.verify() {
-        return Err(LateError::PtxasWorkaround(message.to_string()));
+        return Err(LateError::ToolchainWorkarounds(message.to_string()));
     }
     Ok(changed)
 }

@@ -20,6 +20,10 @@ pub enum Mode {
 pub enum AccessKind {
     Load,
     Store,
+    /// An atomic load (`__atomic_load_n`): left direct, as the other atomics.
+    AtomicLoad,
+    /// An atomic store (`__atomic_store_n`).
+    AtomicStore,
     AtomicRmw,
     CmpXchg,
     /// The source range of `llvm.memcpy`/`llvm.memmove`.
@@ -30,10 +34,23 @@ pub enum AccessKind {
 
 impl AccessKind {
     pub fn writes(self) -> bool {
-        !matches!(self, AccessKind::Load | AccessKind::RangeRead)
+        !matches!(
+            self,
+            AccessKind::Load | AccessKind::AtomicLoad | AccessKind::RangeRead
+        )
     }
     pub fn is_atomic(self) -> bool {
-        matches!(self, AccessKind::AtomicRmw | AccessKind::CmpXchg)
+        matches!(
+            self,
+            AccessKind::AtomicLoad
+                | AccessKind::AtomicStore
+                | AccessKind::AtomicRmw
+                | AccessKind::CmpXchg
+        )
+    }
+    /// Whether the address is the second operand (stores), not the first.
+    pub fn address_is_second(self) -> bool {
+        matches!(self, AccessKind::Store | AccessKind::AtomicStore)
     }
 }
 

@@ -58,7 +58,7 @@ impl<'m> Access<'m> {
     /// The address operand: a store's second, every other access's first.
     pub fn pointer(&self) -> Option<Value<'m>> {
         self.inst
-            .operand(if self.kind == AccessKind::Store { 1 } else { 0 })
+            .operand(if self.kind.address_is_second() { 1 } else { 0 })
     }
 }
 
@@ -144,7 +144,11 @@ pub fn trace_base(pointer: Value<'_>) -> Base {
 fn memory_operands<'m>(inst: Value<'m>) -> Vec<(AccessKind, Value<'m>)> {
     let with = |kind, i| inst.operand(i).map(|p| (kind, p)).into_iter().collect();
     match inst.opcode() {
+        Some(Opcode::LLVMLoad) if inst.is_atomic_load_or_store() => with(AccessKind::AtomicLoad, 0),
         Some(Opcode::LLVMLoad) => with(AccessKind::Load, 0),
+        Some(Opcode::LLVMStore) if inst.is_atomic_load_or_store() => {
+            with(AccessKind::AtomicStore, 1)
+        }
         Some(Opcode::LLVMStore) => with(AccessKind::Store, 1),
         Some(Opcode::LLVMAtomicRMW) => with(AccessKind::AtomicRmw, 0),
         Some(Opcode::LLVMAtomicCmpXchg) => with(AccessKind::CmpXchg, 0),
@@ -164,8 +168,12 @@ fn memory_operands<'m>(inst: Value<'m>) -> Vec<(AccessKind, Value<'m>)> {
 /// Bytes a load, store or atomic moves (0 for ranges).
 fn access_size(function: Function<'_>, inst: Value<'_>, kind: AccessKind) -> u64 {
     match kind {
-        AccessKind::Load | AccessKind::AtomicRmw => function.store_size(inst),
-        AccessKind::Store => inst.operand(0).map_or(0, |v| function.store_size(v)),
+        AccessKind::Load | AccessKind::AtomicLoad | AccessKind::AtomicRmw => {
+            function.store_size(inst)
+        }
+        AccessKind::Store | AccessKind::AtomicStore => {
+            inst.operand(0).map_or(0, |v| function.store_size(v))
+        }
         AccessKind::CmpXchg => inst.operand(1).map_or(0, |v| function.store_size(v)),
         AccessKind::RangeRead | AccessKind::RangeWrite => 0,
     }

@@ -7,7 +7,9 @@ use crate::llvm::ir::{Block, Opcode, Value};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SyncKind {
-    /// A `fence` instruction or an NVVM membar/fence intrinsic (`__threadfence`).
+    /// A `fence` instruction, an NVVM membar/fence intrinsic
+    /// (`__threadfence`), or an atomic load or store with acquire or
+    /// release ordering.
     Fence,
     /// A block-wide barrier (`__syncthreads` and its variants).
     Barrier,
@@ -164,6 +166,11 @@ pub fn collect_sync_points<'m>(blocks: &[Block<'m>]) -> Vec<SyncPoint<'m>> {
         for inst in block.instructions() {
             let (kind, callee) = match inst.opcode() {
                 Some(Opcode::LLVMFence) => (SyncKind::Fence, None),
+                // An acquire load or a release store orders the thread's
+                // other accesses as a fence does.
+                Some(Opcode::LLVMLoad | Opcode::LLVMStore) if inst.is_ordering_load_or_store() => {
+                    (SyncKind::Fence, None)
+                }
                 Some(Opcode::LLVMCall) => {
                     // Arithmetic in inline assembly (`__hadd`) is no
                     // coherence point.

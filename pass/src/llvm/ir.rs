@@ -13,7 +13,9 @@ use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::target::{
     LLVMABISizeOfType, LLVMGetModuleDataLayout, LLVMOffsetOfElement, LLVMStoreSizeOfType,
 };
-use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind, LLVMValueKind};
+use inkwell::llvm_sys::{
+    LLVMAtomicOrdering, LLVMIntPredicate, LLVMOpcode, LLVMTypeKind, LLVMValueKind,
+};
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, FunctionValue};
 
@@ -442,6 +444,39 @@ impl<'m> Value<'m> {
     /// How many uses this value has (a user using it twice counts twice).
     pub fn use_count(self) -> usize {
         super::edit::use_count(self.raw)
+    }
+
+    /// The ordering of a load or store: `NotAtomic` for plain ones, `None`
+    /// for any other instruction.
+    fn load_store_ordering(self) -> Option<LLVMAtomicOrdering> {
+        match self.opcode() {
+            // SAFETY: only asked of loads and stores.
+            Some(LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore) => {
+                Some(unsafe { LLVMGetOrdering(self.raw) })
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether this is an atomic load or store (`__atomic_load_n`,
+    /// `__atomic_store_n`, nvcc's `__nv_atomic_load_n`).
+    pub fn is_atomic_load_or_store(self) -> bool {
+        self.load_store_ordering()
+            .is_some_and(|o| o != LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic)
+    }
+
+    /// Whether this is an atomic load or store that orders the thread's
+    /// other accesses around it (acquire, release or sequentially
+    /// consistent), as a fence does.
+    pub fn is_ordering_load_or_store(self) -> bool {
+        self.load_store_ordering().is_some_and(|o| {
+            !matches!(
+                o,
+                LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
+                    | LLVMAtomicOrdering::LLVMAtomicOrderingUnordered
+                    | LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic
+            )
+        })
     }
 
     /// Whether this is a load that is neither volatile nor atomic.

@@ -16,7 +16,10 @@ pub(super) fn uncacheable_reason(
     k.data_structure_of(a)?;
     match a.kind {
         AccessKind::Load | AccessKind::Store => {}
-        AccessKind::AtomicRmw | AccessKind::CmpXchg => return Some(DirectReason::Atomic),
+        AccessKind::AtomicLoad
+        | AccessKind::AtomicStore
+        | AccessKind::AtomicRmw
+        | AccessKind::CmpXchg => return Some(DirectReason::Atomic),
         AccessKind::RangeRead | AccessKind::RangeWrite => return Some(DirectReason::Range),
     }
     if a.volatile {
@@ -35,14 +38,14 @@ pub(super) fn uncacheable_reason(
 /// The type a load produces or a store writes.
 pub(super) fn access_type(inst: Value<'_>, kind: AccessKind) -> Type<'_> {
     match kind {
-        AccessKind::Store => stored_value(inst).ty(),
+        AccessKind::Store | AccessKind::AtomicStore => stored_value(inst).ty(),
         _ => inst.ty(),
     }
 }
 
 /// The address a load or store accesses.
 pub(super) fn pointer_operand(inst: Value<'_>, kind: AccessKind) -> Value<'_> {
-    let index = if kind == AccessKind::Store { 1 } else { 0 };
+    let index = if kind.address_is_second() { 1 } else { 0 };
     inst.operand(index).expect("an access has its address")
 }
 
