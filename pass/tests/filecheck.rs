@@ -310,6 +310,7 @@ fn device_case(rewrite: Rewrite) -> &'static str {
         Rewrite::ByteWords => "byte_words",
         Rewrite::WidenedRangeChecks => "widened_range_checks",
         Rewrite::NarrowSums => "narrow_sums",
+        Rewrite::RelaxedCas => "relaxed_cas",
         Rewrite::WarpAtomics => "warp_atomics",
         Rewrite::LoadsFirst => "loads_first",
         Rewrite::VectorLoads => "vector_loads",

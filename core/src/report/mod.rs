@@ -223,6 +223,14 @@ impl Report {
                 t.count(Rewrite::VectorLoads),
                 t.count(Rewrite::ByteWords)
             );
+            if t.count(Rewrite::RelaxedCas) > 0 {
+                let _ = writeln!(
+                    out,
+                    "  device tuning: {} atomicCAS made relaxed of device scope, as nvcc \
+                     compiles it (clang's orders it sequentially: a system-wide fence each)",
+                    t.count(Rewrite::RelaxedCas)
+                );
+            }
             if t.count(Rewrite::ForwardedStores) > 0 {
                 let _ = writeln!(
                     out,

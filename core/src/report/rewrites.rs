@@ -29,6 +29,9 @@ pub enum Rewrite {
     WidenedRangeChecks,
     /// Wide sums whose narrow addends are added in 32 bits first.
     NarrowSums,
+    /// `atomicCAS` (a sequentially consistent `cmpxchg` of system scope in
+    /// clang) made relaxed of device scope, as nvcc compiles it.
+    RelaxedCas,
     /// Atomic adds to an address the same for a whole warp, made once per
     /// warp with the sum of its threads' values.
     WarpAtomics,
@@ -49,7 +52,7 @@ pub enum Rewrite {
 
 impl Rewrite {
     /// Every rewrite, in the report's order.
-    pub const ALL: [Rewrite; 14] = [
+    pub const ALL: [Rewrite; 15] = [
         Rewrite::AliasChecks,
         Rewrite::ForwardedStores,
         Rewrite::SwitchSelects,
@@ -59,6 +62,7 @@ impl Rewrite {
         Rewrite::ByteWords,
         Rewrite::WidenedRangeChecks,
         Rewrite::NarrowSums,
+        Rewrite::RelaxedCas,
         Rewrite::WarpAtomics,
         Rewrite::LoadsFirst,
         Rewrite::VectorLoads,
@@ -78,6 +82,7 @@ impl Rewrite {
             Rewrite::ByteWords => "byte_words",
             Rewrite::WidenedRangeChecks => "widened_range_checks",
             Rewrite::NarrowSums => "narrowed_sums",
+            Rewrite::RelaxedCas => "relaxed_cas",
             Rewrite::WarpAtomics => "warp_atomics",
             Rewrite::LoadsFirst => "loads_first",
             Rewrite::VectorLoads => "vector_loads",
@@ -250,7 +255,7 @@ mod tests {
             serde_json::to_string(&report).unwrap(),
             "{\"alias_checked_loops\":0,\"forwarded_stores\":0,\"selected_switches\":2,\"counted_trips\":0,\"frozen_divisions\":0,\"byte_lane_counts\":0,\
              \"byte_words\":0,\"widened_range_checks\":0,\"narrowed_sums\":0,\
-             \"warp_atomics\":0,\"loads_first\":0,\"vector_loads\":1,\"kept_rolled\":0,\
+             \"relaxed_cas\":0,\"warp_atomics\":0,\"loads_first\":0,\"vector_loads\":1,\"kept_rolled\":0,\
              \"indexed_addresses\":0}"
         );
         let back: RewriteReport =

@@ -132,6 +132,46 @@ impl App for Histogram {
     }
 }
 
+/// cas_add: 65,536 bins, each byte's weight (1 to 8, from its index)
+/// added with an atomicCAS loop to the bin its value and a hash of its index
+/// pick.
+pub struct CasAdd;
+
+/// Bins of cas_add.
+pub const CAS_BINS: usize = 1 << 16;
+
+pub fn cas_add(data: &[u8]) -> Vec<u32> {
+    let mut bins = vec![0u32; CAS_BINS];
+    for (i, &b) in data.iter().enumerate() {
+        let spread = (i as u32).wrapping_mul(2_654_435_761) >> 16;
+        let bin = ((u32::from(b) ^ spread) as usize) & (CAS_BINS - 1);
+        bins[bin] = bins[bin].wrapping_add(1 + (i & 7) as u32);
+    }
+    bins
+}
+
+impl App for CasAdd {
+    fn name(&self) -> &'static str {
+        "cas_add"
+    }
+    fn case(&self, bytes: usize, seed: u64) -> Case {
+        // As the histogram: every byte an atomic, which bounds the run time.
+        let data = inputs::text(bytes.clamp(1, MAX_HISTOGRAM_BYTES), seed);
+        Case {
+            outputs: vec![Output {
+                bytes: 4 * CAS_BINS,
+                fill: Fill::Byte(0),
+            }],
+            expected: vec![le(&cas_add(&data))],
+            inputs: vec![data],
+        }
+    }
+    fn args(&self, case: &Case, threads: u64) -> Vec<Arg> {
+        let n = case.inputs[0].len() as u64;
+        per_thread(&[Arg::Input(0), Arg::Output(0)], n, threads)
+    }
+}
+
 /// spmv_csr: `y = A x` for a CSR matrix, a row per thread.
 pub struct SpmvCsr;
 

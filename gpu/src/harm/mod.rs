@@ -26,7 +26,7 @@ pub use aliasing::{InplaceScale, InplaceShift, Saxpy};
 pub use chunks::{ChunkScan, CopyIf, GridStride, LongChunks, ReduceChunk, ShortChunks, SyncInLoop};
 pub use elements::{Aos, BytesU8, DoublesF64, HalvesU16, Soa, U64Lcg, Vec16};
 pub use grids::{ColSums, Matvec, Stencil2d, Stencil2dTiled, Stencil3, Stencil3d, Transpose};
-pub use indirect::{Gather, Histogram, Lut, Scatter, SpmvCoo, SpmvCsr, SpmvEll};
+pub use indirect::{CasAdd, Gather, Histogram, Lut, Scatter, SpmvCoo, SpmvCsr, SpmvEll};
 pub use rows::{Layout, RowKernel, RowShape, ROW_KERNELS};
 
 use crate::apps::App;
@@ -51,6 +51,7 @@ pub fn all() -> Vec<&'static dyn App> {
         &SpmvCoo,
         &ColSums,
         &Histogram,
+        &CasAdd,
         &ChunkScan,
         &ReduceChunk,
         &CopyIf,

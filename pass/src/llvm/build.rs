@@ -480,6 +480,60 @@ pub fn is_plain_store(v: LLVMValueRef) -> bool {
         }
 }
 
+/// Whether `v` is a strong `cmpxchg`, sequentially consistent on success
+/// and on failure, of system scope: the form clang gives CUDA's
+/// `atomicCAS` (its `_block` and `_system` forms are NVVM intrinsics).
+pub fn is_seq_cst_system_cmpxchg(v: LLVMValueRef) -> bool {
+    const SEQ_CST: LLVMAtomicOrdering =
+        LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent;
+    is_instruction(v)
+        && opcode(v) == LLVMOpcode::LLVMAtomicCmpXchg
+        // SAFETY: a cmpxchg instruction.
+        && unsafe {
+            LLVMGetWeak(v) == 0
+                && LLVMIsAtomicSingleThread(v) == 0
+                && LLVMGetCmpXchgSuccessOrdering(v) == SEQ_CST
+                && LLVMGetCmpXchgFailureOrdering(v) == SEQ_CST
+                && has_system_scope(v)
+        }
+}
+
+/// Whether atomic `v` has the system scope (no `syncscope`).
+#[cfg(feature = "llvm22")]
+unsafe fn has_system_scope(v: LLVMValueRef) -> bool {
+    let context = LLVMGetTypeContext(LLVMTypeOf(v));
+    LLVMGetAtomicSyncScopeID(v) == LLVMGetSyncScopeID(context, c"".as_ptr(), 0)
+}
+
+/// LLVM 19's C API cannot read a scope: any scope passes (its NVPTX lowers
+/// every cmpxchg relaxed, so only the IR's orderings change).
+#[cfg(feature = "llvm19")]
+unsafe fn has_system_scope(_v: LLVMValueRef) -> bool {
+    true
+}
+
+/// Makes `cmpxchg` `v` monotonic on success and on failure, of device
+/// scope (`syncscope("device")`) where the LLVM can name one (LLVM 20 on).
+pub fn relax_cmpxchg_to_device_scope(v: LLVMValueRef) {
+    const MONOTONIC: LLVMAtomicOrdering = LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic;
+    // SAFETY: a cmpxchg instruction (`is_seq_cst_system_cmpxchg`).
+    unsafe {
+        LLVMSetCmpXchgSuccessOrdering(v, MONOTONIC);
+        LLVMSetCmpXchgFailureOrdering(v, MONOTONIC);
+        set_device_scope(v);
+    }
+}
+
+#[cfg(feature = "llvm22")]
+unsafe fn set_device_scope(v: LLVMValueRef) {
+    let context = LLVMGetTypeContext(LLVMTypeOf(v));
+    let device = LLVMGetSyncScopeID(context, c"device".as_ptr(), "device".len());
+    LLVMSetAtomicSyncScopeID(v, device);
+}
+
+#[cfg(feature = "llvm19")]
+unsafe fn set_device_scope(_v: LLVMValueRef) {}
+
 /// Whether `v` is an add, or an `or disjoint` (an add without carries).
 pub fn is_add(v: LLVMValueRef) -> bool {
     is_instruction(v)

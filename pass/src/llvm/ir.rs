@@ -479,6 +479,18 @@ impl<'m> Value<'m> {
         })
     }
 
+    /// Whether this is a strong `cmpxchg`, sequentially consistent, of
+    /// system scope: clang's `atomicCAS` (`build::is_seq_cst_system_cmpxchg`).
+    pub fn is_seq_cst_system_cmpxchg(self) -> bool {
+        super::build::is_seq_cst_system_cmpxchg(self.raw)
+    }
+
+    /// Makes this `cmpxchg` monotonic of device scope
+    /// (`build::relax_cmpxchg_to_device_scope`).
+    pub fn relax_cmpxchg_to_device_scope(self) {
+        super::build::relax_cmpxchg_to_device_scope(self.raw)
+    }
+
     /// Whether this is a load that is neither volatile nor atomic.
     pub fn is_plain_load(self) -> bool {
         super::build::is_plain_load(self.raw)

@@ -31,6 +31,7 @@ mod kept_rolled;
 mod loads_first;
 mod merged_loops;
 mod narrow_sums;
+mod relaxed_cas;
 mod switch_selects;
 mod vector_loads;
 mod warp_atomics;
@@ -48,6 +49,7 @@ pub use kept_rolled::keep_ordered_loops_rolled;
 pub use loads_first::move_loads_first;
 pub use merged_loops::{merge_divergent_loops, KeptLoop, MergedLoop, Merging, NO_MERGING_HINT};
 pub use narrow_sums::narrow_sums;
+pub use relaxed_cas::relax_compare_and_swaps;
 pub use switch_selects::select_switches;
 pub use vector_loads::vectorize_aligned_loads;
 pub use warp_atomics::aggregate_atomics;
@@ -105,6 +107,11 @@ pub const LATE_REWRITES: &[LateRewrite] = &[
         rewrite: Rewrite::NarrowSums,
         on: ALWAYS,
         run: narrow_sums,
+    },
+    LateRewrite {
+        rewrite: Rewrite::RelaxedCas,
+        on: ALWAYS,
+        run: relax_compare_and_swaps,
     },
     LateRewrite {
         rewrite: Rewrite::WarpAtomics,
