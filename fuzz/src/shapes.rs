@@ -20,6 +20,9 @@ pub enum Shapes {
     /// Seeds with a loop mapping bytes to bytes, `upper`'s shape
     /// (`sl1_kernelgen::KernelSpec::has_byte_maps`).
     Maps,
+    /// Seeds with arguments loaded and stored atomically
+    /// (`sl1_kernelgen::KernelSpec::has_atomic_accesses`).
+    Atomics,
 }
 
 impl Shapes {
@@ -30,6 +33,7 @@ impl Shapes {
             Shapes::Alias => "alias",
             Shapes::Counts => "counts",
             Shapes::Maps => "maps",
+            Shapes::Atomics => "atomics",
         }
     }
 
@@ -41,6 +45,7 @@ impl Shapes {
             Shapes::Alias => Self::generated_has(seed, |k| k.spec.has_alias_shapes()),
             Shapes::Counts => Self::generated_has(seed, |k| k.spec.has_byte_counts()),
             Shapes::Maps => Self::generated_has(seed, |k| k.spec.has_byte_maps()),
+            Shapes::Atomics => Self::generated_has(seed, |k| k.spec.has_atomic_accesses()),
         }
     }
 
@@ -87,5 +92,10 @@ mod tests {
     #[test]
     fn maps_admit_exactly_the_modules_with_a_byte_map() {
         admits_exactly(Shapes::Maps, |s| s.has_byte_maps());
+    }
+
+    #[test]
+    fn atomics_admit_exactly_the_modules_with_atomic_loads_and_stores() {
+        admits_exactly(Shapes::Atomics, |s| s.has_atomic_accesses());
     }
 }

@@ -37,6 +37,7 @@ const NOT_CODE: &[&str] = &[
     "-I",
     "-D",
     "clang-arg",
+    "no-nvcc-prelude",
     "cudart",
     "verbose",
     "cuda-path",

@@ -9,7 +9,8 @@
 //! the window inner loops, tallies, adds to one element and switches, each
 //! drawn after the ones before, `w` the loops of rounds around window
 //! loops, `v` broadcast reads and shifted twins, `u` window loops
-//! counted from the chunk loop's index, and `t` loops that count bytes. A
+//! counted from the chunk loop's index, `t` loops that count bytes, and `s`
+//! arguments loaded and stored atomically. A
 //! seed none of whose new features
 //! is drawn gives the same kernel as before, so seeds in reports and tests
 //! keep their meaning.
@@ -31,6 +32,7 @@ pub fn spec(seed: u64) -> KernelSpec {
         v: ChaCha8Rng::seed_from_u64(seed ^ 0xA11A_5ED0_u64.rotate_left(11)),
         u: ChaCha8Rng::seed_from_u64(seed ^ 0xC0A7_7E11_u64.rotate_left(53)),
         t: ChaCha8Rng::seed_from_u64(seed ^ 0xB17E_C0DE_u64.rotate_left(7)),
+        s: ChaCha8Rng::seed_from_u64(seed ^ 0xA7_0A1C_u64.rotate_left(29)),
         spec: KernelSpec {
             name: format!("k{seed}"),
             args: Vec::new(),
@@ -60,6 +62,7 @@ pub fn spec(seed: u64) -> KernelSpec {
     g.shifted_twins();
     g.windows_from_outer();
     g.byte_counts();
+    g.atomic_accesses();
     g.spec
 }
 
@@ -89,6 +92,7 @@ fn own_arg(elem: Elem, role: Role, noalias: bool) -> Arg {
         shift: 0,
         offset: 0,
         align: None,
+        atomic: false,
     }
 }
 
@@ -109,8 +113,10 @@ struct Gen {
     /// The stream of window loops counted from the chunk loop's index,
     /// drawn after `v`'s.
     u: ChaCha8Rng,
-    /// The stream of loops that count bytes, drawn last.
+    /// The stream of loops that count bytes, drawn after `u`'s.
     t: ChaCha8Rng,
+    /// The stream of atomic loads and stores, drawn last.
+    s: ChaCha8Rng,
     spec: KernelSpec,
     /// The shared memory of the kernel being drawn.
     shared: SharedMem,
@@ -439,6 +445,23 @@ impl Gen {
         items.insert(at, Item::Loop(map));
     }
 
+    /// Sometimes arguments whose loads and stores are atomic, monotonic
+    /// (`__atomic_load_n` and `__atomic_store_n` in CUDA code, which S-L1
+    /// leaves direct, evicting the line that holds their address), the
+    /// naturally aligned scalars that only atomic adds do not already take.
+    fn atomic_accesses(&mut self) {
+        if !self.s.random_bool(0.15) {
+            return;
+        }
+        for k in 0..self.spec.args.len() {
+            let a = &self.spec.args[k];
+            let eligible = a.elem != Elem::V4I32 && a.natural() && a.role != Role::Shared;
+            if eligible && self.s.random_bool(0.5) {
+                self.spec.args[k].atomic = true;
+            }
+        }
+    }
+
     /// Sometimes a loop that only counts bytes of an argument of its own,
     /// `acc += (in[i] & mask) == value` once to three times an iteration
     /// (`wc`'s lines), or where the byte before matches and this one does
@@ -632,6 +655,7 @@ impl Gen {
                 shift: 0,
                 offset: 0,
                 align: None,
+                atomic: false,
             });
         }
         // Every kernel writes something.

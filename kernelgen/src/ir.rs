@@ -417,11 +417,8 @@ impl Emitter<'_> {
             let acc = self.acc.clone();
             let value = self.value_of_bits(&acc, 64, elem);
             let p = self.address(sink);
-            let align = self.spec.args[sink.arg].align();
-            self.line(&format!(
-                "store {} {value}, ptr {p}, align {align}",
-                elem.ir()
-            ));
+            let store = self.spec.args[sink.arg].store_text(&value, &p);
+            self.line(&store);
             self.line(&format!("br label %{after}"));
             self.start(&after);
         }
@@ -609,11 +606,8 @@ impl Emitter<'_> {
                 };
                 let result = self.arith(&value, *arith, elem);
                 let p = self.address(dst);
-                let align = self.spec.args[dst.arg].align();
-                self.line(&format!(
-                    "store {} {result}, ptr {p}, align {align}",
-                    elem.ir()
-                ));
+                let store = self.spec.args[dst.arg].store_text(&result, &p);
+                self.line(&store);
                 let bits = self.bits_of(&result, elem);
                 let wide = self.resize(&bits, elem.bits(), 64);
                 let acc = self.acc.clone();
@@ -774,10 +768,9 @@ impl Emitter<'_> {
 
     /// Loads `access`, returning the value in its element type.
     fn load(&mut self, access: &Access) -> String {
-        let a = &self.spec.args[access.arg];
-        let (elem, align) = (a.elem, a.align());
         let p = self.address(access);
-        self.val("v", &format!("load {}, ptr {p}, align {align}", elem.ir()))
+        let load = self.spec.args[access.arg].load_text(&p);
+        self.val("v", &load)
     }
 
     /// The element index of `access` (i64), then its address.

@@ -281,6 +281,10 @@ mod tests {
             "zext i1 %th",
             // Switches whose cases only choose a value.
             "switch i64 %cb",
+            // Atomic loads and stores.
+            " monotonic, align ",
+            "load atomic ",
+            "store atomic ",
         ] {
             assert!(any(needle), "no generated kernel has `{needle}`");
         }

@@ -99,6 +99,10 @@ pub fn shrink_candidates(spec: &KernelSpec) -> Vec<KernelSpec> {
                 shift: 0,
                 ..a.clone()
             },
+            Arg {
+                atomic: false,
+                ..a.clone()
+            },
         ];
         for p in plain {
             let mut s = spec.clone();

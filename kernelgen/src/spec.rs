@@ -116,9 +116,34 @@ pub struct Arg {
     /// atomic targets.
     #[serde(default)]
     pub align: Option<u64>,
+    /// Its loads and stores are atomic, `monotonic` (`__atomic_load_n`,
+    /// `__atomic_store_n`), beside plain ones where a loop of its own reads
+    /// it. Only on naturally aligned scalars that are not Shared.
+    #[serde(default)]
+    pub atomic: bool,
 }
 
 impl Arg {
+    /// `load` of `elem` from `p`, atomic where the argument is.
+    pub fn load_text(&self, p: &str) -> String {
+        let (ty, align) = (self.elem.ir(), self.align());
+        if self.atomic {
+            format!("load atomic {ty}, ptr {p} monotonic, align {align}")
+        } else {
+            format!("load {ty}, ptr {p}, align {align}")
+        }
+    }
+
+    /// `store` of `value` to `p`, atomic where the argument is.
+    pub fn store_text(&self, value: &str, p: &str) -> String {
+        let (ty, align) = (self.elem.ir(), self.align());
+        if self.atomic {
+            format!("store atomic {ty} {value}, ptr {p} monotonic, align {align}")
+        } else {
+            format!("store {ty} {value}, ptr {p}, align {align}")
+        }
+    }
+
     /// The alignment the kernel's accesses declare.
     pub fn align(&self) -> u64 {
         self.align.unwrap_or(self.elem.size())
@@ -695,6 +720,11 @@ impl KernelSpec {
     /// whose one statement is `out[i] = f(in[i])` over bytes of arguments of
     /// its own, nothing carried, no sink), whose iterations are independent:
     /// what warp ranges copy, in kernels nothing else orders memory in.
+    /// Whether an argument is loaded and stored atomically.
+    pub fn has_atomic_accesses(&self) -> bool {
+        self.args.iter().any(|a| a.atomic)
+    }
+
     pub fn has_byte_maps(&self) -> bool {
         let own_byte =
             |a: &Access| self.args[a.arg].elem == Elem::I8 && a.index == Index::Linear { c: 0 };
@@ -745,6 +775,9 @@ impl KernelSpec {
             }
             if a.role == Role::Shared && !a.natural() {
                 return Err(format!("arg {k}: Shared (atomics only) under-aligned"));
+            }
+            if a.atomic && (a.elem == Elem::V4I32 || !a.natural() || a.role == Role::Shared) {
+                return Err(format!("arg {k}: atomic loads and stores of {:?}", a.elem));
             }
             if let Some(b) = a.alias_of {
                 let o = self.args.get(b).ok_or(format!("arg {k}: alias of {b}"))?;

@@ -41,7 +41,7 @@ struct Cli {
     modes: String,
     /// Which seeds to build: `all`, `alias` (issue 56's shapes: a
     /// broadcast read beside arguments without noalias, or a shifted
-    /// twin) or `counts` (a loop that only counts bytes); the others are
+    /// twin) `counts` (a loop that only counts bytes), `maps` or `atomics`; the others are
     /// skipped and count as done.
     #[arg(long, value_enum, default_value = "all")]
     shapes: Shapes,
