@@ -92,6 +92,24 @@ if(NOT SL1_RUNTIME_SOURCE)
       "reinstall S-L1 (ci/package)")
   return()
 endif()
+# The nvcc prelude every CUDA source gets, as sl1-driver gives it
+# (driver/src/nvcc_prelude.rs): nvcc's version macros, host min and max,
+# CUDA 12.8's __nv_atomic_*. Beside this file when installed, in
+# driver/include/ of the checkout.
+foreach(_sl1_candidate "${CMAKE_CURRENT_LIST_DIR}/sl1_nvcc_prelude.h"
+                       "${CMAKE_CURRENT_LIST_DIR}/../driver/include/sl1_nvcc_prelude.h")
+  if(EXISTS "${_sl1_candidate}")
+    get_filename_component(SL1_NVCC_PRELUDE "${_sl1_candidate}" ABSOLUTE)
+    break()
+  endif()
+endforeach()
+if(NOT SL1_NVCC_PRELUDE)
+  set(SL1_FOUND FALSE)
+  set(SL1_NOT_FOUND_MESSAGE
+      "the nvcc prelude sl1_nvcc_prelude.h is missing beside ${CMAKE_CURRENT_LIST_FILE}; "
+      "reinstall S-L1 (ci/package)")
+  return()
+endif()
 # The functions it wraps (driver/src/launch_runtime.rs: WRAPPED).
 set(SL1_WRAPPED_LAUNCHES cudaLaunchKernel cudaLaunchKernel_ptsz cudaLaunchCooperativeKernel
     cudaLaunchCooperativeKernel_ptsz cudaLaunchKernelExC cudaLaunchKernelExC_ptsz)
@@ -100,7 +118,7 @@ unset(_sl1_candidate)
 unset(_sl1_found)
 
 if(NOT COMMAND sl1_target)
-  # sl1_target(<target> [NO_TRANSFORM] [NO_DEVICE_TUNING]
+  # sl1_target(<target> [NO_TRANSFORM] [NO_DEVICE_TUNING] [NO_NVCC_PRELUDE]
   #            [LINE_BUFFER launch|static] [REPORT_DIR <dir>]
   #            [OPTIONS <-sl1-option>...])
   #
@@ -114,7 +132,7 @@ if(NOT COMMAND sl1_target)
   # from that report). CUDA sources added later are transformed too, with
   # static line buffers and no report.
   function(sl1_target target)
-    cmake_parse_arguments(PARSE_ARGV 1 arg "NO_TRANSFORM;NO_DEVICE_TUNING"
+    cmake_parse_arguments(PARSE_ARGV 1 arg "NO_TRANSFORM;NO_DEVICE_TUNING;NO_NVCC_PRELUDE"
                           "LINE_BUFFER;REPORT_DIR" "OPTIONS")
     if(arg_UNPARSED_ARGUMENTS)
       message(FATAL_ERROR "sl1_target(${target}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
@@ -168,6 +186,11 @@ if(NOT COMMAND sl1_target)
         "SHELL:-Xarch_device -fno-jump-tables")
     if(arg_NO_TRANSFORM)
       list(APPEND options "-mllvm=-sl1-disable")
+    endif()
+    if(NOT arg_NO_NVCC_PRELUDE)
+      # What nvcc gives every source (the host side too), and `register`
+      # under C++17 as nvcc accepts it.
+      list(APPEND options "SHELL:-include \"${SL1_NVCC_PRELUDE}\"" "-Wno-register")
     endif()
     if(NOT arg_NO_DEVICE_TUNING)
       # As sl1-driver's DEVICE_TUNING (driver/src/build_cu.rs) and its
