@@ -318,11 +318,12 @@ impl<'m> Value<'m> {
     }
 
     /// Whether the instruction may write memory or synchronise: stores,
-    /// atomics, fences, and calls whose callee or call site does not say
-    /// `memory(none)` or `memory(read)` (intrinsics such as `llvm.fmuladd` do).
+    /// atomics, fences, acquire loads, and calls whose callee or call site
+    /// does not say `memory(none)` or `memory(read)` (intrinsics such as
+    /// `llvm.fmuladd` do).
     pub fn may_write_memory(self) -> bool {
         match self.opcode() {
-            Some(LLVMOpcode::LLVMLoad) => false,
+            Some(LLVMOpcode::LLVMLoad) => self.is_ordering_load_or_store(),
             Some(
                 LLVMOpcode::LLVMStore
                 | LLVMOpcode::LLVMAtomicRMW
