@@ -162,6 +162,14 @@ fn check_inner(
     if let Err(e) = module.verify() {
         return fail("verifier after O3", e);
     }
+    // The stage after the optimizer, as the plugin and the driver run it:
+    // the late device rewrites and the workarounds of ptxas's and NVPTX's
+    // bugs (an atomic load through a `noalias readonly` argument stops
+    // NVPTX without it).
+    let mut counts = sl1_pass::tuning::RewriteCounts::default();
+    if let Err(e) = sl1_pass::run_late(&module, options, &mut counts) {
+        return fail("late stage failed", e.message("--no-device-rewrites"));
+    }
     let ptx = match machine.write_to_memory_buffer(&module, FileType::Assembly) {
         Ok(b) => b,
         Err(e) => return fail("PTX emission failed", e),
