@@ -74,45 +74,37 @@ if(SL1_PLUGIN MATCHES "libsl1_pass-([0-9]+)\\.so$")
   set(SL1_LLVM_VERSION_MAJOR "${CMAKE_MATCH_1}")
 endif()
 
+# A file the package ships, into <var>: beside this file when installed, in
+# <dir> of the checkout; else the package is not found, saying which file.
+function(_sl1_find_shipped var file dir)
+  foreach(candidate "${CMAKE_CURRENT_LIST_DIR}/${file}"
+                    "${CMAKE_CURRENT_LIST_DIR}/../${dir}/${file}")
+    if(EXISTS "${candidate}")
+      get_filename_component(found "${candidate}" ABSOLUTE)
+      set(${var} "${found}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  set(SL1_FOUND FALSE PARENT_SCOPE)
+  set(SL1_NOT_FOUND_MESSAGE
+      "${file} of S-L1 is missing beside ${CMAKE_CURRENT_LIST_FILE}; reinstall S-L1 (ci/package)"
+      PARENT_SCOPE)
+endfunction()
+
 # The S-L1 runtime every target with S-L1 links (sl1-driver's too): wrappers
 # of the CUDA runtime's launch functions that give every launch of a kernel
-# with lines its buffer, whichever file makes it. Beside this file when
-# installed, in driver/runtime/ of the checkout.
-foreach(_sl1_candidate "${CMAKE_CURRENT_LIST_DIR}/launches.c"
-                       "${CMAKE_CURRENT_LIST_DIR}/../driver/runtime/launches.c")
-  if(EXISTS "${_sl1_candidate}")
-    get_filename_component(SL1_RUNTIME_SOURCE "${_sl1_candidate}" ABSOLUTE)
-    break()
-  endif()
-endforeach()
-if(NOT SL1_RUNTIME_SOURCE)
-  set(SL1_FOUND FALSE)
-  set(SL1_NOT_FOUND_MESSAGE
-      "the S-L1 runtime launches.c is missing beside ${CMAKE_CURRENT_LIST_FILE}; "
-      "reinstall S-L1 (ci/package)")
-  return()
-endif()
-# The nvcc prelude every CUDA source gets, as sl1-driver gives it
-# (driver/src/nvcc_prelude.rs): nvcc's version macros, host min and max,
-# CUDA 12.8's __nv_atomic_*. Beside this file when installed, in
-# driver/include/ of the checkout.
-foreach(_sl1_candidate "${CMAKE_CURRENT_LIST_DIR}/sl1_nvcc_prelude.h"
-                       "${CMAKE_CURRENT_LIST_DIR}/../driver/include/sl1_nvcc_prelude.h")
-  if(EXISTS "${_sl1_candidate}")
-    get_filename_component(SL1_NVCC_PRELUDE "${_sl1_candidate}" ABSOLUTE)
-    break()
-  endif()
-endforeach()
-if(NOT SL1_NVCC_PRELUDE)
-  set(SL1_FOUND FALSE)
-  set(SL1_NOT_FOUND_MESSAGE
-      "the nvcc prelude sl1_nvcc_prelude.h is missing beside ${CMAKE_CURRENT_LIST_FILE}; "
-      "reinstall S-L1 (ci/package)")
-  return()
-endif()
+# with lines its buffer, whichever file makes it.
+_sl1_find_shipped(SL1_RUNTIME_SOURCE launches.c driver/runtime)
 # The functions it wraps (driver/src/launch_runtime.rs: WRAPPED).
 set(SL1_WRAPPED_LAUNCHES cudaLaunchKernel cudaLaunchKernel_ptsz cudaLaunchCooperativeKernel
     cudaLaunchCooperativeKernel_ptsz cudaLaunchKernelExC cudaLaunchKernelExC_ptsz)
+# The nvcc prelude every CUDA source gets, as sl1-driver gives it
+# (driver/src/nvcc_prelude.rs): nvcc's version macros, host min and max,
+# CUDA 12.8's __nv_atomic_*.
+_sl1_find_shipped(SL1_NVCC_PRELUDE sl1_nvcc_prelude.h driver/include)
+if(NOT SL1_RUNTIME_SOURCE OR NOT SL1_NVCC_PRELUDE)
+  return()
+endif()
 unset(_sl1_candidates)
 unset(_sl1_candidate)
 unset(_sl1_found)
