@@ -320,6 +320,13 @@ pub const PASS_OPTIONS: &[PassOption] = &[
          address is aligned (a device rewrite)",
     ),
     option(
+        "no-strided-unroll",
+        Kind::Flag,
+        "Leave grid-stride loops (a step known at run time only) to LLVM's unroller, which \
+         keeps them rolled. By default a small one that reads memory is unrolled 4 times, as \
+         nvcc does, so that each thread has four loads in flight (a device rewrite)",
+    ),
+    option(
         "counted-trips",
         Kind::Flag,
         "Count the trips of inner loops whose start moves with the enclosing loop from zero, \
@@ -577,6 +584,7 @@ impl PluginSettings {
             loop_merging: !on("no-loop-merging")?,
             alias_checks: !on("no-alias-checks")?,
             vector_loads: !on("no-vector-loads")?,
+            strided_unroll: !on("no-strided-unroll")?,
             counted_trips: on("counted-trips")?,
             shared_budget: shared_budget.unwrap_or(defaults.shared_budget),
             dynamic_shared: given.number("dynamic-shared")?,
@@ -657,6 +665,7 @@ impl PluginSettings {
             ("no-loop-merging", o.device_tuning && !o.loop_merging),
             ("no-alias-checks", o.device_tuning && !o.alias_checks),
             ("no-vector-loads", o.device_tuning && !o.vector_loads),
+            ("no-strided-unroll", o.device_tuning && !o.strided_unroll),
             ("counted-trips", o.device_tuning && o.counted_trips),
             ("panic-for-testing", self.panic_for_testing),
             ("jump-tables", self.jump_tables),
@@ -722,6 +731,7 @@ mod tests {
                 loop_merging: false,
                 alias_checks: false,
                 vector_loads: false,
+                strided_unroll: false,
                 counted_trips: true,
                 dynamic_shared: Some(1024),
                 launch_sized: true,

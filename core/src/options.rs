@@ -121,6 +121,11 @@ pub struct Options {
     /// address is aligned (`tuning::vectorize_aligned_loads`).
     #[serde(default = "yes")]
     pub vector_loads: bool,
+    /// With `device_tuning`: small grid-stride loops (a step known at run
+    /// time only) get an unroll count of 4, as nvcc unrolls them
+    /// (`tuning::unroll_strided_loops`). Written in a report only when off.
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub strided_unroll: bool,
     /// With `device_tuning`: inner loops whose start moves with the
     /// enclosing loop count their trips from zero, to a trip count computed
     /// before them that LLVM's runtime unroller can afford
@@ -225,6 +230,7 @@ impl Default for Options {
             loop_merging: true,
             alias_checks: true,
             vector_loads: true,
+            strided_unroll: true,
             counted_trips: false,
             shared_budget: STATIC_SHARED_LIMIT,
             dynamic_shared: None,

@@ -69,6 +69,11 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
         if options.counted_trips {
             counts[Rewrite::CountedTrips] = tuning::count_trips(module);
         }
+        // After the S-L1 transform and the merge (whose loops it leaves to
+        // LLVM), before LLVM's unroller reads the counts.
+        if options.strided_unroll {
+            counts[Rewrite::UnrolledStrides] = tuning::unroll_strided_loops(module);
+        }
         tuning::RewriteReport {
             counts,
             merged_loops: merging.merged,
@@ -87,6 +92,7 @@ pub fn run_on_module(module: &Module<'_>, options: &Options) -> Result<Report, E
         transformed: device_rewrites.as_ref().is_some_and(|t| {
             t.count(Rewrite::SwitchSelects) > 0
                 || t.count(Rewrite::CountedTrips) > 0
+                || t.count(Rewrite::UnrolledStrides) > 0
                 || !t.merged_loops.is_empty()
         }) || alias_checks.kernels > 0
             || forwarded > 0

@@ -86,6 +86,7 @@ fn options_of(flags: &[&str]) -> Options {
             "--no-loop-merging" => options.loop_merging = false,
             "--no-vector-loads" => options.vector_loads = false,
             "--counted-trips" => options.counted_trips = true,
+            "--no-strided-unroll" => options.strided_unroll = false,
             // The driver's `--line-buffer launch`.
             "--launch-sized" => options.launch_sized = true,
             "--stats" => options.stats = true,
@@ -305,6 +306,7 @@ fn device_case(rewrite: Rewrite) -> &'static str {
         Rewrite::ForwardedStores => "forwarded_stores",
         Rewrite::SwitchSelects => "switch_selects",
         Rewrite::CountedTrips => "counted_trips",
+        Rewrite::UnrolledStrides => "strided_unroll",
         Rewrite::FrozenDivisions => "frozen_divisions",
         Rewrite::ByteLaneCounts => "byte_lane_counts",
         Rewrite::ByteWords => "byte_words",
@@ -334,6 +336,7 @@ fn without(rewrite: Rewrite, run: &Run) -> Option<Run> {
     match rewrite {
         Rewrite::AliasChecks if options.alias_checks => off.options.alias_checks = false,
         Rewrite::CountedTrips if options.counted_trips => off.options.counted_trips = false,
+        Rewrite::UnrolledStrides if options.strided_unroll => off.options.strided_unroll = false,
         // Made with device tuning, which has no switch of its own.
         Rewrite::SwitchSelects | Rewrite::ForwardedStores => off.options.device_tuning = false,
         _ => {

@@ -248,6 +248,15 @@ impl Report {
                     t.count(Rewrite::CountedTrips)
                 );
             }
+            if t.count(Rewrite::UnrolledStrides) > 0 {
+                let _ = writeln!(
+                    out,
+                    "  device tuning: {} grid-stride loop(s) (a step known at run time only) \
+                     unrolled 4 times, as nvcc unrolls them (LLVM's unroller declines their \
+                     trip count, a division)",
+                    t.count(Rewrite::UnrolledStrides)
+                );
+            }
             if t.count(Rewrite::KeptRolled) > 0 {
                 let _ = writeln!(
                     out,

@@ -18,6 +18,9 @@ pub enum Rewrite {
     /// Inner loops whose start moves with the enclosing loop, now counted
     /// from zero to a trip count computed before them.
     CountedTrips,
+    /// Grid-stride loops (a step known at run time only) given an unroll
+    /// count of 4, as nvcc unrolls them.
+    UnrolledStrides,
     /// Divisions and remainders frozen for the loops nested below them.
     FrozenDivisions,
     /// Counts of a test on the four bytes of a word, made one test of the
@@ -52,11 +55,12 @@ pub enum Rewrite {
 
 impl Rewrite {
     /// Every rewrite, in the report's order.
-    pub const ALL: [Rewrite; 15] = [
+    pub const ALL: [Rewrite; 16] = [
         Rewrite::AliasChecks,
         Rewrite::ForwardedStores,
         Rewrite::SwitchSelects,
         Rewrite::CountedTrips,
+        Rewrite::UnrolledStrides,
         Rewrite::FrozenDivisions,
         Rewrite::ByteLaneCounts,
         Rewrite::ByteWords,
@@ -77,6 +81,7 @@ impl Rewrite {
             Rewrite::ForwardedStores => "forwarded_stores",
             Rewrite::SwitchSelects => "selected_switches",
             Rewrite::CountedTrips => "counted_trips",
+            Rewrite::UnrolledStrides => "unrolled_strided_loops",
             Rewrite::FrozenDivisions => "frozen_divisions",
             Rewrite::ByteLaneCounts => "byte_lane_counts",
             Rewrite::ByteWords => "byte_words",
@@ -253,7 +258,7 @@ mod tests {
         report.counts[Rewrite::VectorLoads] = 1;
         assert_eq!(
             serde_json::to_string(&report).unwrap(),
-            "{\"alias_checked_loops\":0,\"forwarded_stores\":0,\"selected_switches\":2,\"counted_trips\":0,\"frozen_divisions\":0,\"byte_lane_counts\":0,\
+            "{\"alias_checked_loops\":0,\"forwarded_stores\":0,\"selected_switches\":2,\"counted_trips\":0,\"unrolled_strided_loops\":0,\"frozen_divisions\":0,\"byte_lane_counts\":0,\
              \"byte_words\":0,\"widened_range_checks\":0,\"narrowed_sums\":0,\
              \"relaxed_cas\":0,\"warp_atomics\":0,\"loads_first\":0,\"vector_loads\":1,\"kept_rolled\":0,\
              \"indexed_addresses\":0}"

@@ -5,6 +5,7 @@
 use super::cases::{elements, fixed_chunks, ints, le, poisoned};
 use crate::apps::{App, Arg, Case, POISON};
 use crate::inputs;
+use crate::sweep::Config;
 
 /// `out = in * 2 + 1`: the computation of short_chunks and long_chunks.
 pub fn twice_plus_one(input: &[i32]) -> Vec<i32> {
@@ -199,6 +200,54 @@ impl App for GridStride {
     }
 }
 
+/// merge_bins: `MERGE_THREADS` threads (one launch shape, as a program
+/// that merges per-block partial results launches them) each sum every
+/// `MERGE_THREADS`-th element.
+pub struct MergeBins;
+
+/// The grid of merge_bins: 32 blocks of 64 threads (tpacf's merge).
+pub const MERGE_GRID: Config = Config {
+    blocks: 32,
+    threads: 64,
+};
+
+/// What merge_bins computes: `out[t]` sums `input[t + k * threads]`.
+pub fn merge_bins(input: &[u32], threads: usize) -> Vec<u32> {
+    let mut out = vec![0u32; threads];
+    for (i, x) in input.iter().enumerate() {
+        out[i % threads] = out[i % threads].wrapping_add(*x);
+    }
+    out
+}
+
+impl App for MergeBins {
+    fn name(&self) -> &'static str {
+        "merge_bins"
+    }
+    fn case(&self, bytes: usize, seed: u64) -> Case {
+        // An `int` counts the elements.
+        let n = elements(bytes, 4).min(i32::MAX as usize);
+        let input: Vec<u32> = ints(&mut inputs::rng(seed), n, 0, 1 << 20)
+            .into_iter()
+            .map(|x| x as u32)
+            .collect();
+        let threads = MERGE_GRID.total_threads() as usize;
+        Case {
+            outputs: vec![poisoned(4 * threads)],
+            expected: vec![le(&merge_bins(&input, threads))],
+            inputs: vec![le(&input)],
+        }
+    }
+    fn args(&self, case: &Case, _threads: u64) -> Vec<Arg> {
+        let n = (case.inputs[0].len() / 4) as u32;
+        vec![Arg::Input(0), Arg::Output(0), Arg::U32(n)]
+    }
+    /// The one launch the reference is for.
+    fn configs(&self, _case: &Case, _sweep: &[Config]) -> Vec<Config> {
+        vec![MERGE_GRID]
+    }
+}
+
 /// sync_in_loop: `out[i] = in[i] + in[i ^ 1]` through tiles in shared memory.
 pub struct SyncInLoop;
 
@@ -230,6 +279,12 @@ impl App for SyncInLoop {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn merge_bins_by_hand() {
+        // Two threads: 1 + 3 + 5 and 2 + 4.
+        assert_eq!(merge_bins(&[1, 2, 3, 4, 5], 2), [9, 6]);
+    }
 
     #[test]
     fn chunk_scan_by_hand() {

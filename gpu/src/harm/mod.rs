@@ -23,7 +23,9 @@ mod indirect;
 mod rows;
 
 pub use aliasing::{InplaceScale, InplaceShift, Saxpy};
-pub use chunks::{ChunkScan, CopyIf, GridStride, LongChunks, ReduceChunk, ShortChunks, SyncInLoop};
+pub use chunks::{
+    ChunkScan, CopyIf, GridStride, LongChunks, MergeBins, ReduceChunk, ShortChunks, SyncInLoop,
+};
 pub use elements::{Aos, BytesU8, DoublesF64, HalvesU16, Soa, U64Lcg, Vec16};
 pub use grids::{ColSums, Matvec, Stencil2d, Stencil2dTiled, Stencil3, Stencil3d, Transpose};
 pub use indirect::{CasAdd, Gather, Histogram, Lut, Scatter, SpmvCoo, SpmvCsr, SpmvEll};
@@ -65,6 +67,7 @@ pub fn all() -> Vec<&'static dyn App> {
         &ShortChunks,
         &LongChunks,
         &GridStride,
+        &MergeBins,
         &SyncInLoop,
     ];
     kernels.extend(ROW_KERNELS.iter().map(|k| k as &dyn App));

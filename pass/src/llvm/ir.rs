@@ -985,6 +985,23 @@ pub fn swapped_predicate(p: IntPredicate) -> IntPredicate {
     }
 }
 
+/// The predicate true exactly where `p` is false.
+pub fn inverse_predicate(p: IntPredicate) -> IntPredicate {
+    use IntPredicate::*;
+    match p {
+        LLVMIntEQ => LLVMIntNE,
+        LLVMIntNE => LLVMIntEQ,
+        LLVMIntULT => LLVMIntUGE,
+        LLVMIntUGE => LLVMIntULT,
+        LLVMIntULE => LLVMIntUGT,
+        LLVMIntUGT => LLVMIntULE,
+        LLVMIntSLT => LLVMIntSGE,
+        LLVMIntSGE => LLVMIntSLT,
+        LLVMIntSLE => LLVMIntSGT,
+        LLVMIntSGT => LLVMIntSLE,
+    }
+}
+
 /// Each block's position in `blocks` (the analyses' block indices).
 pub fn block_indices<'m>(blocks: &[Block<'m>]) -> BlockIndex<'m> {
     blocks.iter().enumerate().map(|(i, b)| (*b, i)).collect()

@@ -288,3 +288,37 @@ unsafe fn apart_in_scopes(access: LLVMValueRef, other: LLVMValueRef) -> bool {
                 .all(|s| apart.contains(s))
     })
 }
+
+/// Gives the loop whose back edge is `latch_branch` (a live branch to its
+/// header) the unroll count `count` (`llvm.loop.unroll.count`, what
+/// `#pragma unroll count` gives), keeping the properties its loop id had
+/// (`llvm.loop.mustprogress`, say).
+pub fn set_unroll_count(latch_branch: Value<'_>, count: u32) {
+    let branch = latch_branch.as_raw();
+    // SAFETY: builds nodes in the branch's live context from its live loop
+    // id's operands (`LLVMValueAsMetadata` unwraps the nodes `node_operands`
+    // gives as values); replacing the temporary node's uses by the new id
+    // also deletes it, so it is not used after.
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(branch));
+        let kind = md_kind(ctx, "llvm.loop");
+        let old = LLVMGetMetadata(branch, kind);
+        let value = LLVMConstInt(LLVMInt32TypeInContext(ctx), u64::from(count), 0);
+        let mut property = [
+            md_string(ctx, "llvm.loop.unroll.count"),
+            LLVMValueAsMetadata(value),
+        ];
+        let property = LLVMMDNodeInContext2(ctx, property.as_mut_ptr(), 2);
+        let temp = LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
+        let mut ops = vec![temp];
+        if !old.is_null() {
+            // The first operand is the id itself.
+            let kept = node_operands(old).into_iter().skip(1).flatten();
+            ops.extend(kept.map(|op| LLVMValueAsMetadata(op)));
+        }
+        ops.push(property);
+        let id = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), ops.len());
+        LLVMMetadataReplaceAllUsesWith(temp, id);
+        LLVMSetMetadata(branch, kind, LLVMMetadataAsValue(ctx, id));
+    }
+}

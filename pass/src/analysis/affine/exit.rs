@@ -3,7 +3,9 @@
 //! change, the number of further iterations that stay in the loop follows
 //! from this iteration's values (what line runs need to leave the test out).
 
-use crate::llvm::ir::{swapped_predicate as swapped, IntPredicate, Opcode, Value};
+use crate::llvm::ir::{
+    inverse_predicate, swapped_predicate as swapped, IntPredicate, Opcode, Value,
+};
 
 use super::scope::LoopScope;
 
@@ -110,7 +112,7 @@ impl<'m> LoopScope<'_, 'm> {
             _ => return Err("the exit test does not compare an induction variable with a bound"),
         };
         if !stays_on_true {
-            predicate = inverse(predicate);
+            predicate = inverse_predicate(predicate);
         }
         use IntPredicate::*;
         let strict = match (predicate, step.signum()) {
@@ -163,23 +165,6 @@ impl<'m> LoopScope<'_, 'm> {
         let phi = v.operand(0)?;
         self.function.recurrence_step(phi, v)?;
         header_phi(phi)
-    }
-}
-
-/// The predicate true exactly where `p` is false.
-fn inverse(p: IntPredicate) -> IntPredicate {
-    use IntPredicate::*;
-    match p {
-        LLVMIntEQ => LLVMIntNE,
-        LLVMIntNE => LLVMIntEQ,
-        LLVMIntULT => LLVMIntUGE,
-        LLVMIntUGE => LLVMIntULT,
-        LLVMIntULE => LLVMIntUGT,
-        LLVMIntUGT => LLVMIntULE,
-        LLVMIntSLT => LLVMIntSGE,
-        LLVMIntSGE => LLVMIntSLT,
-        LLVMIntSLE => LLVMIntSGT,
-        LLVMIntSGT => LLVMIntSLE,
     }
 }
 
