@@ -318,6 +318,7 @@ fn device_case(rewrite: Rewrite) -> &'static str {
         Rewrite::VectorLoads => "vector_loads",
         Rewrite::KeptRolled => "kept_rolled",
         Rewrite::IndexedAddresses => "indexed_addresses",
+        Rewrite::ExitsAfterLatches => "exit_layout",
     }
 }
 

@@ -51,11 +51,15 @@ pub enum Rewrite {
     /// whose addresses stay index arithmetic (no pointer induction
     /// variable per distance).
     IndexedAddresses,
+    /// Loops whose exit block now follows their latch in the block order,
+    /// so that they end in a branch back, as nvcc's do (which ptxas
+    /// unrolls).
+    ExitsAfterLatches,
 }
 
 impl Rewrite {
     /// Every rewrite, in the report's order.
-    pub const ALL: [Rewrite; 16] = [
+    pub const ALL: [Rewrite; 17] = [
         Rewrite::AliasChecks,
         Rewrite::ForwardedStores,
         Rewrite::SwitchSelects,
@@ -72,6 +76,7 @@ impl Rewrite {
         Rewrite::VectorLoads,
         Rewrite::KeptRolled,
         Rewrite::IndexedAddresses,
+        Rewrite::ExitsAfterLatches,
     ];
 
     /// The key of its count in the report's JSON.
@@ -93,6 +98,7 @@ impl Rewrite {
             Rewrite::VectorLoads => "vector_loads",
             Rewrite::KeptRolled => "kept_rolled",
             Rewrite::IndexedAddresses => "indexed_addresses",
+            Rewrite::ExitsAfterLatches => "exits_after_latches",
         }
     }
 
@@ -261,7 +267,7 @@ mod tests {
             "{\"alias_checked_loops\":0,\"forwarded_stores\":0,\"selected_switches\":2,\"counted_trips\":0,\"unrolled_strided_loops\":0,\"frozen_divisions\":0,\"byte_lane_counts\":0,\
              \"byte_words\":0,\"widened_range_checks\":0,\"narrowed_sums\":0,\
              \"relaxed_cas\":0,\"warp_atomics\":0,\"loads_first\":0,\"vector_loads\":1,\"kept_rolled\":0,\
-             \"indexed_addresses\":0}"
+             \"indexed_addresses\":0,\"exits_after_latches\":0}"
         );
         let back: RewriteReport =
             serde_json::from_str(&serde_json::to_string(&report).unwrap()).unwrap();

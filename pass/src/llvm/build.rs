@@ -413,6 +413,11 @@ pub fn insert_block_before(before: LLVMBasicBlockRef, name: &CStr) -> LLVMBasicB
     }
 }
 
+/// Moves `block` to right after `after` in their function's block order.
+pub fn move_block_after(block: LLVMBasicBlockRef, after: LLVMBasicBlockRef) {
+    unsafe { LLVMMoveBasicBlockAfter(block, after) }
+}
+
 /// The module of global `global` (a function included).
 pub fn module_of(global: LLVMValueRef) -> LLVMModuleRef {
     unsafe { LLVMGetGlobalParent(global) }

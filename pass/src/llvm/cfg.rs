@@ -91,6 +91,13 @@ pub fn clone_expression<'m>(
 }
 
 impl<'m> Block<'m> {
+    /// Moves the block to right after `after` in the function's block
+    /// order (which only code generation reads: it falls through to the
+    /// next block where it can).
+    pub fn move_after(self, after: Block<'m>) {
+        build::move_block_after(self.as_raw_block(), after.as_raw_block());
+    }
+
     /// The first instruction that is not a phi.
     pub fn first_non_phi(self) -> Value<'m> {
         Value::new(edit::first_non_phi(self.as_raw_block())).expect("a block ends in a terminator")

@@ -292,8 +292,11 @@ unsafe fn apart_in_scopes(access: LLVMValueRef, other: LLVMValueRef) -> bool {
 /// Gives the loop whose back edge is `latch_branch` (a live branch to its
 /// header) the unroll count `count` (`llvm.loop.unroll.count`, what
 /// `#pragma unroll count` gives), keeping the properties its loop id had
-/// (`llvm.loop.mustprogress`, say).
-pub fn set_unroll_count(latch_branch: Value<'_>, count: u32) {
+/// (`llvm.loop.mustprogress`, say). The unrolled loop keeps them and gets
+/// `followup` (`llvm.loop.unroll.followup_unrolled`) instead of LLVM's
+/// `llvm.loop.unroll.disable`, so that ptxas may unroll it further, as it
+/// does nvcc's; the remainder loop gets the disable (`.pragma "nounroll"`).
+pub fn set_unroll_count(latch_branch: Value<'_>, count: u32, followup: &str) {
     let branch = latch_branch.as_raw();
     // SAFETY: builds nodes in the branch's live context from its live loop
     // id's operands (`LLVMValueAsMetadata` unwraps the nodes `node_operands`
@@ -303,21 +306,33 @@ pub fn set_unroll_count(latch_branch: Value<'_>, count: u32) {
         let ctx = LLVMGetTypeContext(LLVMTypeOf(branch));
         let kind = md_kind(ctx, "llvm.loop");
         let old = LLVMGetMetadata(branch, kind);
+        // The first operand of a loop id is the id itself.
+        let kept: Vec<LLVMMetadataRef> = if old.is_null() {
+            Vec::new()
+        } else {
+            node_operands(old)
+                .into_iter()
+                .skip(1)
+                .flatten()
+                .map(|op| LLVMValueAsMetadata(op))
+                .collect()
+        };
+        let node =
+            |mut ops: Vec<LLVMMetadataRef>| LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), ops.len());
         let value = LLVMConstInt(LLVMInt32TypeInContext(ctx), u64::from(count), 0);
-        let mut property = [
+        let count = node(vec![
             md_string(ctx, "llvm.loop.unroll.count"),
             LLVMValueAsMetadata(value),
-        ];
-        let property = LLVMMDNodeInContext2(ctx, property.as_mut_ptr(), 2);
+        ]);
+        let mut unrolled = vec![md_string(ctx, "llvm.loop.unroll.followup_unrolled")];
+        unrolled.extend(kept.iter().copied());
+        unrolled.push(node(vec![md_string(ctx, followup)]));
+        let unrolled = node(unrolled);
         let temp = LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
         let mut ops = vec![temp];
-        if !old.is_null() {
-            // The first operand is the id itself.
-            let kept = node_operands(old).into_iter().skip(1).flatten();
-            ops.extend(kept.map(|op| LLVMValueAsMetadata(op)));
-        }
-        ops.push(property);
-        let id = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), ops.len());
+        ops.extend(kept);
+        ops.extend([count, unrolled]);
+        let id = node(ops);
         LLVMMetadataReplaceAllUsesWith(temp, id);
         LLVMSetMetadata(branch, kind, LLVMMetadataAsValue(ctx, id));
     }

@@ -24,6 +24,7 @@ mod byte_lane_counts;
 pub mod byte_lanes;
 mod byte_words;
 mod counted_trips;
+mod exit_layout;
 mod forwarded_stores;
 mod frozen_divisions;
 mod indexed_addresses;
@@ -43,6 +44,7 @@ pub use alias_paths::count_alias_paths;
 pub use byte_lane_counts::count_byte_lanes;
 pub use byte_words::lower_byte_vectors;
 pub use counted_trips::count_trips;
+pub use exit_layout::lay_out_exits_after_latches;
 pub use forwarded_stores::forward_stores;
 pub use frozen_divisions::freeze_divisions;
 pub use indexed_addresses::index_crowded_addresses;
@@ -83,7 +85,8 @@ const ALWAYS: fn(&Options) -> bool = |_| true;
 /// copies that read aligned 16 B pieces at once, loops whose loads wait
 /// for another pointer's stores kept rolled for ptxas, and loops reading one
 /// array at three or more run-time distances left without pointer
-/// induction variables (none undoes another).
+/// induction variables, and last each loop's exit block laid out after its
+/// latch (none undoes another).
 pub const LATE_REWRITES: &[LateRewrite] = &[
     LateRewrite {
         rewrite: Rewrite::FrozenDivisions,
@@ -139,6 +142,11 @@ pub const LATE_REWRITES: &[LateRewrite] = &[
         rewrite: Rewrite::IndexedAddresses,
         on: ALWAYS,
         run: index_crowded_addresses,
+    },
+    LateRewrite {
+        rewrite: Rewrite::ExitsAfterLatches,
+        on: ALWAYS,
+        run: lay_out_exits_after_latches,
     },
 ];
 

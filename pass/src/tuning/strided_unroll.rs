@@ -16,6 +16,9 @@
 //! unroll 4` gives) lets the unroller take the expensive trip count; the
 //! unroller keeps the loop's meaning (the remainder loop runs the last
 //! iterations), and declines where scalar evolution finds no trip count.
+//! The unrolled loop is left without `.pragma "nounroll"`, as nvcc leaves
+//! it, so that ptxas unrolls it further: with the pragma, the merge above
+//! ran 3.7 ms against nvcc's 1.2 ms (and 12.0 ms not unrolled).
 //! Only small innermost loops that read memory and leave from their latch
 //! get one; user pragmas stand.
 
@@ -32,6 +35,12 @@ use crate::llvm::metadata;
 /// The unroll count nvcc gives such loops.
 pub const UNROLL_COUNT: u32 = 4;
 
+/// The property the unrolled loop gets in place of LLVM's
+/// `llvm.loop.unroll.disable` (which NVPTX prints as `.pragma "nounroll"`):
+/// ptxas may then unroll it further, as it does nvcc's, which leaves the
+/// pragma on the remainder loop only.
+const UNROLLED: &str = "sl1.strided.unrolled";
+
 /// The most instructions (phis left out) a loop body may have: four
 /// copies and the remainder loop then add at most about 130 instructions.
 const MOST_INSTRUCTIONS: usize = 32;
@@ -43,7 +52,7 @@ pub fn unroll_strided_loops(module: &Module<'_>) -> usize {
         let (blocks, forest) = loop_forest(function);
         for l in 0..forest.loops.len() {
             if let Some(latch_branch) = eligible(&forest, l, &blocks) {
-                metadata::set_unroll_count(latch_branch, UNROLL_COUNT);
+                metadata::set_unroll_count(latch_branch, UNROLL_COUNT, UNROLLED);
                 marked += 1;
             }
         }

@@ -2,7 +2,9 @@
 ; stage before LLVM's optimizer with device tuning: a small innermost loop
 ; that reads global memory and steps by a value fixed in the loop but known
 ; only at run time (`blockDim.x * gridDim.x`) gets `llvm.loop.unroll.count 4`
-; beside the properties it had; a constant step, a step that may wrap (no `nsw`:
+; beside the properties it had, and the unrolled loop keeps them with
+; `sl1.strided.unrolled` in place of LLVM's unroll disable (so that ptxas may
+; unroll it further, as it does nvcc's); a constant step, a step that may wrap (no `nsw`:
 ; `int i += blockDim.x * gridDim.x`, an unsigned add, which scalar evolution
 ; finds no trip count for), a loop with an unroll pragma, a loop reading
 ; shared memory only and a loop with a barrier stay as they are.
@@ -23,9 +25,11 @@
 ; TUNED: br i1 %more, label %loop, label %done, !llvm.loop [[SHARED:![0-9]+]]
 ; TUNED-LABEL: define void @barrier(
 ; TUNED: br i1 %more, label %loop, label %done, !llvm.loop [[BARRIER:![0-9]+]]
-; TUNED-DAG: [[GRID]] = distinct !{[[GRID]], [[PROGRESS:![0-9]+]], [[COUNT:![0-9]+]]}
+; TUNED-DAG: [[GRID]] = distinct !{[[GRID]], [[PROGRESS:![0-9]+]], [[COUNT:![0-9]+]], [[FOLLOWUP:![0-9]+]]}
 ; TUNED-DAG: [[PROGRESS]] = !{!"llvm.loop.mustprogress"}
 ; TUNED-DAG: [[COUNT]] = !{!"llvm.loop.unroll.count", i32 4}
+; TUNED-DAG: [[FOLLOWUP]] = !{!"llvm.loop.unroll.followup_unrolled", [[PROGRESS]], [[UNROLLED:![0-9]+]]}
+; TUNED-DAG: [[UNROLLED]] = !{!"sl1.strided.unrolled"}
 ; TUNED-DAG: [[CONST]] = distinct !{[[CONST]], [[PROGRESS]]}
 ; TUNED-DAG: [[WRAP]] = distinct !{[[WRAP]], [[PROGRESS]]}
 ; TUNED-DAG: [[PRAGMA]] = distinct !{[[PRAGMA]], [[DISABLE:![0-9]+]]}
