@@ -411,3 +411,33 @@ fn one_thread(line: &str) -> String {
     }
     line.to_string()
 }
+
+/// A byte stream beside an atomicCAS retry loop (`testdata/ll/cas_retry.ll`,
+/// the do-no-harm kernel `cas_add`): with device tuning the loop is left to
+/// the merge (cached, it ran 1.1x-7x the merged loop's time on the H200);
+/// without the merge it is cached.
+#[test]
+fn a_loop_the_merge_takes_is_not_cached() {
+    let t = transform_case("cas_retry", &tuning());
+    let kernel = t.kernel("cas_add");
+    assert!(!kernel.applied, "{:?}", kernel.reasons);
+    assert!(
+        matches!(
+            kernel.reasons[..],
+            [sl1_pass::report::Reason::LeftToLoopMerge { ref inner, .. }] if inner == "retry"
+        ),
+        "{:?}",
+        kernel.reasons
+    );
+    let merged = &t.report.device_rewrites.as_ref().unwrap().merged_loops;
+    assert_eq!(merged.len(), 1, "{merged:?}");
+    let unmerged = Options {
+        loop_merging: false,
+        ..tuning()
+    };
+    assert!(
+        transform_case("cas_retry", &unmerged)
+            .kernel("cas_add")
+            .applied
+    );
+}

@@ -79,6 +79,13 @@ pub enum Reason {
         loop_at: String,
         structures: String,
     },
+    /// The loop's inner loops' trip counts depend on loaded data: the
+    /// device rewrite that merges them makes a warp's threads advance
+    /// together, which per-thread lines would split again.
+    LeftToLoopMerge {
+        loop_at: String,
+        inner: String,
+    },
     NoCacheableAccess {
         loop_at: String,
         example: String,
@@ -120,6 +127,7 @@ impl Reason {
                 hint("cache-read-only", None, "caches them, as the paper does")
             }
             Reason::LeftToVectorLoads { .. } => hint("no-vector-loads", None, "caches them"),
+            Reason::LeftToLoopMerge { .. } => hint("no-loop-merging", None, "caches it"),
             Reason::InternalError { .. } => hint("disable", None, "skips the transform"),
             _ => None,
         }
@@ -220,6 +228,14 @@ impl fmt::Display for Reason {
                 "loop at {loop_at}: only reads its structures ({structures}), 4 or 8 B a \
                  step, which the device rewrite reads 16 B at a time where aligned: left \
                  to it"
+            ),
+            Reason::LeftToLoopMerge { loop_at, inner } => write!(
+                f,
+                "loop at {loop_at}: the trip counts of its inner loops ({inner}) depend on \
+                 loaded data; the device rewrite that merges them into it makes a warp's \
+                 threads advance together, which lines, whose runs end where each thread's \
+                 lines do, would split again (an atomicCAS retry loop cached so ran 1.1x-7x \
+                 the merged loop's time on the H200): left to the merge"
             ),
             Reason::OnlyReads {
                 loop_at,

@@ -157,6 +157,18 @@ pub fn merge_divergent_loops(
         })
 }
 
+/// The headers of the top-level loops of `function` that
+/// `merge_divergent_loops` would merge, with their divergent inner loops'
+/// headers' labels; nothing changes.
+pub fn loops_to_merge(function: Function<'_>) -> Vec<(Block<'_>, Vec<String>)> {
+    let (merging, plans) = survey(function);
+    plans
+        .iter()
+        .zip(merging.merged)
+        .map(|(plan, merged)| (plan.header, merged.inner))
+        .collect()
+}
+
 /// The top-level loops of `function` to merge, each with its plan, and
 /// those kept nested with the reason.
 fn survey(function: Function<'_>) -> (Merging, Vec<Plan<'_>>) {

@@ -50,7 +50,9 @@ pub use frozen_divisions::freeze_divisions;
 pub use indexed_addresses::index_crowded_addresses;
 pub use kept_rolled::keep_ordered_loops_rolled;
 pub use loads_first::move_loads_first;
-pub use merged_loops::{merge_divergent_loops, KeptLoop, MergedLoop, Merging, NO_MERGING_HINT};
+pub use merged_loops::{
+    loops_to_merge, merge_divergent_loops, KeptLoop, MergedLoop, Merging, NO_MERGING_HINT,
+};
 pub use narrow_sums::narrow_sums;
 pub use relaxed_cas::relax_compare_and_swaps;
 pub use strided_unroll::unroll_strided_loops;

@@ -214,6 +214,16 @@ impl<'m> Planner<'_, 'm> {
                 guard: k.block_label(guard),
             });
         }
+        if self.options.device_tuning && self.options.loop_merging {
+            let header = k.blocks[l.header];
+            let merged = crate::tuning::loops_to_merge(k.function);
+            if let Some((_, inner)) = merged.into_iter().find(|(h, _)| *h == header) {
+                return Some(Reason::LeftToLoopMerge {
+                    loop_at: label.to_string(),
+                    inner: inner.join(", "),
+                });
+            }
+        }
         None
     }
 
