@@ -60,7 +60,10 @@ pub struct ConvergentCall {
     pub block_barrier: bool,
 }
 
-fn is_block_barrier(name: &str) -> bool {
+/// Whether a call of `name` is a block-wide barrier, whatever its
+/// declaration says (LLVM 19 declares LLVM 20's `llvm.nvvm.barrier.cta.*`
+/// as plain functions).
+pub fn is_block_barrier(name: &str) -> bool {
     name.starts_with("llvm.nvvm.barrier.cta.") || name.starts_with("llvm.nvvm.barrier0")
 }
 

@@ -395,7 +395,10 @@ fn tests_before(outer: &Loop, inner: &Loop, blocks: &[Block<'_>], index: &BlockI
 /// collective in other company, or it has values no stack slot can hold.
 fn unmergeable(outer: &Loop, blocks: &[Block<'_>]) -> Option<String> {
     for inst in outer.blocks.iter().flat_map(|&b| blocks[b].instructions()) {
-        if inst.is_convergent_call() {
+        let barrier = inst
+            .called_function_name()
+            .is_some_and(|name| crate::analysis::sync::is_block_barrier(&name));
+        if inst.is_convergent_call() || barrier {
             return Some(
                 "it has a barrier or warp collective (convergent call), which merged loops \
                  would reach with other threads"
