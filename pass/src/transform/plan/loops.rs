@@ -82,7 +82,26 @@ pub(super) struct Planner<'a, 'm> {
     pub(super) widest: u64,
 }
 
-impl<'m> Planner<'_, 'm> {
+impl<'a, 'm> Planner<'a, 'm> {
+    /// A planner of `k`'s main loops that has chosen none yet.
+    pub(super) fn new(
+        k: &'a KernelAnalysis<'m>,
+        options: &'a Options,
+        report: &'a mut TransformReport,
+    ) -> Self {
+        Planner {
+            k,
+            options,
+            report,
+            convergent: crate::analysis::sync::convergent_calls(&k.blocks),
+            loops: Vec::new(),
+            cached_nests: BTreeSet::new(),
+            cached_predictions: Vec::new(),
+            structures: BTreeSet::new(),
+            widest: 1,
+        }
+    }
+
     /// Chooses main loop `l`, or says in the report why it stays as it is.
     pub(super) fn plan_loop(&mut self, l: &Loop) {
         let k = self.k;
@@ -213,16 +232,6 @@ impl<'m> Planner<'_, 'm> {
                 loop_at: label.to_string(),
                 guard: k.block_label(guard),
             });
-        }
-        if self.options.device_tuning && self.options.loop_merging {
-            let header = k.blocks[l.header];
-            let merged = crate::tuning::loops_to_merge(k.function);
-            if let Some((_, inner)) = merged.into_iter().find(|(h, _)| *h == header) {
-                return Some(Reason::LeftToLoopMerge {
-                    loop_at: label.to_string(),
-                    inner: inner.join(", "),
-                });
-            }
         }
         None
     }

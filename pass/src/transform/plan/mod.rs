@@ -16,7 +16,6 @@ use super::reasons::Reason;
 use super::reports::{ApartReport, Decision, LaunchBytes, TransformReport};
 use crate::analysis::loops::Loop;
 use crate::analysis::scopes::apart_in_loop;
-use crate::analysis::sync::convergent_calls;
 use crate::analysis::KernelAnalysis;
 use crate::options::Options;
 
@@ -75,18 +74,43 @@ pub fn plan_kernel<'o, 'm>(
             (apart, view)
         })
         .collect();
-    let mut planner = Planner {
-        k,
-        options,
-        report,
-        convergent: convergent_calls(&k.blocks),
-        loops: Vec::new(),
-        cached_nests: BTreeSet::new(),
-        cached_predictions: Vec::new(),
-        structures: BTreeSet::new(),
-        widest: 1,
+    // Loops the loop merge would take (inner loops whose trip counts depend
+    // on loaded data) are left to it: per-thread lines would split the warp
+    // it keeps together. The merge runs only in kernels the transform
+    // leaves alone, so only where no other main loop is cached; and not
+    // where the paper's caching is asked for (`--cache-read-only`).
+    let to_merge = if options.device_tuning && options.loop_merging && !options.cache_read_only {
+        crate::tuning::loops_to_merge(k.function)
+    } else {
+        Vec::new()
     };
+    let merged_inner = |l: &Loop| {
+        let header = k.blocks[l.header];
+        to_merge
+            .iter()
+            .find(|(h, _)| *h == header)
+            .map(|(_, inner)| inner.join(", "))
+    };
+    let leave_to_merge = !to_merge.is_empty() && {
+        let mut scratch = report.clone();
+        let mut probe = Planner::new(k, options, &mut scratch);
+        for (l, (_, view)) in main_loops.iter().zip(&views) {
+            if merged_inner(l).is_none() {
+                probe.k = view.as_ref().unwrap_or(k);
+                probe.plan_loop(l);
+            }
+        }
+        probe.loops.is_empty()
+    };
+    let mut planner = Planner::new(k, options, report);
     for (l, (apart, view)) in main_loops.into_iter().zip(&views) {
+        if let Some(inner) = merged_inner(l).filter(|_| leave_to_merge) {
+            planner.report.reasons.push(Reason::LeftToLoopMerge {
+                loop_at: k.block_label(l.header),
+                inner,
+            });
+            continue;
+        }
         planner.k = view.as_ref().unwrap_or(k);
         let chosen = planner.loops.len();
         planner.plan_loop(l);
