@@ -570,6 +570,19 @@ impl<'m> Value<'m> {
         super::build::is_add(self.raw)
     }
 
+    /// `step` when this is an integer `add` of `x` and `step` (either
+    /// order): what a recurrence `x` moves by.
+    pub fn step_from(self, x: Value<'m>) -> Option<Value<'m>> {
+        if self.opcode() != Some(LLVMOpcode::LLVMAdd) {
+            return None;
+        }
+        match (self.operand(0)?, self.operand(1)?) {
+            (a, step) if a == x => Some(step),
+            (step, b) if b == x => Some(step),
+            _ => None,
+        }
+    }
+
     /// This value's type.
     pub fn ty(self) -> Type<'m> {
         Type::new(super::build::type_of(self.raw))

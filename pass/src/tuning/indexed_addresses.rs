@@ -93,7 +93,9 @@ fn crowded_step<'m>(
         .filter(|phi| matches!(phi.ty().integer_width(), Some(32 | 64)))
         .find_map(|phi| {
             let next = phi.incoming_from(latch)?;
-            if !steps_invariantly(phi, next, &inside) {
+            // `phi + step`, `step` the same on every trip (a constant or a
+            // value from outside the loop).
+            if next.step_from(phi).is_none_or(&inside) {
                 return None;
             }
             let walk = Walk {
@@ -132,23 +134,6 @@ type Terms = Vec<(usize, i64)>;
 /// For each array (by symbol) and stride, the sets of run-time terms its
 /// addresses add.
 type DistanceClasses = BTreeMap<(usize, i64), BTreeSet<Terms>>;
-
-/// Whether `next` is `phi + step` with `step` the same on every trip (a
-/// constant or a value from outside the loop).
-fn steps_invariantly<'m>(
-    phi: Value<'m>,
-    next: Value<'m>,
-    inside: &dyn Fn(Value<'m>) -> bool,
-) -> bool {
-    if next.opcode() != Some(Opcode::LLVMAdd) {
-        return false;
-    }
-    match (next.operand(0), next.operand(1)) {
-        (Some(a), Some(step)) if a == phi => !inside(step),
-        (Some(step), Some(b)) if b == phi => !inside(step),
-        _ => false,
-    }
-}
 
 /// An address as `base + per_step * phi + sum(terms) + constant` bytes.
 #[derive(Default)]
